@@ -1,0 +1,24 @@
+// swift-tools-version:6.0
+// wayfind: small Unix tools that find the place, name or stop you want next.
+// No dependencies by design: the toolchain only.
+import PackageDescription
+
+let package = Package(
+    name: "wayfind",
+    products: [
+        .library(name: "WayfindCore", targets: ["WayfindCore"]),
+        .executable(name: "smartgrep", targets: ["smartgrep"]),
+    ],
+    targets: [
+        .target(
+            name: "WayfindCore",
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+        ),
+        .executableTarget(name: "smartgrep", dependencies: ["WayfindCore"]),
+        .testTarget(name: "WayfindCoreTests", dependencies: ["WayfindCore"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["WayfindCore", "smartgrep"]
+        ),
+    ]
+)
