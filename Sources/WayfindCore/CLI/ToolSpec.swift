@@ -1,0 +1,102 @@
+/// The declarative description of one tool: its flags, its text, and its man page.
+///
+/// Flags are data: the parser, `--help`, the man page and the shell completions are all
+/// rendered from one `ToolSpec`, so they cannot disagree.
+
+/// How a shell should complete a flag's value or a positional argument.
+public enum CompletionKind: Sendable, Equatable {
+    /// Nothing to offer.
+    case none
+    /// A file path.
+    case file
+    /// A directory path.
+    case directory
+    /// One of a fixed list of words.
+    case choices([String])
+}
+
+/// Whether a flag takes a value.
+public enum FlagValue: Sendable, Equatable {
+    /// A switch: `--quiet`.
+    case none
+    /// A required value: `--max-count N`, `--max-count=N`, `-m N`, `-mN`.
+    case required(name: String)
+    /// An optional value, given only as `--color=WHEN` (a bare `--color` means `default`).
+    case optional(name: String, default: String)
+}
+
+/// One command-line flag.
+public struct FlagSpec: Sendable, Equatable {
+    /// The long name without dashes, e.g. `max-count`. Also the key in `ParsedArguments`.
+    public var long: String
+    /// The one-letter short form, e.g. `m`, if any.
+    public var short: Character?
+    /// Whether and how the flag takes a value.
+    public var value: FlagValue
+    /// One line for `--help` and the completions.
+    public var help: String
+    /// Longer text for the man page; `help` when empty.
+    public var manHelp: String
+    /// How a shell completes the value.
+    public var completion: CompletionKind
+
+    public init(
+        _ long: String, short: Character? = nil, value: FlagValue = .none, help: String,
+        manHelp: String = "", completion: CompletionKind = .none
+    ) {
+        self.long = long
+        self.short = short
+        self.value = value
+        self.help = help
+        self.manHelp = manHelp
+        self.completion = completion
+    }
+}
+
+/// A titled section of a man page (`EXAMPLES`, `MATCHING`, …), in roff-free plain text.
+///
+/// Paragraphs are separated by blank lines; a line starting with two spaces is shown as an
+/// example (verbatim).
+public struct ManSection: Sendable, Equatable {
+    public var title: String
+    public var body: String
+    public init(_ title: String, _ body: String) {
+        self.title = title
+        self.body = body
+    }
+}
+
+/// Everything about one tool that its help, man page and completions need.
+public struct ToolSpec: Sendable {
+    /// The binary name, e.g. `smartgrep`.
+    public var name: String
+    /// One-line summary for the man page NAME section and the first line of `--help`.
+    public var summary: String
+    /// Usage lines without the tool name, e.g. `[OPTIONS] QUERY [FILE...]`.
+    public var usage: [String]
+    /// The description paragraph(s) for `--help` and DESCRIPTION.
+    public var description: String
+    /// The flags, in the order `--help` lists them.
+    public var flags: [FlagSpec]
+    /// How a shell completes positional arguments.
+    public var positionalCompletion: CompletionKind
+    /// Extra man page sections after OPTIONS (e.g. MATCHING, EXIT STATUS, EXAMPLES).
+    public var manSections: [ManSection]
+    /// The man page section number, usually 1.
+    public var manSectionNumber: Int
+
+    public init(
+        name: String, summary: String, usage: [String], description: String,
+        flags: [FlagSpec], positionalCompletion: CompletionKind = .file,
+        manSections: [ManSection] = [], manSectionNumber: Int = 1
+    ) {
+        self.name = name
+        self.summary = summary
+        self.usage = usage
+        self.description = description
+        self.flags = flags
+        self.positionalCompletion = positionalCompletion
+        self.manSections = manSections
+        self.manSectionNumber = manSectionNumber
+    }
+}
