@@ -1,1 +1,4 @@
-print("stub")
+import WayfindCore
+
+let status = Smartgrep.run(Array(CommandLine.arguments.dropFirst()), context: .process())
+Platform.exit(status.rawValue)

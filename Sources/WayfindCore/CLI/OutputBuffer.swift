@@ -1,0 +1,118 @@
+/// The one buffered writer behind a tool's standard output.
+///
+/// Block-buffered by default (64 KiB writes), line-buffered on request (a terminal, or
+/// `--line-buffered`). A write to a closed pipe sets `isClosed` and drops everything after
+/// it: a tool checks `isClosed` in its loops and ends quietly with success, as a filter
+/// piped into `head -1` should.
+public final class OutputBuffer {
+    /// Bytes are flushed when the buffer holds at least this many: large enough that a
+    /// write(2) costs little per byte, small enough to stay in L2 cache.
+    static let flushThreshold = 64 * 1024
+
+    private let destination: FileDescriptor?
+    private var storage: [UInt8] = []
+    /// Flush after every `endRecord()`.
+    public var isLineBuffered: Bool
+    /// True once the reader has gone away (EPIPE); later writes are dropped.
+    public private(set) var isClosed = false
+    /// The first write error other than a broken pipe, if any.
+    public private(set) var writeError: SystemError?
+
+    /// A writer to `destination`.
+    public init(_ destination: FileDescriptor, lineBuffered: Bool = false) {
+        self.destination = destination
+        self.isLineBuffered = lineBuffered
+        storage.reserveCapacity(Self.flushThreshold + 4096)
+    }
+
+    /// A buffer that only collects (never writes), e.g. to hold lines for sorting.
+    public init(collecting: ()) {
+        self.destination = nil
+        self.isLineBuffered = false
+    }
+
+    /// The number of bytes held.
+    public var count: Int { storage.count }
+
+    /// Calls `body` with the bytes held.
+    public func withCollectedBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try storage.withUnsafeBufferPointer(body)
+    }
+
+    /// Appends raw bytes.
+    @inline(__always)
+    public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if bytes.count >= Self.flushThreshold && destination != nil {
+            flush()
+            writeDirect(UnsafeRawPointer(bytes.baseAddress!), count: bytes.count)
+            return
+        }
+        storage.append(contentsOf: bytes)
+        if storage.count >= Self.flushThreshold { flush() }
+    }
+
+    /// Appends raw bytes from a pointer range.
+    @inline(__always)
+    public func write(_ start: UnsafePointer<UInt8>, count: Int) {
+        write(UnsafeBufferPointer(start: start, count: count))
+    }
+
+    /// Appends one byte.
+    @inline(__always)
+    public func write(byte: UInt8) {
+        storage.append(byte)
+    }
+
+    /// Appends the UTF-8 of `text`.
+    public func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write($0) }
+    }
+
+    /// Appends a decimal integer.
+    public func write(decimal value: Int) {
+        if value < 0 {
+            storage.append(UInt8(ascii: "-"))
+            write(decimal: -value)
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = value
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            repeat {
+                raw[19 - count] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+                count += 1
+            } while n > 0
+            storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(20 - count)...]))
+        }
+    }
+
+    /// Marks the end of an output record: flushes when line-buffered or the buffer is full.
+    @inline(__always)
+    public func endRecord() {
+        if isLineBuffered || storage.count >= Self.flushThreshold { flush() }
+    }
+
+    /// Writes out everything buffered.
+    public func flush() {
+        guard !storage.isEmpty, destination != nil else { return }
+        storage.withUnsafeBytes { raw in
+            writeDirect(raw.baseAddress!, count: raw.count)
+        }
+        storage.removeAll(keepingCapacity: true)
+    }
+
+    private func writeDirect(_ pointer: UnsafeRawPointer, count: Int) {
+        guard !isClosed, let destination else { return }
+        do {
+            try destination.writeAll(pointer, count: count)
+        } catch {
+            isClosed = true
+            if !error.isBrokenPipe && writeError == nil { writeError = error }
+        }
+    }
+}

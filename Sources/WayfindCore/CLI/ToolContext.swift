@@ -1,0 +1,32 @@
+/// Everything a tool reads from the world, injected so tests can run tools in-process.
+public struct ToolContext: Sendable {
+    /// Where standard input comes from.
+    public var standardInput: FileDescriptor
+    /// Where results go.
+    public var standardOutput: FileDescriptor
+    /// Where diagnostics go.
+    public var standardError: FileDescriptor
+    /// The environment variables.
+    public var environment: [String: String]
+    /// Whether standard output is a terminal (colour and line buffering follow it).
+    public var outputIsTerminal: Bool
+    /// The current time in Unix seconds.
+    public var now: @Sendable () -> Int64
+
+    /// A context over explicit descriptors.
+    public init(
+        standardInput: FileDescriptor = .standardInput,
+        standardOutput: FileDescriptor = .standardOutput,
+        standardError: FileDescriptor = .standardError,
+        environment: [String: String] = [:],
+        outputIsTerminal: Bool = false,
+        now: @escaping @Sendable () -> Int64 = { 0 }
+    ) {
+        self.standardInput = standardInput
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.environment = environment
+        self.outputIsTerminal = outputIsTerminal
+        self.now = now
+    }
+}

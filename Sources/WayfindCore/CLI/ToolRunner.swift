@@ -1,0 +1,145 @@
+/// What every tool does before and after its own work: parse flags, answer `--help`,
+/// `--version` and `--generate`, print errors once as `tool: message`, flush output, and
+/// turn it all into an exit status.
+
+/// The package version, shown by `--version` and in man pages.
+public enum WayfindVersion {
+    /// The release number.
+    public static let number = "0.1.0"
+    /// The date printed in generated man pages (fixed, so regenerating is reproducible).
+    public static let manDate = "2026-11-22"
+}
+
+/// A runtime failure a tool reports on stderr before exiting with status 2.
+public struct ToolError: Error, Equatable, Sendable {
+    /// The message, lowercase, naming the offending value or path.
+    public var message: String
+    /// An error with this message.
+    public init(_ message: String) { self.message = message }
+}
+
+/// The flags every tool has.
+public enum StandardFlags {
+    /// `--help` (with `-h` unless the tool gives `-h` another meaning, as grep does).
+    public static func help(short: Bool = true) -> FlagSpec {
+        FlagSpec("help", short: short ? "h" : nil, help: "show this help and exit")
+    }
+    /// `-V`/`--version`.
+    public static let version = FlagSpec("version", short: "V", help: "show the version and exit")
+    /// `--generate=KIND`: the man page or a shell completion, rendered from the flag table.
+    public static let generate = FlagSpec(
+        "generate", value: .required(name: "KIND"),
+        help: "print the man page or a shell completion script and exit",
+        manHelp: "Print a generated file and exit: \\fBman\\fR (this page), \\fBcomplete-bash\\fR, \\fBcomplete-zsh\\fR or \\fBcomplete-fish\\fR. The files shipped in man/ and completions/ are made this way.",
+        completion: .choices(["man", "complete-bash", "complete-zsh", "complete-fish"]))
+}
+
+/// Writes `tool: message` lines to standard error, unbuffered.
+public struct ErrorReporter {
+    /// The tool name that prefixes every message.
+    public let tool: String
+    let destination: FileDescriptor
+
+    /// A reporter for `tool` writing to `destination`.
+    public init(tool: String, destination: FileDescriptor) {
+        self.tool = tool
+        self.destination = destination
+    }
+
+    /// Prints `tool: message`.
+    public func report(_ message: String) {
+        var line = "\(tool): \(message)\n"
+        line.withUTF8 { buffer in
+            try? destination.writeAll(UnsafeRawPointer(buffer.baseAddress!), count: buffer.count)
+        }
+    }
+
+    /// Prints a plain line (no prefix).
+    public func plain(_ text: String) {
+        var line = text.hasSuffix("\n") ? text : text + "\n"
+        line.withUTF8 { buffer in
+            try? destination.writeAll(UnsafeRawPointer(buffer.baseAddress!), count: buffer.count)
+        }
+    }
+}
+
+/// Runs a tool's body with the common front matter handled.
+///
+/// - Parameters:
+///   - spec: the tool's flag table and texts.
+///   - arguments: the command line without argv[0].
+///   - context: injected I/O, environment and clock.
+///   - extraVersionLines: lines after `NAME (wayfind) VERSION` in `--version` (licences).
+///   - body: the tool's own work; it writes results to the output buffer and returns the
+///     exit status, or throws `ToolError` / `UsageError`.
+public func runTool(
+    _ spec: ToolSpec, arguments: [String], context: ToolContext, extraVersionLines: [String] = [],
+    body: (ParsedArguments, OutputBuffer, ErrorReporter) throws -> ExitStatus
+) -> ExitStatus {
+    let errors = ErrorReporter(tool: spec.name, destination: context.standardError)
+    let output = OutputBuffer(context.standardOutput, lineBuffered: context.outputIsTerminal)
+    defer { output.flush() }
+    let parsed: ParsedArguments
+    do {
+        parsed = try parseArguments(arguments, spec: spec)
+    } catch {
+        errors.report(error.message)
+        errors.plain(renderUsageHint(spec))
+        return .error
+    }
+    if parsed.has("help") {
+        output.write(renderHelp(spec))
+        return .success
+    }
+    if parsed.has("version") {
+        output.write("\(spec.name) (wayfind) \(WayfindVersion.number)\n")
+        for line in extraVersionLines { output.write(line + "\n") }
+        return .success
+    }
+    if let kind = parsed.lastValue("generate") {
+        switch kind {
+        case "man":
+            output.write(renderManPage(spec, version: WayfindVersion.number, date: WayfindVersion.manDate))
+        case "complete-bash": output.write(renderCompletion(spec, shell: .bash))
+        case "complete-zsh": output.write(renderCompletion(spec, shell: .zsh))
+        case "complete-fish": output.write(renderCompletion(spec, shell: .fish))
+        default:
+            errors.report("unknown --generate kind '\(kind)' (expected man, complete-bash, complete-zsh or complete-fish)")
+            errors.plain(renderUsageHint(spec))
+            return .error
+        }
+        return .success
+    }
+    do {
+        let status = try body(parsed, output, errors)
+        output.flush()
+        if let failure = output.writeError {
+            errors.report("write error: \(failure.description)")
+            return .error
+        }
+        return status
+    } catch let error as UsageError {
+        errors.report(error.message)
+        errors.plain(renderUsageHint(spec))
+        return .error
+    } catch let error as ToolError {
+        output.flush()
+        errors.report(error.message)
+        return .error
+    } catch {
+        output.flush()
+        errors.report("\(error)")
+        return .error
+    }
+}
+
+extension ToolContext {
+    /// The real process context: standard streams, the environment, the system clock.
+    public static func process() -> ToolContext {
+        Platform.ignoreBrokenPipeSignal()
+        return ToolContext(
+            environment: Platform.environment(),
+            outputIsTerminal: FileDescriptor.standardOutput.isTerminal,
+            now: { Platform.currentTime() })
+    }
+}

@@ -1,0 +1,153 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Thin, typed wrappers over the POSIX calls the tools need for standard streams and files.
+///
+/// This is one of the few files that import the C library; everything above it speaks in
+/// `FileDescriptor` and `SystemError`.
+
+/// An error from the operating system: the call's errno and a lowercase description.
+public struct SystemError: Error, Equatable, Sendable {
+    /// The errno value.
+    public var code: Int32
+    /// `strerror(code)`, e.g. "No such file or directory".
+    public var description: String { Platform.errorText(code) }
+    /// Wraps an errno value.
+    public init(code: Int32) { self.code = code }
+    /// True when a write failed because the reader went away (`| head -1`).
+    public var isBrokenPipe: Bool { code == EPIPE }
+}
+
+/// An open file descriptor (not owned: closing is explicit).
+public struct FileDescriptor: Sendable, Equatable {
+    /// The raw descriptor.
+    public var rawValue: Int32
+    /// Wraps a raw descriptor.
+    public init(_ rawValue: Int32) { self.rawValue = rawValue }
+
+    /// Standard input.
+    public static let standardInput = FileDescriptor(0)
+    /// Standard output.
+    public static let standardOutput = FileDescriptor(1)
+    /// Standard error.
+    public static let standardError = FileDescriptor(2)
+
+    /// Opens `path` read-only.
+    public static func openForReading(_ path: String) throws(SystemError) -> FileDescriptor {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw SystemError(code: errno) }
+        var info = stat()
+        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            _ = Glibc.close(fd)
+            throw SystemError(code: EISDIR)
+        }
+        return FileDescriptor(fd)
+    }
+
+    /// Reads up to `count` bytes into `buffer`; returns 0 at end of file. Retries EINTR.
+    public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(SystemError) -> Int {
+        while true {
+            let n = Glibc.read(rawValue, buffer, count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw SystemError(code: errno)
+        }
+    }
+
+    /// Writes all `count` bytes. Retries EINTR and short writes.
+    public func writeAll(_ buffer: UnsafeRawPointer, count: Int) throws(SystemError) {
+        var done = 0
+        while done < count {
+            let n = Glibc.write(rawValue, buffer + done, count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SystemError(code: errno)
+            }
+            done += n
+        }
+    }
+
+    /// Closes the descriptor, ignoring errors (read-only use).
+    public func close() { _ = Glibc.close(rawValue) }
+
+    /// Whether the descriptor is a terminal.
+    public var isTerminal: Bool { isatty(rawValue) == 1 }
+}
+
+/// Process-wide settings and C-library helpers.
+public enum Platform {
+    /// `strerror` as a Swift string.
+    public static func errorText(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+
+    /// Makes writes to a closed pipe fail with EPIPE instead of killing the process, so a
+    /// tool can end quietly when its reader goes away (`| head -1`).
+    public static func ignoreBrokenPipeSignal() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// The process environment as a dictionary.
+    public static func environment() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let eq = text.firstIndex(of: "=") {
+                result[String(text[..<eq])] = String(text[text.index(after: eq)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+
+    /// The current time in Unix seconds.
+    public static func currentTime() -> Int64 {
+        Int64(time(nil))
+    }
+
+    /// Terminates the process with `status`, without running further Swift code.
+    public static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+
+    /// `memchr`: the first `byte` in `[start, start+count)`, or nil.
+    @inline(__always)
+    public static func findByte(_ byte: UInt8, in start: UnsafePointer<UInt8>, count: Int) -> UnsafePointer<UInt8>? {
+        guard count > 0, let p = memchr(start, Int32(byte), count) else { return nil }
+        return UnsafePointer(p.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// The last `byte` in `[start, start+count)`, or nil: `memrchr`, which Glibc's Swift
+    /// module does not export, eight bytes at a time.
+    @inline(__always)
+    public static func findLastByte(_ byte: UInt8, in start: UnsafePointer<UInt8>, count: Int) -> UnsafePointer<UInt8>? {
+        var end = start + count
+        let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
+        while end - start >= 8 {
+            let word = UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self) ^ pattern
+            // A zero byte in `word` marks a match (the classic has-zero-byte test).
+            let found = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+            if found != 0 {
+                // Borrows can mark bytes above a true match, so confirm byte by byte.
+                var p = end
+                while p > end - 8 {
+                    p -= 1
+                    if p.pointee == byte { return p }
+                }
+            }
+            end -= 8
+        }
+        while end > start {
+            end -= 1
+            if end.pointee == byte { return end }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,208 @@
+/// `smartgrep`: print the lines in which every query word starts a different word.
+
+/// The smartgrep tool: its flag table, its options, and `run`.
+public enum Smartgrep {
+    /// The flag table: the parser, `--help`, the man page and the completions read it.
+    public static let spec = ToolSpec(
+        name: "smartgrep",
+        summary: "print lines in which every query word starts a different word",
+        usage: ["[OPTIONS] QUERY [FILE...]"],
+        description: """
+            Print the lines of each FILE (or standard input, for no FILE or '-') in which \
+            every word of QUERY is the start of a different word of the line, in any order, \
+            ignoring case and accents: 'x bin' finds xmark.bin.fill, 'sao' finds São Paulo, \
+            'p pe' finds person.badge.plus. Lines split into words at whitespace, at every \
+            character that is neither letter nor digit, and at camelCase humps.
+            """,
+        flags: [
+            FlagSpec("invert-match", short: "v", help: "select the lines that do not match"),
+            FlagSpec("count", short: "c", help: "print only a count of selected lines per file"),
+            FlagSpec(
+                "max-count", short: "m", value: .required(name: "NUM"),
+                help: "stop reading a file after NUM selected lines",
+                manHelp: "Stop reading a file after \\fINUM\\fR selected lines. With \\fB\\-\\-rank\\fR, read everything and print the \\fINUM\\fR best lines."),
+            FlagSpec("line-number", short: "n", help: "prefix each line with its line number"),
+            FlagSpec(
+                "quiet", short: "q", help: "print nothing; exit 0 at the first selected line",
+                manHelp: "Print nothing. Exit with status 0 as soon as a line is selected, even if an error occurred."),
+            FlagSpec("with-filename", short: "H", help: "prefix each line with its file name (default with several files)"),
+            FlagSpec("no-filename", short: "h", help: "never prefix lines with file names"),
+            FlagSpec("null-data", short: "z", help: "records end with NUL, not newline (input and output)"),
+            FlagSpec(
+                "color", value: .optional(name: "WHEN", default: "auto"),
+                help: "highlight matched word prefixes: auto, always or never",
+                manHelp: "Highlight the matched word prefixes, file names and line numbers with grep's colours. \\fIWHEN\\fR is \\fBauto\\fR (the default: only when standard output is a terminal, \\fBNO_COLOR\\fR is unset or empty and \\fBTERM\\fR is not dumb), \\fBalways\\fR or \\fBnever\\fR.",
+                completion: .choices(["auto", "always", "never"])),
+            FlagSpec(
+                "line-buffered", help: "flush output after every line (default on a terminal)"),
+            FlagSpec(
+                "words", value: .required(name: "MODE"),
+                help: "where lines split into words: all (default), punct or space",
+                manHelp: "Where lines split into words. \\fBall\\fR (the default): at whitespace, at every character that is neither letter nor digit, and at camelCase humps. \\fBpunct\\fR: at whitespace and punctuation, no camelCase. \\fBspace\\fR: at whitespace only.",
+                completion: .choices(["all", "punct", "space"])),
+            FlagSpec(
+                "field", value: .required(name: "N"),
+                help: "match only field N (from 1) of each line, print the whole line"),
+            FlagSpec(
+                "delimiter", value: .required(name: "C"),
+                help: "the field delimiter for --field (one character; default tab)"),
+            FlagSpec(
+                "rank", help: "print the best matches first (see RANKING in the man page)"),
+            StandardFlags.help(short: false),
+            StandardFlags.version,
+            StandardFlags.generate,
+        ],
+        positionalCompletion: .file,
+        manSections: [
+            ManSection("MATCHING", """
+                The query is split at whitespace into query words; leading, trailing and \
+                repeated whitespace is ignored, and a query with no words matches every line.
+
+                A query word matches only at the start of a word of the line: 'he' matches \
+                heart and bolt.heart.fill, never checkmark. Every query word must match, each \
+                a different word of the line ('up up' needs two words starting with up), in \
+                any order ('fill circle sq' matches square.circle.fill). Longer query words \
+                are matched first, so 'p pe' matches person.badge.plus whatever the order \
+                typed.
+
+                A query word may run on across word boundaries when it continues the line's \
+                own text from a word start: 'xmark.bin' matches xmark.bin.circle and \
+                'systemgr' matches systemGroupedBackground. The words it runs over are used \
+                up. Characters that can never start a word (such as '.' or '-') are dropped \
+                from the front of a query word.
+
+                Case and accents are ignored in both directions: 'sao' finds São Paulo, \
+                'séarch' finds search, 'STRASSE' finds Straße, and 'zurich' finds Zürich \
+                whether it is stored precomposed (NFC) or decomposed (NFD). Letters that \
+                readers see as accented but Unicode does not decompose are folded too: ł, ø, \
+                đ, ħ, ı, æ, œ, þ.
+
+                Input is read as bytes. Invalid UTF-8, NUL bytes and carriage returns are \
+                passed through unchanged and simply do not match letters. Lines of any \
+                length are accepted.
+                """),
+            ManSection("RANKING", """
+                With --rank, the selected lines are printed best first: lines where more \
+                query words match a whole word (not just a prefix) come first; then lines \
+                where a query word matches the first word of the line; then shorter lines; \
+                then input order. Ranking holds the selected lines in memory.
+                """),
+            ManSection("EXIT STATUS", """
+                0 if a line was selected, 1 if none was, 2 if an error occurred (also with \
+                -q, unless a line was selected). Output closed early (a reader such as \
+                'head -1' going away) is not an error.
+                """),
+            ManSection("ENVIRONMENT", """
+                NO_COLOR: when set and not empty, --color=auto does not colour.
+                """),
+            ManSection("EXAMPLES", """
+                Find SF Symbols with a word starting with x and one starting with bin:
+
+                  smartgrep 'x bin' sf-symbols.txt
+
+                Match Python names by camelCase words:
+
+                  smartgrep 'assert almost' python-names.txt
+
+                Search the name column of a TSV file, best matches first:
+
+                  smartgrep --field=2 --rank 'sao' places.tsv
+                """),
+            ManSection("SEE ALSO", "grep(1), fzf(1), routegraph-suggest(1), magickey-suggest(1)"),
+        ]
+    )
+
+    /// Runs smartgrep with `arguments` (without argv[0]) in `context`.
+    public static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
+        runTool(spec, arguments: arguments, context: context) { parsed, output, errors in
+            let options = try SmartgrepOptions(parsed, context: context)
+            if options.lineBuffered { output.isLineBuffered = true }
+            var search = SmartgrepSearch(options: options, output: output, errors: errors)
+            return search.run(context: context)
+        }
+    }
+}
+
+/// smartgrep's options, checked and resolved from the command line.
+public struct SmartgrepOptions {
+    /// The compiled query.
+    public var query: MatchQuery
+    /// The files to read; `-` is standard input.
+    public var files: [String]
+    public var invert = false
+    public var countOnly = false
+    public var maxCount: Int? = nil
+    public var lineNumbers = false
+    public var quiet = false
+    public var withFilename = false
+    public var terminator: UInt8 = 0x0A
+    public var color = false
+    public var lineBuffered = false
+    /// The 1-based field to match, if any.
+    public var field: Int? = nil
+    public var delimiter: UInt8 = 0x09
+    public var rank = false
+
+    /// Resolves options; throws `UsageError` for bad values.
+    public init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
+        var positionals = parsed.positionals
+        guard !positionals.isEmpty else { throw UsageError("missing QUERY") }
+        let queryText = positionals.removeFirst()
+        var mode = WordMode.all
+        if let value = parsed.lastValue("words") {
+            guard let m = WordMode(rawValue: value) else {
+                throw UsageError("invalid --words '\(value)' (expected all, punct or space)")
+            }
+            mode = m
+        }
+        query = MatchQuery(queryText, mode: mode)
+        files = positionals.isEmpty ? ["-"] : positionals
+        invert = parsed.has("invert-match")
+        countOnly = parsed.has("count")
+        lineNumbers = parsed.has("line-number")
+        quiet = parsed.has("quiet")
+        rank = parsed.has("rank")
+        lineBuffered = parsed.has("line-buffered") || context.outputIsTerminal
+        if parsed.has("null-data") { terminator = 0 }
+        if let value = parsed.lastValue("max-count") {
+            guard let n = Int(value), n >= 0 else {
+                throw UsageError("invalid --max-count '\(value)' (expected a number ≥ 0)")
+            }
+            maxCount = n
+        }
+        if let value = parsed.lastValue("field") {
+            guard let n = Int(value), n >= 1 else {
+                throw UsageError("invalid --field '\(value)' (expected a number ≥ 1)")
+            }
+            field = n
+        }
+        if let value = parsed.lastValue("delimiter") {
+            let bytes = Array(value.utf8)
+            switch (value, bytes.count) {
+            case ("\\t", _), ("tab", _): delimiter = 0x09
+            case (_, 1): delimiter = bytes[0]
+            default:
+                throw UsageError("invalid --delimiter '\(value)' (expected one ASCII character)")
+            }
+            guard delimiter < 0x80 else {
+                throw UsageError("invalid --delimiter '\(value)' (expected one ASCII character)")
+            }
+        }
+        // -H / -h: the last one given wins, as in grep; default: names when several files.
+        withFilename = files.count > 1
+        for flag in parsed.flags {
+            if flag.long == "with-filename" { withFilename = true }
+            if flag.long == "no-filename" { withFilename = false }
+        }
+        let when = parsed.lastValue("color") ?? "auto"
+        switch when {
+        case "always", "yes", "force": color = true
+        case "never", "no", "none": color = false
+        case "auto", "tty", "if-tty":
+            let noColor = context.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+            color = context.outputIsTerminal && !noColor && context.environment["TERM"] != "dumb"
+        default:
+            throw UsageError("invalid --color '\(when)' (expected auto, always or never)")
+        }
+    }
+}

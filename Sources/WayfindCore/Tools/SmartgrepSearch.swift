@@ -1,0 +1,323 @@
+/// The search loop of smartgrep: read blocks of lines, jump to candidate lines, match them,
+/// and print what is selected.
+///
+/// The loop never looks at most lines one by one: `CandidateFinder` jumps between lines
+/// that contain the query's rarest byte, and the lines in between are known not to match.
+/// They only need work when they are selected (`-v`) or counted (`-n`).
+
+/// grep's default colours (GREP_COLORS ms=01;31:fn=35:ln=32:se=36).
+enum Colors {
+    static let match: StaticString = "\u{1B}[01;31m\u{1B}[K"
+    static let fileName: StaticString = "\u{1B}[35m\u{1B}[K"
+    static let lineNumber: StaticString = "\u{1B}[32m\u{1B}[K"
+    static let separator: StaticString = "\u{1B}[36m\u{1B}[K"
+    static let reset: StaticString = "\u{1B}[m\u{1B}[K"
+}
+
+extension OutputBuffer {
+    /// Appends a static string's bytes.
+    @inline(__always)
+    func write(_ text: StaticString) {
+        write(text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+}
+
+/// One run of smartgrep over its files.
+struct SmartgrepSearch {
+    let options: SmartgrepOptions
+    var output: OutputBuffer
+    let errors: ErrorReporter
+    var matcher: LineMatcher
+    let finderTemplate: CandidateFinder?
+    /// Whether the matcher must record ranges (colour or rank).
+    let wantRanges: Bool
+
+    // Per-run state.
+    var selectedTotal = 0
+    var hadError = false
+    var stopAll = false
+
+    // Per-file state.
+    var fileName = ""
+    var selectedInFile = 0
+    var lineNumber = 0
+    var stopFile = false
+
+    /// Lines held for `--rank`: their rendered bytes and sort keys.
+    var ranked: [RankedLine] = []
+    let rankedLines = OutputBuffer(collecting: ())
+
+    init(options: SmartgrepOptions, output: OutputBuffer, errors: ErrorReporter) {
+        self.options = options
+        self.output = output
+        self.errors = errors
+        matcher = LineMatcher(options.query)
+        finderTemplate = CandidateFinder(query: options.query)
+        wantRanges = (options.color || options.rank) && !options.invert
+    }
+
+    mutating func run(context: ToolContext) -> ExitStatus {
+        for file in options.files {
+            if stopAll { break }
+            let descriptor: FileDescriptor
+            if file == "-" {
+                descriptor = context.standardInput
+                fileName = "(standard input)"
+            } else {
+                do {
+                    descriptor = try FileDescriptor.openForReading(file)
+                } catch {
+                    errors.report("\(file): \(error.description)")
+                    hadError = true
+                    continue
+                }
+                fileName = file
+            }
+            do {
+                try search(descriptor)
+            } catch {
+                errors.report("\(file == "-" ? fileName : file): \(error.description)")
+                hadError = true
+            }
+            if file != "-" { descriptor.close() }
+            if options.countOnly && !options.quiet {
+                writeFilePrefix(separator: UInt8(ascii: ":"))
+                output.write(decimal: selectedInFile)
+                output.write(byte: 0x0A)
+                output.endRecord()
+            }
+            if output.isClosed { stopAll = true }
+        }
+        if options.rank && !options.quiet && !options.countOnly { printRanked() }
+        if options.quiet && selectedTotal > 0 { return .success }
+        if hadError { return .error }
+        return selectedTotal > 0 ? .success : .nothingFound
+    }
+
+    // MARK: - Reading
+
+    private mutating func search(_ descriptor: FileDescriptor) throws(SystemError) {
+        selectedInFile = 0
+        lineNumber = 0
+        stopFile = false
+        if options.maxCount == 0 { return }
+        let reader = RecordReader(descriptor, terminator: options.terminator)
+        var finder = finderTemplate
+        while !stopFile && !stopAll, let block = try reader.nextBlock() {
+            let base = block.baseAddress!
+            let end = base + block.count
+            if reader.lastBlockIsUnterminated {
+                // The file's last line lacks a terminator: search the complete lines, then
+                // that one alone (printed with a terminator, as grep does).
+                let lastStart = Platform.findLastByte(options.terminator, in: base, count: block.count).map { $0 + 1 } ?? base
+                if lastStart > base { scan(base, end: lastStart, finder: &finder) }
+                if !stopFile && !stopAll { handleLine(lastStart, end: end) }
+            } else {
+                scan(base, end: end, finder: &finder)
+            }
+        }
+    }
+
+    /// Processes `[start, end)`, a run of complete terminated lines.
+    private mutating func scan(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, finder: inout CandidateFinder?) {
+        guard var finder = finder else {
+            // Every line is a candidate.
+            var p = start
+            while p < end && !stopFile {
+                let lineEnd = Platform.findByte(options.terminator, in: p, count: end - p)!
+                handleLine(p, end: lineEnd)
+                p = lineEnd + 1
+            }
+            return
+        }
+        defer { _ = finder }
+        finder.reset(start, count: end - start)
+        var p = start
+        let t = options.terminator
+        while p < end && !stopFile {
+            guard let candidate = finder.next(from: p) else {
+                skipped(p, end: end)
+                break
+            }
+            let lineStart = Platform.findLastByte(t, in: p, count: candidate - p).map { $0 + 1 } ?? p
+            if lineStart > p { skipped(p, end: lineStart) }
+            let lineEnd = Platform.findByte(t, in: candidate, count: end - candidate)!
+            handleLine(lineStart, end: lineEnd)
+            p = lineEnd + 1
+        }
+    }
+
+    /// Lines in `[start, end)` are known not to match.
+    @inline(__always)
+    private mutating func skipped(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) {
+        if options.invert {
+            var p = start
+            while p < end && !stopFile {
+                let lineEnd = Platform.findByte(options.terminator, in: p, count: end - p)!
+                lineNumber += 1
+                select(p, end: lineEnd, hasRanges: false)
+                p = lineEnd + 1
+            }
+        } else if options.lineNumbers {
+            lineNumber += countBytes(options.terminator, start, end)
+        }
+    }
+
+    /// Decides one line `[start, end)` (without its terminator).
+    @inline(__always)
+    private mutating func handleLine(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) {
+        lineNumber += 1
+        var line = UnsafeBufferPointer(start: start, count: end - start)
+        var fieldOffset = 0
+        if let field = options.field {
+            guard let range = fieldRange(line, field: field) else {
+                if options.invert { select(start, end: end, hasRanges: false) }
+                return
+            }
+            fieldOffset = range.lowerBound
+            line = UnsafeBufferPointer(rebasing: line[range])
+        }
+        let matched = matcher.matches(line, recordRanges: wantRanges)
+        if matched != options.invert {
+            select(start, end: end, hasRanges: matched && wantRanges, fieldOffset: fieldOffset)
+        }
+    }
+
+    /// The byte range of field `field` (1-based) of `line`, or nil if the line has fewer.
+    private func fieldRange(_ line: UnsafeBufferPointer<UInt8>, field: Int) -> Range<Int>? {
+        var start = 0
+        var index = 1
+        let count = line.count
+        guard let base = line.baseAddress else { return field == 1 ? 0..<0 : nil }
+        while index < field {
+            guard let d = Platform.findByte(options.delimiter, in: base + start, count: count - start) else { return nil }
+            start = d - base + 1
+            index += 1
+        }
+        let end = Platform.findByte(options.delimiter, in: base + start, count: count - start).map { $0 - base } ?? count
+        return start..<end
+    }
+
+    // MARK: - Output
+
+    /// A line is selected: count it, and print or hold it.
+    @inline(__always)
+    private mutating func select(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, hasRanges: Bool, fieldOffset: Int = 0) {
+        selectedInFile += 1
+        selectedTotal += 1
+        if options.quiet {
+            stopFile = true
+            stopAll = true
+            return
+        }
+        if let max = options.maxCount, selectedInFile >= max, !options.rank { stopFile = true }
+        if options.countOnly { return }
+        if options.rank {
+            hold(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
+            return
+        }
+        writeFilePrefix(separator: UInt8(ascii: ":"))
+        writeLineNumber()
+        writeLine(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
+        output.write(byte: options.terminator)
+        output.endRecord()
+        if output.isClosed {
+            stopFile = true
+            stopAll = true
+        }
+    }
+
+    private func writeFilePrefix(separator: UInt8) {
+        guard options.withFilename else { return }
+        if options.color { output.write(Colors.fileName) }
+        output.write(fileName)
+        if options.color { output.write(Colors.reset); output.write(Colors.separator) }
+        output.write(byte: separator)
+        if options.color { output.write(Colors.reset) }
+    }
+
+    private func writeLineNumber() {
+        guard options.lineNumbers else { return }
+        if options.color { output.write(Colors.lineNumber) }
+        output.write(decimal: lineNumber)
+        if options.color { output.write(Colors.reset); output.write(Colors.separator) }
+        output.write(byte: UInt8(ascii: ":"))
+        if options.color { output.write(Colors.reset) }
+    }
+
+    private func writeLine(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, hasRanges: Bool, fieldOffset: Int) {
+        guard hasRanges && options.color else {
+            output.write(start, count: end - start)
+            return
+        }
+        var at = 0
+        for r in matcher.ranges {
+            let lower = r.lowerBound + fieldOffset
+            let upper = r.upperBound + fieldOffset
+            if lower > at { output.write(start + at, count: lower - at) }
+            output.write(Colors.match)
+            output.write(start + lower, count: upper - lower)
+            output.write(Colors.reset)
+            at = upper
+        }
+        if end - start > at { output.write(start + at, count: end - start - at) }
+    }
+
+    // MARK: - Ranking
+
+    /// A line held for `--rank`.
+    struct RankedLine {
+        var wholeWords: Int
+        var atLineStart: Bool
+        var length: Int
+        var order: Int
+        var bytes: Range<Int>
+    }
+
+    private mutating func hold(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, hasRanges: Bool, fieldOffset: Int) {
+        // Render the line (prefixes, colours) into the side buffer now, while its file
+        // name and number are at hand.
+        let before = rankedLines.count
+        let saved = output
+        output = rankedLines
+        writeFilePrefix(separator: UInt8(ascii: ":"))
+        writeLineNumber()
+        writeLine(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
+        output = saved
+        let score = hasRanges ? matcher.lastScore : MatchScore()
+        ranked.append(RankedLine(
+            wholeWords: score.wholeWords, atLineStart: score.atLineStart, length: end - start,
+            order: ranked.count, bytes: before..<rankedLines.count))
+    }
+
+    private mutating func printRanked() {
+        ranked.sort { a, b in
+            if a.wholeWords != b.wholeWords { return a.wholeWords > b.wholeWords }
+            if a.atLineStart != b.atLineStart { return a.atLineStart }
+            if a.length != b.length { return a.length < b.length }
+            return a.order < b.order
+        }
+        let limit = options.maxCount ?? ranked.count
+        rankedLines.withCollectedBytes { all in
+            for line in ranked.prefix(limit) {
+                output.write(UnsafeBufferPointer(rebasing: all[line.bytes]))
+                output.write(byte: options.terminator)
+                output.endRecord()
+                if output.isClosed { break }
+            }
+        }
+    }
+}
+
+/// Counts `byte` in `[start, end)`.
+@inline(__always)
+func countBytes(_ byte: UInt8, _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int {
+    var count = 0
+    var p = start
+    while p < end {
+        guard let hit = Platform.findByte(byte, in: p, count: end - p) else { break }
+        count += 1
+        p = hit + 1
+    }
+    return count
+}
