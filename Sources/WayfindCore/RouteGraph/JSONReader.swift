@@ -1,0 +1,586 @@
+/// A streaming, validating JSON reader over UTF-8 bytes.
+///
+/// Why not `JSONDecoder`: it first builds a tree of every value in the file, then walks
+/// it again through `Codable`'s keyed containers. For a route graph that is two full
+/// passes and tens of thousands of small allocations, all to fill a handful of fields
+/// per edge. This reader is a *pull* parser: the caller says what it expects next and
+/// the reader checks that the bytes agree, so a document is read in one pass with no
+/// intermediate values. Reading `{"a":[1,2]}` looks like:
+///
+///     try reader.beginObject()                  // {
+///     while let key = try reader.nextKey() {    // "a":      then nil at }
+///         try reader.beginArray()               // [
+///         while try reader.nextElement() {      // true, true, false at ]
+///             numbers.append(try reader.readInt64())
+///         }
+///     }
+///     try reader.finish()                       // nothing but whitespace may follow
+///
+/// Anything the caller does not want is `skipValue()`d, which validates it fully, so
+/// unknown keys of any type are ignored without loosening the grammar.
+///
+/// The reader is a complete RFC 8259 validator: every byte of the input is checked
+/// whether the caller reads it or skips it. It rejects what lenient parsers let slip:
+/// trailing commas (`[1,]`), leading zeros (`01`), raw control characters in strings,
+/// invalid UTF-8 (overlong forms, encoded surrogates, values above U+10FFFF, stray
+/// continuation bytes), a byte order mark, trailing garbage after the document, and
+/// nesting deeper than `maximumDepth`.
+///
+/// One decision goes beyond the RFC, which allows but does not define unpaired
+/// surrogates in `\u` escapes (`"\uD800"`): they are *rejected*, because a Swift
+/// `String` cannot hold them and replacing them with U+FFFD would silently merge two
+/// different place names into one.
+///
+/// Commas are tracked with a single flag, `atContainerStart`, rather than a stack:
+/// a nested container is always read to its end before its parent continues, and every
+/// container end clears the flag, so the flag is always right for the innermost open
+/// container.
+public struct JSONReader {
+    /// The deepest nesting of arrays and objects accepted, to bound recursion in
+    /// `skipValue()`; Foundation's `JSONSerialization` uses the same limit.
+    public static let defaultMaximumDepth = 512
+
+    /// The kind of the next value, as told by its first byte.
+    public enum ValueKind: Sendable, Equatable {
+        /// `{`
+        case object
+        /// `[`
+        case array
+        /// `"`
+        case string
+        /// `-` or a digit.
+        case number
+        /// `t` or `f`.
+        case bool
+        /// `n`
+        case null
+
+        /// The kind with an article, for messages: `expected a string, found an array`.
+        var described: String {
+            switch self {
+            case .object: "an object"
+            case .array: "an array"
+            case .string: "a string"
+            case .number: "a number"
+            case .bool: "a boolean"
+            case .null: "null"
+            }
+        }
+    }
+
+    /// The document being read; it must outlive the reader.
+    public let bytes: UnsafeRawBufferPointer
+    /// The deepest nesting accepted.
+    public let maximumDepth: Int
+    /// The byte offset of the next unread byte.
+    public private(set) var offset = 0
+    /// How many arrays and objects are open.
+    public private(set) var depth = 0
+    /// True right after `[` or `{`: the next thing is a first element or the end, not a comma.
+    private var atContainerStart = false
+
+    /// Creates a reader at the start of `bytes`.
+    public init(_ bytes: UnsafeRawBufferPointer, maximumDepth: Int = JSONReader.defaultMaximumDepth) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+    }
+
+    /// Whether `bytes` is one complete, valid JSON document (any value at the top level).
+    public static func validate(_ bytes: UnsafeRawBufferPointer) throws(JSONError) {
+        var reader = JSONReader(bytes)
+        try reader.skipValue()
+        try reader.finish()
+    }
+
+    /// An error at `offset` (by default the current position) with its line and column.
+    public func error(_ message: String, at offset: Int? = nil) -> JSONError {
+        JSONError(message: message, offset: offset ?? self.offset, in: bytes)
+    }
+
+    // MARK: Structure
+
+    /// Skips whitespace and tells what kind of value comes next.
+    public mutating func peekKind() throws(JSONError) -> ValueKind {
+        skipWhitespace()
+        guard offset < bytes.count else { throw error("unexpected end of input, expected a value") }
+        switch bytes[offset] {
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "\""): return .string
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool
+        case UInt8(ascii: "n"): return .null
+        case 0xEF where offset == 0 && bytes.count >= 3 && bytes[1] == 0xBB && bytes[2] == 0xBF:
+            throw error("a byte order mark is not allowed")
+        case let byte: throw error("unexpected \(Self.describe(byte)), expected a value")
+        }
+    }
+
+    /// Reads `{`; then call `nextKey()` until it returns nil.
+    public mutating func beginObject() throws(JSONError) {
+        try expectKind(.object)
+        try enterContainer()
+    }
+
+    /// Reads the comma or closing brace after the previous member, and the next key and
+    /// its colon; nil when the object has ended (the `}` is consumed).
+    public mutating func nextKey() throws(JSONError) -> String? {
+        guard try advanceToMember() else { return nil }
+        let key = try readStringAfterQuote()
+        try expectColon()
+        return key
+    }
+
+    /// Reads `[`; then call `nextElement()` before each element until it returns false.
+    public mutating func beginArray() throws(JSONError) {
+        try expectKind(.array)
+        try enterContainer()
+    }
+
+    /// Reads the comma before the next element; false when the array has ended (the `]`
+    /// is consumed).
+    public mutating func nextElement() throws(JSONError) -> Bool {
+        skipWhitespace()
+        guard offset < bytes.count else { throw error("unexpected end of input in an array") }
+        let byte = bytes[offset]
+        if byte == UInt8(ascii: "]") { return leaveContainer() }
+        if atContainerStart {
+            atContainerStart = false
+            return true
+        }
+        guard byte == UInt8(ascii: ",") else {
+            throw error("unexpected \(Self.describe(byte)), expected ',' or ']' after an array element")
+        }
+        offset += 1
+        skipWhitespace()
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
+            throw error("trailing comma before ']'")
+        }
+        return true
+    }
+
+    /// Checks that only whitespace is left after the document.
+    public mutating func finish() throws(JSONError) {
+        skipWhitespace()
+        if offset < bytes.count {
+            throw error("unexpected \(Self.describe(bytes[offset])) after the end of the document")
+        }
+    }
+
+    // MARK: Values
+
+    /// Reads a string value.
+    public mutating func readString() throws(JSONError) -> String {
+        try expectKind(.string)
+        return try readStringAfterQuote()
+    }
+
+    /// Reads a number that is an integer in range of `Int64` (no fraction, no exponent).
+    public mutating func readInt64() throws(JSONError) -> Int64 {
+        try expectKind(.number)
+        let start = offset
+        let shape = try scanNumber()
+        guard !shape.hasFractionOrExponent else {
+            throw error("expected an integer, found a number with a fraction or exponent", at: start)
+        }
+        var index = start
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        // Accumulate on the negative side, which has room for Int64.min.
+        var value: Int64 = 0
+        while index < offset {
+            let digit = Int64(bytes[index] &- UInt8(ascii: "0"))
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = times10.subtractingReportingOverflow(digit)
+            if overflow1 || overflow2 { throw error("integer out of range", at: start) }
+            value = next
+            index += 1
+        }
+        if negative { return value }
+        guard value != .min else { throw error("integer out of range", at: start) }
+        return -value
+    }
+
+    /// Reads `true` or `false`.
+    public mutating func readBool() throws(JSONError) -> Bool {
+        try expectKind(.bool)
+        if bytes[offset] == UInt8(ascii: "t") {
+            try expectLiteral("true")
+            return true
+        }
+        try expectLiteral("false")
+        return false
+    }
+
+    /// Reads `null` if it comes next and says whether it did; anything else is left unread.
+    public mutating func readNullIfPresent() throws(JSONError) -> Bool {
+        guard try peekKind() == .null else { return false }
+        try expectLiteral("null")
+        return true
+    }
+
+    /// Reads and validates the next value, whatever it is, and drops it.
+    public mutating func skipValue() throws(JSONError) {
+        switch try peekKind() {
+        case .object:
+            try enterContainer()
+            while try advanceToMember() {
+                try skipStringAfterQuote()
+                try expectColon()
+                try skipValue()
+            }
+        case .array:
+            try enterContainer()
+            while try nextElement() { try skipValue() }
+        case .string:
+            offset += 1
+            try skipStringAfterQuote()
+        case .number:
+            _ = try scanNumber()
+        case .bool:
+            try expectLiteral(bytes[offset] == UInt8(ascii: "t") ? "true" : "false")
+        case .null:
+            try expectLiteral("null")
+        }
+    }
+
+    // MARK: Containers
+
+    private mutating func enterContainer() throws(JSONError) {
+        guard depth < maximumDepth else {
+            throw error("nesting deeper than \(maximumDepth) levels")
+        }
+        depth += 1
+        offset += 1
+        atContainerStart = true
+    }
+
+    private mutating func leaveContainer() -> Bool {
+        offset += 1
+        depth -= 1
+        atContainerStart = false
+        return false
+    }
+
+    /// Moves to the opening quote of the next key (consumed), or past the closing brace.
+    private mutating func advanceToMember() throws(JSONError) -> Bool {
+        skipWhitespace()
+        guard offset < bytes.count else { throw error("unexpected end of input in an object") }
+        var byte = bytes[offset]
+        if byte == UInt8(ascii: "}") { return leaveContainer() }
+        if atContainerStart {
+            atContainerStart = false
+        } else {
+            guard byte == UInt8(ascii: ",") else {
+                throw error("unexpected \(Self.describe(byte)), expected ',' or '}' after an object member")
+            }
+            offset += 1
+            skipWhitespace()
+            guard offset < bytes.count else { throw error("unexpected end of input in an object") }
+            byte = bytes[offset]
+            if byte == UInt8(ascii: "}") { throw error("trailing comma before '}'") }
+        }
+        guard byte == UInt8(ascii: "\"") else {
+            throw error("unexpected \(Self.describe(byte)), expected a string key")
+        }
+        offset += 1
+        return true
+    }
+
+    private mutating func expectColon() throws(JSONError) {
+        skipWhitespace()
+        guard offset < bytes.count else { throw error("unexpected end of input, expected ':'") }
+        guard bytes[offset] == UInt8(ascii: ":") else {
+            throw error("unexpected \(Self.describe(bytes[offset])), expected ':' after an object key")
+        }
+        offset += 1
+    }
+
+    /// Skips whitespace and checks the kind; for strings the opening quote is consumed.
+    private mutating func expectKind(_ kind: ValueKind) throws(JSONError) {
+        let found = try peekKind()
+        guard found == kind else {
+            throw error("expected \(kind.described), found \(found.described)")
+        }
+        if kind == .string { offset += 1 }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
+        let start = offset
+        let count = literal.utf8CodeUnitCount
+        let text = literal.utf8Start
+        for index in 0..<count {
+            guard offset < bytes.count else { throw error("unexpected end of input in '\(literal)'") }
+            guard bytes[offset] == text[index] else {
+                throw error("invalid literal, expected '\(literal)'", at: start)
+            }
+            offset += 1
+        }
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while offset < bytes.count {
+            switch bytes[offset] {
+            case 0x20, 0x0A, 0x0D, 0x09: offset += 1
+            default: return
+            }
+        }
+    }
+
+    // MARK: Numbers
+
+    private struct NumberShape {
+        var hasFractionOrExponent: Bool
+    }
+
+    /// Consumes a number, checking the RFC 8259 grammar:
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    private mutating func scanNumber() throws(JSONError) -> NumberShape {
+        var shape = NumberShape(hasFractionOrExponent: false)
+        if bytes[offset] == UInt8(ascii: "-") { offset += 1 }
+        guard offset < bytes.count, Self.isDigit(bytes[offset]) else {
+            throw error("expected a digit after '-'")
+        }
+        if bytes[offset] == UInt8(ascii: "0") {
+            offset += 1
+            if offset < bytes.count, Self.isDigit(bytes[offset]) {
+                throw error("leading zeros are not allowed in numbers")
+            }
+        } else {
+            skipDigits()
+        }
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
+            shape.hasFractionOrExponent = true
+            offset += 1
+            guard offset < bytes.count, Self.isDigit(bytes[offset]) else {
+                throw error("expected a digit after '.'")
+            }
+            skipDigits()
+        }
+        if offset < bytes.count, bytes[offset] | 0x20 == UInt8(ascii: "e") {
+            shape.hasFractionOrExponent = true
+            offset += 1
+            if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") {
+                offset += 1
+            }
+            guard offset < bytes.count, Self.isDigit(bytes[offset]) else {
+                throw error("expected a digit in the exponent")
+            }
+            skipDigits()
+        }
+        return shape
+    }
+
+    @inline(__always)
+    private mutating func skipDigits() {
+        while offset < bytes.count, Self.isDigit(bytes[offset]) { offset += 1 }
+    }
+
+    @inline(__always)
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10
+    }
+
+    // MARK: Strings
+
+    /// Reads a string whose opening quote was consumed. Strings without escapes, the
+    /// common case, are made straight from the input bytes.
+    private mutating func readStringAfterQuote() throws(JSONError) -> String {
+        let start = offset
+        guard try scanPlainString() else {
+            // An escape: decode from the start into a scratch buffer.
+            offset = start
+            var decoded: [UInt8] = []
+            decoded.reserveCapacity(32)
+            try decodeString(into: &decoded)
+            return String(decoding: decoded, as: UTF8.self)
+        }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset - 1]), as: UTF8.self)
+        return text
+    }
+
+    private mutating func skipStringAfterQuote() throws(JSONError) {
+        if try scanPlainString() { return }
+        var decoded: [UInt8] = []
+        try decodeString(into: &decoded)
+    }
+
+    /// Validates up to the closing quote (consumed) and returns true, or stops at the
+    /// first backslash and returns false.
+    private mutating func scanPlainString() throws(JSONError) -> Bool {
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\"") {
+                offset += 1
+                return true
+            }
+            if byte == UInt8(ascii: "\\") { return false }
+            if byte < 0x20 {
+                throw error("control character \(Self.hex(byte)) in a string must be escaped")
+            }
+            if byte < 0x80 {
+                offset += 1
+            } else {
+                offset += try utf8SequenceLength()
+            }
+        }
+        throw error("unexpected end of input in a string")
+    }
+
+    /// Decodes the string at `offset` (after the opening quote) up to its closing quote.
+    private mutating func decodeString(into output: inout [UInt8]) throws(JSONError) {
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            switch byte {
+            case UInt8(ascii: "\""):
+                offset += 1
+                return
+            case UInt8(ascii: "\\"):
+                try decodeEscape(into: &output)
+            case 0..<0x20:
+                throw error("control character \(Self.hex(byte)) in a string must be escaped")
+            case 0..<0x80:
+                output.append(byte)
+                offset += 1
+            default:
+                let length = try utf8SequenceLength()
+                output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]))
+                offset += length
+            }
+        }
+        throw error("unexpected end of input in a string")
+    }
+
+    private mutating func decodeEscape(into output: inout [UInt8]) throws(JSONError) {
+        let start = offset
+        offset += 1
+        guard offset < bytes.count else { throw error("unexpected end of input in a string") }
+        let letter = bytes[offset]
+        offset += 1
+        switch letter {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(letter)
+        case UInt8(ascii: "b"): output.append(0x08)
+        case UInt8(ascii: "f"): output.append(0x0C)
+        case UInt8(ascii: "n"): output.append(0x0A)
+        case UInt8(ascii: "r"): output.append(0x0D)
+        case UInt8(ascii: "t"): output.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try readHex4(escapeAt: start)
+            if scalar & 0xFC00 == 0xD800 {
+                // A high surrogate must be followed by an escaped low surrogate.
+                let lowStart = offset
+                guard offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"),
+                    bytes[offset + 1] == UInt8(ascii: "u")
+                else { throw error("unpaired surrogate \\u\(Self.hex4(scalar)) in a string", at: start) }
+                offset += 2
+                let low = try readHex4(escapeAt: lowStart)
+                guard low & 0xFC00 == 0xDC00 else {
+                    throw error("unpaired surrogate \\u\(Self.hex4(scalar)) in a string", at: start)
+                }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if scalar & 0xFC00 == 0xDC00 {
+                throw error("unpaired surrogate \\u\(Self.hex4(scalar)) in a string", at: start)
+            }
+            Self.appendUTF8(scalar, to: &output)
+        default:
+            throw error("invalid escape '\\\(Self.printable(letter))' in a string", at: start)
+        }
+    }
+
+    private mutating func readHex4(escapeAt start: Int) throws(JSONError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard offset < bytes.count else { throw error("unexpected end of input in a string") }
+            let byte = bytes[offset]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("invalid \\u escape, expected four hex digits", at: start)
+            }
+            value = value << 4 | UInt32(digit)
+            offset += 1
+        }
+        return value
+    }
+
+    /// The length of the well-formed UTF-8 sequence at `offset`, whose first byte is
+    /// not ASCII (Unicode Table 3-7: no overlong forms, no surrogates, nothing past U+10FFFF).
+    @inline(__always)
+    private func utf8SequenceLength() throws(JSONError) -> Int {
+        let lead = bytes[offset]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: throw error("invalid UTF-8 byte \(Self.hex(lead)) in a string")
+        }
+        guard offset + length <= bytes.count else {
+            throw error("invalid UTF-8: truncated sequence in a string")
+        }
+        let second = bytes[offset + 1]
+        guard second >= low && second <= high else {
+            throw error("invalid UTF-8 byte \(Self.hex(second)) in a string", at: offset + 1)
+        }
+        var index = 2
+        while index < length {
+            let next = bytes[offset + index]
+            guard next & 0xC0 == 0x80 else {
+                throw error("invalid UTF-8 byte \(Self.hex(next)) in a string", at: offset + index)
+            }
+            index += 1
+        }
+        return length
+    }
+
+    private static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
+        switch scalar {
+        case 0..<0x80:
+            output.append(UInt8(scalar))
+        case 0x80..<0x800:
+            output.append(UInt8(0xC0 | scalar >> 6))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            output.append(UInt8(0xE0 | scalar >> 12))
+            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            output.append(UInt8(0xF0 | scalar >> 18))
+            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    // MARK: Messages
+
+    /// `'x'` for printable ASCII, `byte 0xNN` otherwise.
+    static func describe(_ byte: UInt8) -> String {
+        if byte > 0x20 && byte < 0x7F { return "character '\(printable(byte))'" }
+        return "byte \(hex(byte))"
+    }
+
+    private static func printable(_ byte: UInt8) -> String {
+        byte > 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : hex(byte)
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        return "0x" + String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
+    }
+
+    private static func hex4(_ value: UInt32) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        let bytes = [12, 8, 4, 0].map { digits[Int(value >> UInt32($0) & 0xF)] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
