@@ -1,0 +1,94 @@
+# wayfind: build, test, document and install the tools.
+# GNU make. `make` builds fully static release binaries (they start in about a millisecond).
+
+PREFIX ?= /usr/local
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man
+BASHDIR = $(PREFIX)/share/bash-completion/completions
+ZSHDIR = $(PREFIX)/share/zsh/site-functions
+FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
+
+TOOLS = smartgrep
+SWIFT ?= swift
+RELEASE_FLAGS = -c release -Xswiftc -static-executable
+BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
+
+.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables
+
+all: build
+
+build:
+	$(SWIFT) build $(RELEASE_FLAGS) $(addprefix --product ,$(TOOLS))
+
+# Unit tests, then end-to-end tests against the static release binaries.
+test: test-deps build
+	WAYFIND_BIN_DIR="$(BIN)" $(SWIFT) test
+	$(MAKE) --no-print-directory check-docs
+
+check: test lint
+
+# The shells whose completions the tests load, and groff for man page checks.
+test-deps:
+	@missing=""; for c in bash zsh fish groff; do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing:$$missing"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else echo "missing:$$missing (install them to run every test)"; exit 1; fi; \
+	fi
+
+# Regenerate man pages and completions from the flag tables.
+docs: build
+	@for t in $(TOOLS); do \
+	  "$(BIN)/$$t" --generate=man > man/$$t.1; \
+	  "$(BIN)/$$t" --generate=complete-bash > completions/bash/$$t; \
+	  "$(BIN)/$$t" --generate=complete-zsh > completions/zsh/_$$t; \
+	  "$(BIN)/$$t" --generate=complete-fish > completions/fish/$$t.fish; \
+	done; echo "docs regenerated"
+
+# Fails when a committed man page or completion differs from what the binaries generate.
+check-docs: build
+	@status=0; for t in $(TOOLS); do \
+	  "$(BIN)/$$t" --generate=man | cmp -s - man/$$t.1 || { echo "man/$$t.1 is stale: run make docs"; status=1; }; \
+	  "$(BIN)/$$t" --generate=complete-bash | cmp -s - completions/bash/$$t || { echo "completions/bash/$$t is stale: run make docs"; status=1; }; \
+	  "$(BIN)/$$t" --generate=complete-zsh | cmp -s - completions/zsh/_$$t || { echo "completions/zsh/_$$t is stale: run make docs"; status=1; }; \
+	  "$(BIN)/$$t" --generate=complete-fish | cmp -s - completions/fish/$$t.fish || { echo "completions/fish/$$t.fish is stale: run make docs"; status=1; }; \
+	done; exit $$status
+
+# Regenerate the Unicode folding tables (needs Foundation; not part of the build).
+tables:
+	bash Tests/Generators/run-generate-unicode-tables.sh
+
+install: build
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(BASHDIR)" "$(DESTDIR)$(ZSHDIR)" "$(DESTDIR)$(FISHDIR)"
+	@for t in $(TOOLS); do \
+	  install -m 755 "$(BIN)/$$t" "$(DESTDIR)$(BINDIR)/$$t" && \
+	  install -m 644 man/$$t.1 "$(DESTDIR)$(MANDIR)/man1/$$t.1" && \
+	  install -m 644 completions/bash/$$t "$(DESTDIR)$(BASHDIR)/$$t" && \
+	  install -m 644 completions/zsh/_$$t "$(DESTDIR)$(ZSHDIR)/_$$t" && \
+	  install -m 644 completions/fish/$$t.fish "$(DESTDIR)$(FISHDIR)/$$t.fish" || exit 1; \
+	done; echo "installed $(TOOLS) under $(DESTDIR)$(PREFIX)"
+
+uninstall:
+	@for t in $(TOOLS); do \
+	  rm -f "$(DESTDIR)$(BINDIR)/$$t" "$(DESTDIR)$(MANDIR)/man1/$$t.1" "$(DESTDIR)$(BASHDIR)/$$t" \
+	        "$(DESTDIR)$(ZSHDIR)/_$$t" "$(DESTDIR)$(FISHDIR)/$$t.fish"; \
+	done; echo "uninstalled $(TOOLS) from $(DESTDIR)$(PREFIX)"
+
+bench: build
+	SMARTGREP="$(BIN)/smartgrep" bash bench/smartgrep.sh
+
+demo: build
+	@echo '$$ smartgrep "x bin" sf-symbols-ios14.txt'
+	@"$(BIN)/smartgrep" --color=auto "x bin" Tests/EndToEndTests/Fixtures/sf-symbols-ios14.txt
+	@echo '$$ smartgrep sao cities-sample.txt'
+	@"$(BIN)/smartgrep" --color=auto sao Tests/EndToEndTests/Fixtures/cities-sample.txt
+
+fmt:
+	$(SWIFT) format format --in-place --recursive Sources Tests Package.swift
+
+lint:
+	$(SWIFT) format lint --recursive Sources Package.swift
+	@for m in man/*.[15]; do groff -man -ww -z "$$m" || exit 1; done; echo "man pages ok"
+
+clean:
+	rm -rf .build

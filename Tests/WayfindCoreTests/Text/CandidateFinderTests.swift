@@ -1,0 +1,49 @@
+import Testing
+
+@testable import WayfindCore
+
+@Suite struct CandidateFinderTests {
+    /// All candidate positions of `query` in `text`, following the finder from hit to hit.
+    func candidates(_ query: String, in text: String) -> [Int] {
+        guard var finder = CandidateFinder(query: MatchQuery(query)) else { return [] }
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { buffer in
+            finder.reset(buffer.baseAddress!, count: buffer.count)
+            var result: [Int] = []
+            var p = buffer.baseAddress!
+            while let hit = finder.next(from: p) {
+                result.append(hit - buffer.baseAddress!)
+                p = hit + 1
+            }
+            return result
+        }
+    }
+
+    @Test func followsBothCasesOfTheRarestByte() {
+        // 'z' is rarer than 'a' in the table.
+        #expect(candidates("za", in: "a z Z a") == [2, 4])
+    }
+
+    @Test func nonASCIIBytesAreAlwaysCandidates() {
+        #expect(candidates("z", in: "a é z") == [2, 3, 5])
+    }
+
+    @Test func anEmptyQueryHasNoFinder() {
+        #expect(CandidateFinder(query: MatchQuery("")) == nil)
+    }
+
+    @Test func findLastByteFindsTheLastOccurrence() {
+        // Exercise the word-at-a-time path, including borrow false positives (0x00 then 0x01).
+        for length in 0..<40 {
+            for position in -1..<length {
+                var bytes = [UInt8](repeating: 0x01, count: length)
+                if position >= 0 { bytes[position] = 0x00 }
+                let found = bytes.withUnsafeBufferPointer { b -> Int in
+                    guard let base = b.baseAddress else { return -1 }
+                    return Platform.findLastByte(0x00, in: base, count: b.count).map { $0 - base } ?? -1
+                }
+                #expect(found == position)
+            }
+        }
+    }
+}
