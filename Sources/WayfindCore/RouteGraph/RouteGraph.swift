@@ -1,0 +1,351 @@
+/// Where people go next: a weighted, directed graph of places learned from visits.
+///
+/// The idea is the seed article's: when someone looks up one place and then another,
+/// they probably travelled between them. Each visit strengthens the edge from the last
+/// place to this one, and the places that usually follow are the suggestions:
+///
+///     visit City Center, Football Field, Airport, City Center
+///         City Center → Football Field   1
+///         Football Field → Airport       1
+///         Airport → City Center          1
+///     then eleven times City Center, Airport
+///         City Center → Airport          11   (the first City Center adds no edge:
+///         Airport → City Center          11    we are already there)
+///
+/// Beyond the seed:
+/// - **Place identity.** Two spellings are one place when `placeKey(_:)` folds them to
+///   the same key (case, accents and runs of whitespace ignored), so `airport` and
+///   `Airport` share their edges. The spelling used most recently is the one shown.
+/// - **Time.** Each edge remembers when it was last travelled (`lastVisitedAt`, Unix
+///   seconds, injected by the caller), for recency in suggestions.
+/// - **Trips.** A visit can start a new trip (`newTrip`), which records no edge from the
+///   previous place; visiting the place you are at records nothing unless `selfLoops`.
+/// - **Bounds.** `forget(_:)` removes a place and its edges; `prune(maxPlaces:)` keeps
+///   the graph small by dropping the least used places.
+///
+/// Storage is by number: places live in an array and edges refer to them by index, with
+/// dictionaries from folded key to place and from (origin, destination) to edge, so a
+/// visit is two hash lookups whatever the size of the graph. Edges keep the order in
+/// which they were first learned (or read), which keeps saved files stable: a visit
+/// changes one line, a new edge adds one line at the end.
+public struct RouteGraph: Sendable {
+    /// The file format version this code writes and the newest it reads.
+    public static let currentVersion = 1
+
+    /// One learned route: how often someone went from `origin` to `destination`.
+    public struct Edge: Sendable, Hashable {
+        /// Where the trip started (the display spelling).
+        public var origin: String
+        /// Where it went next (the display spelling).
+        public var destination: String
+        /// How many times this route was travelled.
+        public var weight: Int
+        /// When it was last travelled, in Unix seconds; nil for edges from the seed's format.
+        public var lastVisitedAt: Int64?
+
+        /// Creates an edge.
+        public init(origin: String, destination: String, weight: Int = 1, lastVisitedAt: Int64? = nil) {
+            self.origin = origin
+            self.destination = destination
+            self.weight = weight
+            self.lastVisitedAt = lastVisitedAt
+        }
+    }
+
+    /// A place: how it is shown and what it is known by.
+    struct Place: Sendable {
+        /// The most recently used spelling, whitespace trimmed and collapsed.
+        var name: String
+        /// `placeKey(name)`.
+        var key: String
+    }
+
+    /// An edge between place indices.
+    struct Link: Sendable {
+        var origin: Int
+        var destination: Int
+        var weight: Int
+        var lastVisitedAt: Int64?
+    }
+
+    /// All places ever interned, by index; some may be unreferenced until `compact()`.
+    var placeTable: [Place] = []
+    /// Folded key → index in `placeTable`.
+    var placeIndex: [String: Int] = [:]
+    /// The edges in the order they were learned.
+    var links: [Link] = []
+    /// `linkKey(origin, destination)` → index in `links`.
+    var linkIndex: [UInt64: Int] = [:]
+    /// Index of the place visited last.
+    var lastPlace: Int?
+
+    /// When the last visit happened, in Unix seconds.
+    public internal(set) var lastVisitedAt: Int64?
+    /// The format version this graph was read from: 0 for the seed's format (no
+    /// `version` key) and for new graphs; saving always writes `currentVersion`.
+    public internal(set) var version: Int = 0
+
+    /// Creates an empty graph.
+    public init() {}
+
+    // MARK: Reading
+
+    /// The place visited last, as it was spelled.
+    public var lastVisitedLocation: String? {
+        lastPlace.map { placeTable[$0].name }
+    }
+
+    /// Every edge, in the order learned.
+    public var edges: [Edge] {
+        links.map(edge(for:))
+    }
+
+    /// How many edges the graph has.
+    public var edgeCount: Int { links.count }
+
+    /// The display names of all places that are on an edge or were visited last.
+    public var places: [String] {
+        referencedPlaces().map { placeTable[$0].name }
+    }
+
+    /// The edge from `origin` to `destination` (any spelling of either), if travelled.
+    public func edge(from origin: String, to destination: String) -> Edge? {
+        guard let from = placeIndex[Self.placeKey(origin)], let to = placeIndex[Self.placeKey(destination)],
+            let index = linkIndex[Self.linkKey(from, to)]
+        else { return nil }
+        return edge(for: links[index])
+    }
+
+    /// The edges leaving `place` (any spelling), in the order learned.
+    public func edges(from place: String) -> [Edge] {
+        guard let from = placeIndex[Self.placeKey(place)] else { return [] }
+        return links.lazy.filter { $0.origin == from }.map(edge(for:))
+    }
+
+    /// How `place` is shown (its most recently used spelling), if it is known.
+    public func displayName(of place: String) -> String? {
+        placeIndex[Self.placeKey(place)].map { placeTable[$0].name }
+    }
+
+    // MARK: Place identity
+
+    /// The identity of a place name: whitespace trimmed, runs of whitespace collapsed to
+    /// one space, and every scalar case- and accent-folded. Two names are the same place
+    /// exactly when their keys are equal; an empty key names no place.
+    public static func placeKey(_ name: String) -> String {
+        normalize(name).key
+    }
+
+    /// The display spelling (trimmed, whitespace runs made one space) and key of `name`.
+    static func normalize(_ name: String) -> (display: String, key: String) {
+        var display: [UInt8] = []
+        var key: [UInt8] = []
+        display.reserveCapacity(name.utf8.count)
+        key.reserveCapacity(name.utf8.count)
+        var pendingSpace = false
+        var scalar = UInt32(0)
+        var utf8 = name.utf8.makeIterator()
+        var decoder = UTF8()
+        var isUnchanged = true
+        loop: while true {
+            switch decoder.decode(&utf8) {
+            case .scalarValue(let value): scalar = value.value
+            case .emptyInput: break loop
+            case .error: scalar = 0xFFFD  // cannot happen: String holds valid UTF-8
+            }
+            if isWhitespace(scalar) {
+                if scalar != 0x20 || pendingSpace || display.isEmpty { isUnchanged = false }
+                if !display.isEmpty { pendingSpace = true }
+                continue
+            }
+            if pendingSpace {
+                display.append(0x20)
+                key.append(0x20)
+                pendingSpace = false
+            }
+            appendUTF8(scalar, to: &display)
+            UnicodeFolding.appendFolded(scalar, to: &key)
+        }
+        if pendingSpace { isUnchanged = false }
+        let shown = isUnchanged ? name : String(decoding: display, as: UTF8.self)
+        return (shown, String(decoding: key, as: UTF8.self))
+    }
+
+    private static func isWhitespace(_ scalar: UInt32) -> Bool {
+        if scalar < 0x80 { return scalar == 0x20 || (scalar >= 0x09 && scalar <= 0x0D) }
+        return Unicode.Scalar(scalar)?.properties.isWhitespace ?? false
+    }
+
+    private static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
+        guard let value = Unicode.Scalar(scalar) else { return }
+        for unit in UTF8.encode(value)! { output.append(unit) }
+    }
+
+    // MARK: Changing
+
+    /// Records a visit to `place` at `time` (Unix seconds): strengthens the edge from the
+    /// last place (creating it with weight 1), then makes `place` the last place and its
+    /// spelling the displayed one.
+    ///
+    /// No edge is recorded when `newTrip` is set, or when `place` is the last place
+    /// itself and `selfLoops` is not set. Returns false, changing nothing, when the name
+    /// is empty or only whitespace.
+    @discardableResult
+    public mutating func visit(_ place: String, at time: Int64, selfLoops: Bool = false, newTrip: Bool = false)
+        -> Bool
+    {
+        let (display, key) = Self.normalize(place)
+        guard !key.isEmpty else { return false }
+        let here = intern(display: display, key: key)
+        if let last = lastPlace, !newTrip, last != here || selfLoops {
+            strengthen(from: last, to: here, by: 1, at: time)
+        }
+        lastPlace = here
+        lastVisitedAt = time
+        return true
+    }
+
+    /// Removes `place` (any spelling) and every edge to or from it; false if unknown.
+    /// Forgetting the last place leaves the graph with no last place.
+    @discardableResult
+    public mutating func forget(_ place: String) -> Bool {
+        guard let doomed = placeIndex[Self.placeKey(place)] else { return false }
+        var removed = [Bool](repeating: false, count: placeTable.count)
+        removed[doomed] = true
+        remove(places: removed)
+        return true
+    }
+
+    /// Drops the least used places until at most `maxPlaces` remain, and returns how
+    /// many were dropped.
+    ///
+    /// A place's use is the total weight of the edges touching it; ties go to the one
+    /// travelled longest ago, then to the key, so the result does not depend on order.
+    /// The last place is never dropped. Dropping a place removes its edges, which can
+    /// leave neighbours with no edges; they go too, so fewer places may remain.
+    @discardableResult
+    public mutating func prune(maxPlaces: Int) -> Int {
+        let referenced = referencedPlaces()
+        guard referenced.count > maxPlaces else { return 0 }
+        var use = [Int](repeating: 0, count: placeTable.count)
+        var recent = [Int64](repeating: .min, count: placeTable.count)
+        for link in links {
+            for end in [link.origin, link.destination] {
+                let (sum, overflow) = use[end].addingReportingOverflow(link.weight)
+                use[end] = overflow ? .max : sum
+                recent[end] = max(recent[end], link.lastVisitedAt ?? .min)
+            }
+        }
+        let candidates = referenced.filter { $0 != lastPlace }.sorted {
+            (use[$0], recent[$0], placeTable[$0].key) < (use[$1], recent[$1], placeTable[$1].key)
+        }
+        let excess = min(referenced.count - max(maxPlaces, 0), candidates.count)
+        var removed = [Bool](repeating: false, count: placeTable.count)
+        for index in candidates.prefix(excess) { removed[index] = true }
+        let before = referenced.count
+        remove(places: removed)
+        return before - placeTable.count
+    }
+
+    // MARK: Storage
+
+    static func linkKey(_ origin: Int, _ destination: Int) -> UInt64 {
+        UInt64(truncatingIfNeeded: origin) << 32 | UInt64(truncatingIfNeeded: destination)
+    }
+
+    func edge(for link: Link) -> Edge {
+        Edge(
+            origin: placeTable[link.origin].name, destination: placeTable[link.destination].name,
+            weight: link.weight, lastVisitedAt: link.lastVisitedAt)
+    }
+
+    /// The index of the place with `key`, created if new; its spelling becomes `display`.
+    mutating func intern(display: String, key: String) -> Int {
+        if let index = placeIndex[key] {
+            if placeTable[index].name != display { placeTable[index].name = display }
+            return index
+        }
+        placeTable.append(Place(name: display, key: key))
+        placeIndex[key] = placeTable.count - 1
+        return placeTable.count - 1
+    }
+
+    /// Adds `weight` to the edge `origin → destination`, creating it if needed; the edge's
+    /// time becomes the later of its time and `time`.
+    mutating func strengthen(from origin: Int, to destination: Int, by weight: Int, at time: Int64?) {
+        let key = Self.linkKey(origin, destination)
+        if let index = linkIndex[key] {
+            let (sum, overflow) = links[index].weight.addingReportingOverflow(weight)
+            links[index].weight = overflow ? .max : sum
+            if let time { links[index].lastVisitedAt = max(links[index].lastVisitedAt ?? time, time) }
+        } else {
+            links.append(Link(origin: origin, destination: destination, weight: weight, lastVisitedAt: time))
+            linkIndex[key] = links.count - 1
+        }
+    }
+
+    /// The places on an edge or visited last, as a set of indices in index order.
+    private func referencedPlaces() -> [Int] {
+        var seen = [Bool](repeating: false, count: placeTable.count)
+        for link in links {
+            seen[link.origin] = true
+            seen[link.destination] = true
+        }
+        if let lastPlace { seen[lastPlace] = true }
+        return seen.indices.filter { seen[$0] }
+    }
+
+    /// Removes the marked places and their edges, then renumbers what is left, dropping
+    /// places no edge refers to.
+    private mutating func remove(places removed: [Bool]) {
+        links.removeAll { removed[$0.origin] || removed[$0.destination] }
+        if let last = lastPlace, removed[last] {
+            lastPlace = nil
+            lastVisitedAt = nil
+        }
+        compact()
+    }
+
+    /// Renumbers places so only referenced ones remain, keeping their relative order.
+    mutating func compact() {
+        var newIndex = [Int](repeating: -1, count: placeTable.count)
+        for link in links {
+            newIndex[link.origin] = 0
+            newIndex[link.destination] = 0
+        }
+        if let lastPlace { newIndex[lastPlace] = 0 }
+        var table: [Place] = []
+        placeIndex.removeAll(keepingCapacity: true)
+        for (index, place) in placeTable.enumerated() where newIndex[index] == 0 {
+            newIndex[index] = table.count
+            placeIndex[place.key] = table.count
+            table.append(place)
+        }
+        placeTable = table
+        linkIndex.removeAll(keepingCapacity: true)
+        for index in links.indices {
+            links[index].origin = newIndex[links[index].origin]
+            links[index].destination = newIndex[links[index].destination]
+            linkIndex[Self.linkKey(links[index].origin, links[index].destination)] = index
+        }
+        lastPlace = lastPlace.map { newIndex[$0] }
+    }
+}
+
+extension RouteGraph: Equatable {
+    /// Graphs are equal when they would be saved the same: the same edges in the same
+    /// order with the same spellings, weights and times, the same last place and time,
+    /// and the same version. Unreferenced places and internal numbering do not count.
+    public static func == (lhs: RouteGraph, rhs: RouteGraph) -> Bool {
+        guard lhs.version == rhs.version, lhs.lastVisitedAt == rhs.lastVisitedAt,
+            lhs.lastVisitedLocation == rhs.lastVisitedLocation, lhs.links.count == rhs.links.count
+        else { return false }
+        for (left, right) in zip(lhs.links, rhs.links) {
+            guard left.weight == right.weight, left.lastVisitedAt == right.lastVisitedAt,
+                lhs.placeTable[left.origin].name == rhs.placeTable[right.origin].name,
+                lhs.placeTable[left.destination].name == rhs.placeTable[right.destination].name
+            else { return false }
+        }
+        return true
+    }
+}
