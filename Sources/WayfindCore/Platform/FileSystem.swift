@@ -1,0 +1,197 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Whole-file reads and crash-safe whole-file saves.
+///
+/// A save never changes the old file in place. It goes:
+///
+/// 1. write the new bytes to a temporary file in the same directory, created with
+///    `O_CREAT|O_EXCL|O_NOFOLLOW` and mode 0600, so it is private and nothing already at
+///    that path (a stale temp file, a planted symlink) is ever opened or followed;
+/// 2. `fsync` it, so the data is on disk before any name points at it;
+/// 3. hard-link the current file as `FILE.bak`. A link, not a copy: it costs nothing,
+///    and since saves always rename a new inode over the name and never write in
+///    place, the old inode's content is frozen, so the link *is* the previous version;
+/// 4. `rename` the temporary file over the target, which is atomic: readers see the
+///    old file or the new one, never a mix;
+/// 5. `fsync` the directory, so the rename itself survives a crash.
+///
+/// Any failure before step 4 removes the temporary file and leaves the old file as it
+/// was. `SIGXFSZ` is ignored, so a write past `ulimit -f` fails with `EFBIG` and gets the
+/// same clean-up instead of killing the process.
+///
+/// Saving into an existing file keeps its permission bits (someone may have made it
+/// 0640 on purpose); a new file is 0600, as a visit log is private.
+public enum FileSystem {
+    /// The default permissions of files this module creates.
+    public static let privateFileMode: mode_t = 0o600
+    /// The permissions of directories this module creates.
+    public static let privateDirectoryMode: mode_t = 0o700
+
+    /// The whole content of the file at `path`, or nil if there is no such file.
+    public static func readFile(at path: String) throws(FileSystemError) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 {
+            let code = errno
+            if code == ENOENT { return nil }
+            throw .cannotOpen(path: path, errno: code)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .cannotRead(path: path, errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+        // One byte more than the size, so a file that grew is read to its end in one go.
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        var count = 0
+        while true {
+            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
+            let result = bytes.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            }
+            if result == 0 { break }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw .cannotRead(path: path, errno: errno)
+            }
+            count += result
+        }
+        bytes.removeLast(bytes.count - count)
+        return bytes
+    }
+
+    /// Replaces the file at `path` with `bytes` atomically (see the type's description),
+    /// first linking the current file as `backupPath` if one is given.
+    ///
+    /// `temporaryPath` is the first name tried for the temporary file (default
+    /// `path + ".tmp"`); if something already exists there, numbered names are tried.
+    public static func writeAtomically(
+        _ bytes: [UInt8], to path: String, backupPath: String? = nil, temporaryPath: String? = nil
+    ) throws(FileSystemError) {
+        ignoreFileSizeSignal()
+        var mode = privateFileMode
+        var existing = stat()
+        let exists = stat(path, &existing) == 0
+        if exists {
+            guard existing.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+            mode = existing.st_mode & 0o7777
+        }
+        let (descriptor, temporary) = try createTemporaryFile(
+            preferring: temporaryPath ?? path + ".tmp", fallbackPrefix: path + ".tmp")
+        var isOpen = true
+        var needsCleanup = true
+        defer {
+            if isOpen { close(descriptor) }
+            if needsCleanup { unlink(temporary) }
+        }
+        if mode != privateFileMode, fchmod(descriptor, mode) != 0 {
+            throw .cannotWrite(path: temporary, errno: errno)
+        }
+        try writeAll(bytes, to: descriptor, path: temporary)
+        guard fsync(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
+        isOpen = false
+        guard close(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
+        if exists, let backupPath {
+            try linkBackup(of: path, at: backupPath)
+        }
+        guard rename(temporary, path) == 0 else { throw .cannotRename(from: temporary, to: path, errno: errno) }
+        needsCleanup = false
+        try syncDirectory(of: path)
+    }
+
+    /// Creates `path` and any missing parents with mode 0700.
+    public static func createDirectories(_ path: String) throws(FileSystemError) {
+        var info = stat()
+        if stat(path, &info) == 0 { return }
+        let parent = directory(of: path)
+        if parent != path && parent != "." && parent != "/" {
+            try createDirectories(parent)
+        }
+        if mkdir(path, privateDirectoryMode) != 0 && errno != EEXIST {
+            throw .cannotCreateDirectory(path: path, errno: errno)
+        }
+    }
+
+    /// The directory part of `path`: `a/b` → `a`, `b` → `.`, `/b` → `/`.
+    public static func directory(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        if slash == trimmed.startIndex { return "/" }
+        return String(trimmed[..<slash])
+    }
+
+    /// Makes a write beyond `RLIMIT_FSIZE` fail with `EFBIG` instead of killing the
+    /// process with `SIGXFSZ`. Process-wide, and harmless to repeat.
+    public static func ignoreFileSizeSignal() {
+        signal(SIGXFSZ, SIG_IGN)
+    }
+
+    // MARK: Steps
+
+    /// How many numbered names to try when the preferred temporary name is taken.
+    private static let temporaryNameAttempts = 16
+
+    private static func createTemporaryFile(preferring preferred: String, fallbackPrefix: String)
+        throws(FileSystemError) -> (Int32, String)
+    {
+        var candidate = preferred
+        var attempt = 0
+        while true {
+            let descriptor = open(
+                candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, privateFileMode)
+            if descriptor >= 0 { return (descriptor, candidate) }
+            let code = errno
+            attempt += 1
+            guard code == EEXIST, attempt < temporaryNameAttempts else {
+                throw .cannotOpen(path: candidate, errno: code)
+            }
+            // Taken: a stale file from a crash, another writer, or something planted.
+            // Never reuse it; pick a fresh, unpredictable name.
+            candidate = "\(fallbackPrefix).\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
+        }
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileSystemError) {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw .cannotWrite(path: path, errno: errno)
+            }
+            if result == 0 { throw .cannotWrite(path: path, errno: EIO) }
+            written += result
+        }
+    }
+
+    /// Points `backup` at the current content of `path` (a hard link; a copy where the
+    /// file system has no hard links).
+    private static func linkBackup(of path: String, at backup: String) throws(FileSystemError) {
+        if unlink(backup) != 0 && errno != ENOENT { throw .cannotWrite(path: backup, errno: errno) }
+        if link(path, backup) == 0 { return }
+        let code = errno
+        guard code == EPERM || code == EXDEV || code == EMLINK || code == ENOTSUP || code == EOPNOTSUPP else {
+            throw .cannotWrite(path: backup, errno: code)
+        }
+        guard let old = try readFile(at: path) else { return }
+        try writeAtomically(old, to: backup)
+    }
+
+    private static func syncDirectory(of path: String) throws(FileSystemError) {
+        let directory = directory(of: path)
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .cannotOpen(path: directory, errno: errno) }
+        defer { close(descriptor) }
+        // Some file systems cannot sync directories (EINVAL); nothing more can be done there.
+        if fsync(descriptor) != 0 && errno != EINVAL {
+            throw .cannotSync(path: directory, errno: errno)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A failed file operation: what was tried, on which path, and the system's reason.
+///
+/// Messages are lowercase and complete, ready for `tool: message` on stderr:
+/// `cannot write /home/a/.local/state/wayfind/routegraph.json.tmp: file too large`.
+public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `open(2)` failed.
+    case cannotOpen(path: String, errno: Int32)
+    /// `read(2)` or `fstat(2)` failed.
+    case cannotRead(path: String, errno: Int32)
+    /// `write(2)` failed, or wrote nothing.
+    case cannotWrite(path: String, errno: Int32)
+    /// `fsync(2)` or `close(2)` failed, so the data may not be on disk.
+    case cannotSync(path: String, errno: Int32)
+    /// `flock(2)` failed.
+    case cannotLock(path: String, errno: Int32)
+    /// `rename(2)` failed.
+    case cannotRename(from: String, to: String, errno: Int32)
+    /// `mkdir(2)` failed.
+    case cannotCreateDirectory(path: String, errno: Int32)
+    /// The path exists but is a directory, device or other non-regular file.
+    case notARegularFile(path: String)
+
+    /// The errno value, if the failure came from a system call.
+    public var errno: Int32? {
+        switch self {
+        case .cannotOpen(_, let code), .cannotRead(_, let code), .cannotWrite(_, let code),
+            .cannotSync(_, let code), .cannotLock(_, let code), .cannotRename(_, _, let code),
+            .cannotCreateDirectory(_, let code):
+            code
+        case .notARegularFile: nil
+        }
+    }
+
+    /// A lowercase message naming the path and the reason.
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let code): "cannot open \(path): \(Self.reason(code))"
+        case .cannotRead(let path, let code): "cannot read \(path): \(Self.reason(code))"
+        case .cannotWrite(let path, let code): "cannot write \(path): \(Self.reason(code))"
+        case .cannotSync(let path, let code): "cannot flush \(path) to disk: \(Self.reason(code))"
+        case .cannotLock(let path, let code): "cannot lock \(path): \(Self.reason(code))"
+        case .cannotRename(let from, let to, let code): "cannot rename \(from) to \(to): \(Self.reason(code))"
+        case .cannotCreateDirectory(let path, let code): "cannot create directory \(path): \(Self.reason(code))"
+        case .notARegularFile(let path): "\(path) is not a regular file"
+        }
+    }
+
+    /// `strerror(code)` with its first letter lowered: `no space left on device`
+    /// (an acronym such as `EOF` is left alone).
+    static func reason(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        let message = String(cString: text)
+        let letters = Array(message.prefix(2))
+        guard letters.count == 2, letters[0].isUppercase, letters[1].isLowercase else { return message }
+        return letters[0].lowercased() + message.dropFirst()
+    }
+}

@@ -1,0 +1,78 @@
+/// A route graph stored in a file, read and changed safely by many processes at once.
+///
+/// `update(_:)` is the only way to change the file: it takes an exclusive lock on the
+/// sidecar `FILE.lock`, reads and parses the file, lets the caller change the graph,
+/// and saves it only if it changed, atomically, keeping the previous version as
+/// `FILE.bak` (see `FileSystem.writeAtomically`). Because the whole read-change-write
+/// happens under the lock, concurrent visits from many shells are all counted.
+///
+/// `load()` takes no lock: saves replace the file by an atomic rename, so a reader
+/// always sees one complete version, and suggestions work even in a directory the user
+/// cannot write (no lock file needs creating).
+///
+/// A missing file is an empty graph. A file that cannot be parsed is never
+/// overwritten: `update` fails before calling the body, with the position of the error
+/// and how to recover.
+public struct GraphFile: Sendable {
+    /// The graph file's path.
+    public let path: String
+
+    /// A graph file at `path`; nothing is touched until it is loaded or updated.
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// The sidecar file that `update(_:)` locks.
+    public var lockPath: String { path + ".lock" }
+    /// The previous version of the file, kept by every save.
+    public var backupPath: String { path + ".bak" }
+
+    /// Reads the graph without locking; an empty graph if the file does not exist.
+    public func load() throws(GraphFileError) -> RouteGraph {
+        let bytes: [UInt8]?
+        do {
+            bytes = try FileSystem.readFile(at: path)
+        } catch {
+            throw .fileSystem(error)
+        }
+        guard let bytes else { return RouteGraph() }
+        do {
+            return try RouteGraph(json: bytes)
+        } catch {
+            switch error {
+            case .invalid(let jsonError):
+                throw .corrupt(path: path, error: jsonError)
+            case .unsupportedVersion(let found, let supported):
+                throw .unsupportedVersion(path: path, found: found, supported: supported)
+            }
+        }
+    }
+
+    /// Locks the file, reads the graph, lets `body` change it, saves it if it changed,
+    /// and unlocks; returns what `body` returns. Missing directories are created (0700).
+    ///
+    /// Throws `GraphFileError` for file problems (then `body` may not have run) and
+    /// whatever `body` throws (then nothing is saved).
+    @discardableResult
+    public func update<Result>(_ body: (inout RouteGraph) throws -> Result) throws -> Result {
+        let lock: FileLock
+        do {
+            try FileSystem.createDirectories(FileSystem.directory(of: path))
+            lock = try FileLock(exclusiveAt: lockPath)
+        } catch {
+            throw GraphFileError.fileSystem(error)
+        }
+        let original = try load()
+        var graph = original
+        let result = try body(&graph)
+        if graph != original {
+            do {
+                try FileSystem.writeAtomically(graph.json(), to: path, backupPath: backupPath)
+            } catch {
+                throw GraphFileError.fileSystem(error)
+            }
+        }
+        lock.release()
+        return result
+    }
+}

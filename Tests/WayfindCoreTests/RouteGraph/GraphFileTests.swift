@@ -1,0 +1,252 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import WayfindCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A fresh directory under the system's temporary directory, removed by `cleanUp()`.
+struct ScratchDirectory {
+    let path: String
+
+    init() {
+        var template = Array("/tmp/wayfind-graph-XXXXXX".utf8CString)
+        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }
+
+    func cleanUp() {
+        chmod(path, 0o700)
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    func contents() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+}
+
+func fileBytes(_ path: String) -> [UInt8]? {
+    FileManager.default.contents(atPath: path).map(Array.init)
+}
+
+func fileMode(_ path: String) -> mode_t {
+    var info = stat()
+    stat(path, &info)
+    return info.st_mode & 0o7777
+}
+
+/// Runs `body` in a forked child process and returns its exit status (or 128 + signal).
+/// For what cannot be done in the test process itself: resource limits, dropping root.
+func runInChild(_ body: () -> Int32) -> Int32 {
+    let pid = fork()
+    if pid == 0 { _exit(body()) }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    if status & 0x7F != 0 { return 128 + (status & 0x7F) }
+    return (status >> 8) & 0xFF
+}
+
+@Suite("RouteGraph: the graph file")
+struct GraphFileTests {
+    @Test func aMissingFileIsAnEmptyGraphAndTheFirstSaveCreatesItPrivately() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let file = GraphFile(path: scratch.path + "/state/wayfind/routegraph.json")
+        #expect(try file.load() == RouteGraph())
+        try file.update { $0.visit("Home", at: 1) }
+        #expect(fileMode(file.path) == 0o600)
+        #expect(fileMode(scratch.path + "/state/wayfind") == 0o700)
+        #expect(try file.load().lastVisitedLocation == "Home")
+    }
+
+    @Test func savesKeepThePreviousVersionAndLeaveNoTemporaryFiles() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let file = GraphFile(path: scratch.path + "/graph.json")
+        try file.update { $0.visit("A", at: 1) }
+        let first = fileBytes(file.path)
+        try file.update { $0.visit("B", at: 2) }
+        #expect(fileBytes(file.backupPath) == first)
+        #expect(try file.load().edge(from: "A", to: "B")?.weight == 1)
+        #expect(scratch.contents() == ["graph.json", "graph.json.bak", "graph.json.lock"])
+    }
+
+    @Test func anUpdateThatChangesNothingDoesNotWrite() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let file = GraphFile(path: scratch.path + "/graph.json")
+        try file.update { $0.visit("A", at: 1) }
+        var before = stat()
+        stat(file.path, &before)
+        try file.update { _ in }
+        try file.update { $0.forget("nowhere") }
+        var after = stat()
+        stat(file.path, &after)
+        #expect(before.st_ino == after.st_ino)
+    }
+
+    @Test func anExistingFilesPermissionsAreKept() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let file = GraphFile(path: scratch.path + "/graph.json")
+        try file.update { $0.visit("A", at: 1) }
+        chmod(file.path, 0o640)
+        try file.update { $0.visit("B", at: 2) }
+        #expect(fileMode(file.path) == 0o640)
+    }
+
+    @Test func aSymlinkPlantedAtTheTemporaryPathIsNotFollowed() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let file = GraphFile(path: scratch.path + "/graph.json")
+        try file.update { $0.visit("A", at: 1) }
+        let victim = scratch.path + "/victim"
+        _ = FileManager.default.createFile(atPath: victim, contents: Data("precious".utf8))
+        symlink(victim, file.path + ".tmp")
+        symlink(scratch.path + "/nonexistent", file.path + ".lock.tmp")
+        try file.update { $0.visit("B", at: 2) }
+        #expect(fileBytes(victim) == Array("precious".utf8))
+        #expect(try file.load().lastVisitedLocation == "B")
+        var info = stat()
+        #expect(lstat(file.path + ".tmp", &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
+        #expect(!scratch.contents().contains { $0.hasPrefix("graph.json.tmp.") })
+    }
+
+    @Test(arguments: [
+        ("{\"edges\":[{\"origin\":\"A\",\"destination\":\"B\",\"weight\":1}", "line 1, column 54 (byte 53)"),
+        ("{\"edges\":[],}\n", "trailing comma"),
+        ("", "unexpected end of input"),
+    ])
+    func aCorruptFileIsNeverOverwritten(content: String, fragment: String) throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let file = GraphFile(path: scratch.path + "/graph.json")
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data(content.utf8))
+        var bodyRan = false
+        #expect {
+            try file.update { _ in bodyRan = true }
+        } throws: { error in
+            let message = "\(error)"
+            return message.contains(file.path) && message.contains(fragment) && message.contains(".bak")
+        }
+        #expect(!bodyRan)
+        #expect(fileBytes(file.path) == Array(content.utf8))
+        #expect(!FileManager.default.fileExists(atPath: file.backupPath))
+    }
+
+    @Test func invalidUTF8InAPlaceNameIsReportedWithItsPosition() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let file = GraphFile(path: scratch.path + "/graph.json")
+        let content = Array("{\"edges\":[],\"lastVisitedLocation\":\"A".utf8) + [0xFF] + Array("\"}".utf8)
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data(content))
+        #expect(throws: GraphFileError.corrupt(
+            path: file.path,
+            error: JSONError(message: "lastVisitedLocation: invalid UTF-8 byte 0xFF in a string", offset: 36, line: 1, column: 37))
+        ) { try file.update { _ in } }
+        #expect(fileBytes(file.path) == content)
+    }
+
+    @Test func aNewerVersionIsRefusedAndLeftAlone() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let file = GraphFile(path: scratch.path + "/graph.json")
+        let content = Array("{\"version\":2,\"edges\":{\"new\":true}}".utf8)
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data(content))
+        #expect(throws: GraphFileError.unsupportedVersion(path: file.path, found: 2, supported: 1)) {
+            try file.update { $0.visit("A", at: 1) }
+        }
+        #expect(fileBytes(file.path) == content)
+    }
+
+    @Test func aDirectoryInsteadOfAFileIsAnError() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let file = GraphFile(path: scratch.path + "/graph.json")
+        mkdir(file.path, 0o700)
+        #expect(throws: GraphFileError.fileSystem(.notARegularFile(path: file.path))) {
+            try file.update { $0.visit("A", at: 1) }
+        }
+        #expect(throws: GraphFileError.fileSystem(.notARegularFile(path: file.path))) { try file.load() }
+    }
+
+    @Test func aWriteBeyondTheFileSizeLimitFailsAndLeavesTheOldFile() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let file = GraphFile(path: scratch.path + "/graph.json")
+        try file.update { $0.visit("A", at: 1) }
+        let before = fileBytes(file.path)
+        let status = runInChild {
+            var limit = rlimit(rlim_cur: 4096, rlim_max: 4096)
+            setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit)  // like `ulimit -f 4`
+            do {
+                try file.update { graph in
+                    for n in 0..<500 { graph.visit("place number \(n)", at: Int64(n)) }
+                }
+                return 1
+            } catch let error as GraphFileError {
+                guard case .fileSystem(.cannotWrite(_, let code)) = error, code == EFBIG else { return 2 }
+                return "\(error)".contains("file too large") ? 0 : 3
+            } catch {
+                return 4
+            }
+        }
+        #expect(status == 0)
+        #expect(fileBytes(file.path) == before)
+        #expect(scratch.contents() == ["graph.json", "graph.json.lock"])
+    }
+
+    @Test func aReadOnlyDirectoryFailsTheSaveAndLeavesTheOldFile() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let file = GraphFile(path: scratch.path + "/graph.json")
+        try file.update { $0.visit("A", at: 1) }
+        // Root ignores permissions, so the child drops to "nobody" first.
+        chmod(file.path, 0o644)
+        chmod(file.lockPath, 0o666)
+        chmod(scratch.path, 0o555)
+        let before = fileBytes(file.path)
+        let status = runInChild {
+            if geteuid() == 0 {
+                guard setgid(65534) == 0, setuid(65534) == 0 else { return 10 }
+            }
+            do {
+                try file.update { $0.visit("B", at: 2) }
+                return 1
+            } catch let error as GraphFileError {
+                guard case .fileSystem(.cannotOpen(_, let code)) = error, code == EACCES else { return 2 }
+                return "\(error)".contains("permission denied") ? 0 : 3
+            } catch {
+                return 4
+            }
+        }
+        #expect(status == 0)
+        #expect(fileBytes(file.path) == before)
+        #expect(scratch.contents() == ["graph.json", "graph.json.lock"])
+    }
+
+    @Test func concurrentUpdatesFromEightThreadsAreAllCounted() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let path = scratch.path + "/graph.json"
+        let threads = 8
+        let visits = 200
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            let file = GraphFile(path: path)
+            for n in 0..<visits {
+                do {
+                    // Self-loops on: every visit after the very first adds exactly 1.
+                    try file.update { $0.visit("place \(thread)-\(n % 3)", at: Int64(n), selfLoops: true) }
+                } catch {
+                    failures.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        let graph = try GraphFile(path: path).load()
+        #expect(graph.edges.reduce(0) { $0 + $1.weight } == threads * visits - 1)
+    }
+}
