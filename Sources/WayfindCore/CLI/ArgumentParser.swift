@@ -1,0 +1,192 @@
+/// GNU-style command-line parsing driven by a `ToolSpec`.
+///
+/// The rules are those of GNU `getopt_long`, so the tools feel like `grep`:
+///
+///     -qi             two switches bundled: -q -i
+///     -m5  -m 5       a short option's value, attached or in the next word
+///     -qm5            switches, then a valued short option that eats the rest of the word
+///     --max-count=5   a long option's value after `=` ...
+///     --max-count 5   ... or in the next word (required values only)
+///     --color         an optional value left out: the flag's declared default
+///     --color=never   an optional value, which can only be given after `=`
+///     --max 5         an unambiguous prefix of a long option; an exact name always wins
+///     a -q b          options may follow positionals (GNU permutation) ...
+///     -- -q           ... but not after `--`, which makes every later word a positional
+///     -               a lone dash is a positional (it means stdin)
+///
+/// A required value is taken from the next word whatever it looks like, so `-m -1`
+/// gives `max-count` the value `-1`, as getopt does.
+
+/// A command-line mistake: an unknown, ambiguous or malformed option.
+///
+/// Printed once, at the edge, as `toolname: message`, followed by the usage hint.
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    /// What went wrong, lowercase, naming the offending option as it was typed or, for a
+    /// long option, by its full name: `unknown option '--frob'`.
+    public var message: String
+
+    /// An error with the given message.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+}
+
+/// The result of parsing a command line: flags in command-line order, then positionals.
+public struct ParsedArguments: Sendable, Equatable {
+    /// Every flag occurrence in command-line order, keyed by its long name without dashes.
+    ///
+    /// `value` is nil for a switch; for a flag with an optional value that was left out it
+    /// is the declared default, so only switches have nil values.
+    public var flags: [(long: String, value: String?)]
+    /// The non-option words in order, including a lone `-` and everything after `--`.
+    public var positionals: [String]
+
+    /// Parsed arguments with the given flags and positionals.
+    public init(flags: [(long: String, value: String?)] = [], positionals: [String] = []) {
+        self.flags = flags
+        self.positionals = positionals
+    }
+
+    /// Whether the flag with this long name was given at least once.
+    public func has(_ long: String) -> Bool {
+        flags.contains { $0.long == long }
+    }
+
+    /// How many times the flag with this long name was given (for `-vvv` style flags).
+    public func count(_ long: String) -> Int {
+        flags.reduce(0) { $0 + ($1.long == long ? 1 : 0) }
+    }
+
+    /// The value of the last occurrence of the flag, or nil if it was not given or is a
+    /// switch. The last one wins, as in most Unix tools.
+    public func lastValue(_ long: String) -> String? {
+        flags.last { $0.long == long }?.value
+    }
+
+    /// The values of every occurrence of the flag, in command-line order.
+    public func values(_ long: String) -> [String] {
+        flags.compactMap { $0.long == long ? $0.value : nil }
+    }
+
+    /// Whether both have the same flags (names and values, in order) and positionals.
+    public static func == (lhs: ParsedArguments, rhs: ParsedArguments) -> Bool {
+        lhs.positionals == rhs.positionals
+            && lhs.flags.elementsEqual(rhs.flags) { $0.long == $1.long && $0.value == $1.value }
+    }
+}
+
+/// Parses a command line (without `argv[0]`) against the flags of `spec`.
+///
+/// See the top of this file for the rules. Throws a `UsageError` for an unknown or
+/// ambiguous option, a missing required value, or a value given to a switch.
+public func parseArguments(
+    _ arguments: [String], spec: ToolSpec
+) throws(UsageError) -> ParsedArguments {
+    var result = ParsedArguments()
+    var index = 0
+    while index < arguments.count {
+        let word = arguments[index]
+        index += 1
+        if word == "--" {
+            result.positionals += arguments[index...]
+            break
+        } else if word.hasPrefix("--") {
+            try parseLongOption(
+                word, spec: spec, arguments: arguments, index: &index, into: &result)
+        } else if word.hasPrefix("-") && word != "-" {
+            try parseShortCluster(
+                word, spec: spec, arguments: arguments, index: &index, into: &result)
+        } else {
+            result.positionals.append(word)
+        }
+    }
+    return result
+}
+
+/// Parses one `--name` or `--name=value` word, taking a required value from the next word
+/// when there is no `=`.
+private func parseLongOption(
+    _ word: String, spec: ToolSpec, arguments: [String], index: inout Int,
+    into result: inout ParsedArguments
+) throws(UsageError) {
+    let body = word.dropFirst(2)
+    let name: Substring
+    let inlineValue: Substring?
+    if let equals = body.firstIndex(of: "=") {
+        name = body[..<equals]
+        inlineValue = body[body.index(after: equals)...]
+    } else {
+        name = body
+        inlineValue = nil
+    }
+    guard !name.isEmpty else { throw UsageError("unknown option '\(word)'") }
+    let flag = try longFlag(named: name, in: spec)
+
+    switch flag.value {
+    case .none:
+        if inlineValue != nil { throw UsageError("option '--\(flag.long)' takes no value") }
+        result.flags.append((flag.long, nil))
+    case .required:
+        if let inlineValue {
+            result.flags.append((flag.long, String(inlineValue)))
+        } else if index < arguments.count {
+            result.flags.append((flag.long, arguments[index]))
+            index += 1
+        } else {
+            throw UsageError("option '--\(flag.long)' requires a value")
+        }
+    case .optional(_, let defaultValue):
+        result.flags.append((flag.long, inlineValue.map(String.init) ?? defaultValue))
+    }
+}
+
+/// The flag a long option name refers to: the exact name if there is one, else the only
+/// flag whose name starts with it.
+private func longFlag(named name: Substring, in spec: ToolSpec) throws(UsageError) -> FlagSpec {
+    if let exact = spec.flags.first(where: { $0.long == name }) { return exact }
+    let candidates = spec.flags.filter { $0.long.hasPrefix(name) }
+    switch candidates.count {
+    case 1:
+        return candidates[0]
+    case 0:
+        throw UsageError("unknown option '--\(name)'")
+    default:
+        let names = candidates.map { "--\($0.long)" }.joined(separator: ", ")
+        throw UsageError("ambiguous option '--\(name)' (could be \(names))")
+    }
+}
+
+/// Parses one `-abc` word: switches until a flag that takes a value, which gets the rest
+/// of the word or, when that is empty, the next word.
+private func parseShortCluster(
+    _ word: String, spec: ToolSpec, arguments: [String], index: inout Int,
+    into result: inout ParsedArguments
+) throws(UsageError) {
+    var rest = word.dropFirst()
+    while let letter = rest.first {
+        rest = rest.dropFirst()
+        guard let flag = spec.flags.first(where: { $0.short == letter }) else {
+            throw UsageError("unknown option '-\(letter)'")
+        }
+        switch flag.value {
+        case .none:
+            result.flags.append((flag.long, nil))
+        case .optional(_, let defaultValue):
+            // Optional values are only ever given as `--name=value`; `-c` means the default.
+            result.flags.append((flag.long, defaultValue))
+        case .required:
+            if !rest.isEmpty {
+                result.flags.append((flag.long, String(rest)))
+            } else if index < arguments.count {
+                result.flags.append((flag.long, arguments[index]))
+                index += 1
+            } else {
+                throw UsageError("option '-\(letter)' requires a value")
+            }
+            return
+        }
+    }
+}

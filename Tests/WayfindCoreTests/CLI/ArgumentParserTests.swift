@@ -1,0 +1,126 @@
+import Testing
+import WayfindCore
+
+/// A short way to write an expected parse.
+private func parsed(_ flags: [(String, String?)], _ positionals: [String] = []) -> ParsedArguments {
+    ParsedArguments(flags: flags.map { (long: $0.0, value: $0.1) }, positionals: positionals)
+}
+
+extension CLITests {
+    /// `parseArguments` against the sample tool's flags: the GNU rules, then every error.
+    @Suite struct ArgumentParserTests {
+        /// Parses with the sample spec.
+        private func parse(_ words: [String]) throws(UsageError) -> ParsedArguments {
+            try parseArguments(words, spec: CLISample.spec)
+        }
+
+        @Test(
+            arguments: [
+                // Nothing at all.
+                ([], parsed([])),
+                // Short switches bundle.
+                (["-qi"], parsed([("quiet", nil), ("ignore-case", nil)])),
+                // A short option's value is attached or in the next word.
+                (["-m5"], parsed([("max-count", "5")])),
+                (["-m", "5"], parsed([("max-count", "5")])),
+                // Switches, then a valued short option that takes the rest of the word or the next.
+                (["-qm5"], parsed([("quiet", nil), ("max-count", "5")])),
+                (["-qm", "5"], parsed([("quiet", nil), ("max-count", "5")])),
+                // A long option's value comes after `=` or in the next word.
+                (["--max-count=5"], parsed([("max-count", "5")])),
+                (["--max-count", "5"], parsed([("max-count", "5")])),
+                (["--max-count="], parsed([("max-count", "")])),
+                (["--file=a=b"], parsed([("file", "a=b")])),
+                // An optional value is only ever given after `=`; left out, it is the default.
+                (["--color"], parsed([("color", "auto")])),
+                (["--color=never"], parsed([("color", "never")])),
+                (["--color", "never"], parsed([("color", "auto")], ["never"])),
+                // A required value is the next word whatever it looks like.
+                (["-m", "-1"], parsed([("max-count", "-1")])),
+                (["--max-count", "-1"], parsed([("max-count", "-1")])),
+                (["--file", "--quiet"], parsed([("file", "--quiet")])),
+                (["--file", "--", "-q"], parsed([("file", "--"), ("quiet", nil)])),
+                // `--` ends the options; a lone `-` is a positional.
+                (["--", "-q", "--max-count=1", "--"], parsed([], ["-q", "--max-count=1", "--"])),
+                (["-", "-q"], parsed([("quiet", nil)], ["-"])),
+                (["-q", "--", "-"], parsed([("quiet", nil)], ["-"])),
+                // Options may follow positionals (GNU permutation).
+                (
+                    ["query", "-q", "in.txt", "--max-count", "2", "out.txt"],
+                    parsed([("quiet", nil), ("max-count", "2")], ["query", "in.txt", "out.txt"])
+                ),
+                // An unambiguous prefix names a long option; an exact name wins over longer ones.
+                (["--max", "3"], parsed([("max-count", "3")])),
+                (["--qu"], parsed([("quiet", nil)])),
+                (["--col=never"], parsed([("color", "never")])),
+                (["--file", "x"], parsed([("file", "x")])),
+                (["--files"], parsed([("files-with-matches", nil)])),
+                // Repeated flags are all kept, in order.
+                (
+                    ["-f", "a", "--file=b", "-fc"],
+                    parsed([("file", "a"), ("file", "b"), ("file", "c")])
+                ),
+            ] as [([String], ParsedArguments)])
+        func commandLinesParseLikeGetoptLong(words: [String], expected: ParsedArguments) throws {
+            #expect(try parse(words) == expected)
+        }
+
+        @Test(arguments: [
+            (["--frob"], "unknown option '--frob'"),
+            (["--frob=1"], "unknown option '--frob'"),
+            (["query", "--frob"], "unknown option '--frob'"),
+            (["--=x"], "unknown option '--=x'"),
+            (["-y"], "unknown option '-y'"),
+            (["-qy"], "unknown option '-y'"),
+            (["--max-count"], "option '--max-count' requires a value"),
+            (["--max"], "option '--max-count' requires a value"),
+            (["-m"], "option '-m' requires a value"),
+            (["-qm"], "option '-m' requires a value"),
+            (["--quiet=yes"], "option '--quiet' takes no value"),
+            (["--qu=yes"], "option '--quiet' takes no value"),
+            (["--co"], "ambiguous option '--co' (could be --color, --count)"),
+            (["--fil=x"], "ambiguous option '--fil' (could be --file, --files-with-matches)"),
+        ])
+        func mistakesAreReportedByName(words: [String], message: String) {
+            #expect(throws: UsageError(message)) { try parse(words) }
+        }
+
+        @Test func nothingAfterDoubleDashIsAnError() throws {
+            #expect(try parse(["--", "--frob", "-y"]).positionals == ["--frob", "-y"])
+        }
+
+        @Test func aShortOptionWithAnOptionalValueMeansTheDefault() throws {
+            let spec = ToolSpec(
+                name: "t", summary: "", usage: [], description: "",
+                flags: [
+                    FlagSpec(
+                        "color", short: "C", value: .optional(name: "WHEN", default: "auto"),
+                        help: ""),
+                    FlagSpec("quiet", short: "q", help: ""),
+                ])
+            #expect(
+                try parseArguments(["-Cq", "x"], spec: spec)
+                    == parsed([("color", "auto"), ("quiet", nil)], ["x"]))
+        }
+
+        @Test func helpersAnswerForTheFlagsAsGiven() throws {
+            let arguments = try parse(["-qq", "--file=a", "x", "-f", "b", "--color"])
+            #expect(arguments.has("quiet"))
+            #expect(!arguments.has("count"))
+            #expect(arguments.count("quiet") == 2)
+            #expect(arguments.count("count") == 0)
+            #expect(arguments.lastValue("file") == "b")
+            #expect(arguments.lastValue("quiet") == nil)
+            #expect(arguments.lastValue("max-count") == nil)
+            #expect(arguments.lastValue("color") == "auto")
+            #expect(arguments.values("file") == ["a", "b"])
+            #expect(arguments.values("quiet") == [])
+            #expect(arguments.positionals == ["x"])
+            #expect(arguments.flags.map(\.long) == ["quiet", "quiet", "file", "file", "color"])
+        }
+
+        @Test func aUsageErrorDescribesItselfByItsMessage() {
+            #expect(UsageError("unknown option '-y'").description == "unknown option '-y'")
+        }
+    }
+}
