@@ -93,12 +93,12 @@ extension RouteGraph {
     /// Place lookups while reading: most names repeat exactly, so the exact spelling is
     /// looked up first and folded only the first time it is seen.
     private struct SpellingCache {
-        var entries: [String: (index: Int, display: String)] = [:]
+        var entries: [UTF8Key: (index: Int, display: String)] = [:]
 
         mutating func place(named name: String, in graph: inout RouteGraph) -> Int? {
-            if let entry = entries[name] {
+            if let entry = entries[UTF8Key(name)] {
                 // A later spelling of the same place may have changed the display name.
-                if graph.placeTable[entry.index].name != entry.display {
+                if !UTF8Key.sameBytes(graph.placeTable[entry.index].name, entry.display) {
                     graph.placeTable[entry.index].name = entry.display
                 }
                 return entry.index
@@ -106,7 +106,7 @@ extension RouteGraph {
             let (display, key) = RouteGraph.normalize(name)
             guard !key.isEmpty else { return nil }
             let index = graph.intern(display: display, key: key)
-            entries[name] = (index, display)
+            entries[UTF8Key(name)] = (index, display)
             return index
         }
     }

@@ -71,7 +71,7 @@ public struct RouteGraph: Sendable {
     /// All places ever interned, by index; some may be unreferenced until `compact()`.
     var placeTable: [Place] = []
     /// Folded key → index in `placeTable`.
-    var placeIndex: [String: Int] = [:]
+    var placeIndex: [UTF8Key: Int] = [:]
     /// The edges in the order they were learned.
     var links: [Link] = []
     /// `linkKey(origin, destination)` → index in `links`.
@@ -110,7 +110,7 @@ public struct RouteGraph: Sendable {
 
     /// The edge from `origin` to `destination` (any spelling of either), if travelled.
     public func edge(from origin: String, to destination: String) -> Edge? {
-        guard let from = placeIndex[Self.placeKey(origin)], let to = placeIndex[Self.placeKey(destination)],
+        guard let from = placeIndex[UTF8Key(Self.placeKey(origin))], let to = placeIndex[UTF8Key(Self.placeKey(destination))],
             let index = linkIndex[Self.linkKey(from, to)]
         else { return nil }
         return edge(for: links[index])
@@ -118,13 +118,13 @@ public struct RouteGraph: Sendable {
 
     /// The edges leaving `place` (any spelling), in the order learned.
     public func edges(from place: String) -> [Edge] {
-        guard let from = placeIndex[Self.placeKey(place)] else { return [] }
+        guard let from = placeIndex[UTF8Key(Self.placeKey(place))] else { return [] }
         return links.lazy.filter { $0.origin == from }.map(edge(for:))
     }
 
     /// How `place` is shown (its most recently used spelling), if it is known.
     public func displayName(of place: String) -> String? {
-        placeIndex[Self.placeKey(place)].map { placeTable[$0].name }
+        placeIndex[UTF8Key(Self.placeKey(place))].map { placeTable[$0].name }
     }
 
     // MARK: Place identity
@@ -209,7 +209,7 @@ public struct RouteGraph: Sendable {
     /// Forgetting the last place leaves the graph with no last place.
     @discardableResult
     public mutating func forget(_ place: String) -> Bool {
-        guard let doomed = placeIndex[Self.placeKey(place)] else { return false }
+        guard let doomed = placeIndex[UTF8Key(Self.placeKey(place))] else { return false }
         var removed = [Bool](repeating: false, count: placeTable.count)
         removed[doomed] = true
         remove(places: removed)
@@ -261,12 +261,12 @@ public struct RouteGraph: Sendable {
 
     /// The index of the place with `key`, created if new; its spelling becomes `display`.
     mutating func intern(display: String, key: String) -> Int {
-        if let index = placeIndex[key] {
-            if placeTable[index].name != display { placeTable[index].name = display }
+        if let index = placeIndex[UTF8Key(key)] {
+            if !UTF8Key.sameBytes(placeTable[index].name, display) { placeTable[index].name = display }
             return index
         }
         placeTable.append(Place(name: display, key: key))
-        placeIndex[key] = placeTable.count - 1
+        placeIndex[UTF8Key(key)] = placeTable.count - 1
         return placeTable.count - 1
     }
 
@@ -318,7 +318,7 @@ public struct RouteGraph: Sendable {
         placeIndex.removeAll(keepingCapacity: true)
         for (index, place) in placeTable.enumerated() where newIndex[index] == 0 {
             newIndex[index] = table.count
-            placeIndex[place.key] = table.count
+            placeIndex[UTF8Key(place.key)] = table.count
             table.append(place)
         }
         placeTable = table
@@ -334,16 +334,17 @@ public struct RouteGraph: Sendable {
 
 extension RouteGraph: Equatable {
     /// Graphs are equal when they would be saved the same: the same edges in the same
-    /// order with the same spellings, weights and times, the same last place and time,
+    /// order with the same spellings (byte for byte), weights and times, the same last place and time,
     /// and the same version. Unreferenced places and internal numbering do not count.
     public static func == (lhs: RouteGraph, rhs: RouteGraph) -> Bool {
         guard lhs.version == rhs.version, lhs.lastVisitedAt == rhs.lastVisitedAt,
-            lhs.lastVisitedLocation == rhs.lastVisitedLocation, lhs.links.count == rhs.links.count
+            lhs.lastVisitedLocation.map(UTF8Key.init) == rhs.lastVisitedLocation.map(UTF8Key.init),
+            lhs.links.count == rhs.links.count
         else { return false }
         for (left, right) in zip(lhs.links, rhs.links) {
             guard left.weight == right.weight, left.lastVisitedAt == right.lastVisitedAt,
-                lhs.placeTable[left.origin].name == rhs.placeTable[right.origin].name,
-                lhs.placeTable[left.destination].name == rhs.placeTable[right.destination].name
+                UTF8Key.sameBytes(lhs.placeTable[left.origin].name, rhs.placeTable[right.origin].name),
+                UTF8Key.sameBytes(lhs.placeTable[left.destination].name, rhs.placeTable[right.destination].name)
             else { return false }
         }
         return true
