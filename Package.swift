@@ -18,7 +18,8 @@ let package = Package(
         .testTarget(name: "WayfindCoreTests", dependencies: ["WayfindCore"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["WayfindCore", "smartgrep"]
+            dependencies: ["WayfindCore", "smartgrep"],
+            exclude: ["Fixtures"]
         ),
     ]
 )

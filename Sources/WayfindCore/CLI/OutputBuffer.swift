@@ -10,7 +10,10 @@ public final class OutputBuffer {
     static let flushThreshold = 64 * 1024
 
     private let destination: FileDescriptor?
-    private var storage: [UInt8] = []
+    /// Raw storage: `Array.append(contentsOf:)` cost more than the copy itself here.
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var used = 0
     /// Flush after every `endRecord()`.
     public var isLineBuffered: Bool
     /// True once the reader has gone away (EPIPE); later writes are dropped.
@@ -22,21 +25,37 @@ public final class OutputBuffer {
     public init(_ destination: FileDescriptor, lineBuffered: Bool = false) {
         self.destination = destination
         self.isLineBuffered = lineBuffered
-        storage.reserveCapacity(Self.flushThreshold + 4096)
+        capacity = Self.flushThreshold * 2
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    private func reserve(_ extra: Int) {
+        if used + extra <= capacity { return }
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, used + extra))
+        bigger.update(from: storage, count: used)
+        storage.deallocate()
+        storage = bigger
+        capacity = max(capacity * 2, used + extra)
     }
 
     /// A buffer that only collects (never writes), e.g. to hold lines for sorting.
     public init(collecting: ()) {
         self.destination = nil
         self.isLineBuffered = false
+        capacity = Self.flushThreshold
+        storage = .allocate(capacity: capacity)
     }
 
     /// The number of bytes held.
-    public var count: Int { storage.count }
+    public var count: Int { used }
 
     /// Calls `body` with the bytes held.
     public func withCollectedBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try storage.withUnsafeBufferPointer(body)
+        try body(UnsafeBufferPointer(start: storage, count: used))
     }
 
     /// Appends raw bytes.
@@ -47,8 +66,11 @@ public final class OutputBuffer {
             writeDirect(UnsafeRawPointer(bytes.baseAddress!), count: bytes.count)
             return
         }
-        storage.append(contentsOf: bytes)
-        if storage.count >= Self.flushThreshold { flush() }
+        guard let source = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        (storage + used).update(from: source, count: bytes.count)
+        used += bytes.count
+        if used >= Self.flushThreshold && destination != nil { flush() }
     }
 
     /// Appends raw bytes from a pointer range.
@@ -60,7 +82,9 @@ public final class OutputBuffer {
     /// Appends one byte.
     @inline(__always)
     public func write(byte: UInt8) {
-        storage.append(byte)
+        reserve(1)
+        storage[used] = byte
+        used += 1
     }
 
     /// Appends the UTF-8 of `text`.
@@ -72,7 +96,7 @@ public final class OutputBuffer {
     /// Appends a decimal integer.
     public func write(decimal value: Int) {
         if value < 0 {
-            storage.append(UInt8(ascii: "-"))
+            write(byte: UInt8(ascii: "-"))
             write(decimal: -value)
             return
         }
@@ -87,23 +111,21 @@ public final class OutputBuffer {
                 n /= 10
                 count += 1
             } while n > 0
-            storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(20 - count)...]))
+            write(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[(20 - count)...]))
         }
     }
 
     /// Marks the end of an output record: flushes when line-buffered or the buffer is full.
     @inline(__always)
     public func endRecord() {
-        if isLineBuffered || storage.count >= Self.flushThreshold { flush() }
+        if isLineBuffered || used >= Self.flushThreshold { flush() }
     }
 
     /// Writes out everything buffered.
     public func flush() {
-        guard !storage.isEmpty, destination != nil else { return }
-        storage.withUnsafeBytes { raw in
-            writeDirect(raw.baseAddress!, count: raw.count)
-        }
-        storage.removeAll(keepingCapacity: true)
+        guard used > 0, destination != nil else { return }
+        writeDirect(storage, count: used)
+        used = 0
     }
 
     private func writeDirect(_ pointer: UnsafeRawPointer, count: Int) {

@@ -32,30 +32,58 @@
 /// Lines that are pure ASCII (the common case) are matched in place with a lowercase
 /// table; others are folded once into a scratch buffer that remembers, for each folded
 /// byte, the offset of the original scalar, so matches can be highlighted.
-public struct LineMatcher {
+///
+/// The matcher is a class holding raw scratch buffers, reused from line to line, so the
+/// hot loop neither allocates nor retains.
+public final class LineMatcher {
     /// The compiled query.
     public let query: MatchQuery
 
-    // Scratch buffers, reused from line to line so matching allocates nothing.
-    private var folded: [UInt8] = []
-    private var origin: [Int32] = []
-    private var starts: [Int32] = []
-    private var used: [Bool] = []
-    /// The matched ranges of the last successful `matches` call, in the line's byte offsets,
-    /// one per query word, sorted by start.
+    /// Growable scratch storage: folded bytes, their origins, word starts.
+    private var folded: ScratchBuffer<UInt8>
+    private var origin: ScratchBuffer<Int32>
+    private var starts: ScratchBuffer<Int32>
+    /// Query words as raw pointers (owned copies), longest first.
+    private let words: [UnsafeBufferPointer<UInt8>]
+    private let lowercase: UnsafeMutablePointer<UInt8>
+    private let camelCase: Bool
+    private let spaceMode: Bool
+
+    /// The matched ranges of the last successful `matches` call with `recordRanges`, in
+    /// the line's byte offsets, sorted by start.
     public private(set) var ranges: [Range<Int>] = []
-    /// Ranking facts about the last successful match.
+    /// Ranking facts about the last successful match with `recordRanges`.
     public private(set) var lastScore = MatchScore()
 
     /// A matcher for `query`.
     public init(_ query: MatchQuery) {
         self.query = query
+        folded = ScratchBuffer(capacity: 1024)
+        origin = ScratchBuffer(capacity: 1024)
+        starts = ScratchBuffer(capacity: 256)
+        words = query.words.map { word in
+            let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(word.count, 1))
+            _ = copy.initialize(from: word)
+            return UnsafeBufferPointer(copy)
+        }
+        lowercase = .allocate(capacity: 256)
+        for b in 0..<256 { lowercase[b] = TextFolding.lowercaseTable[b] }
+        camelCase = query.mode == .all
+        spaceMode = query.mode == .space
         ranges.reserveCapacity(query.words.count)
     }
 
+    deinit {
+        folded.deallocate()
+        origin.deallocate()
+        starts.deallocate()
+        for w in words { w.deallocate() }
+        lowercase.deallocate()
+    }
+
     /// Whether `line` matches. With `recordRanges`, fills `ranges` and `lastScore`.
-    public mutating func matches(_ line: UnsafeBufferPointer<UInt8>, recordRanges: Bool = false) -> Bool {
-        if query.words.isEmpty {
+    public func matches(_ line: UnsafeBufferPointer<UInt8>, recordRanges: Bool = false) -> Bool {
+        if words.isEmpty {
             if recordRanges {
                 ranges.removeAll(keepingCapacity: true)
                 lastScore = MatchScore()
@@ -65,132 +93,136 @@ public struct LineMatcher {
         guard let base = line.baseAddress, line.count > 0 else { return false }
         if UTF8Decoding.isASCII(base, count: line.count) {
             collectASCIIStarts(base, count: line.count)
-            return assign(text: base, count: line.count, folded: false, recordRanges: recordRanges)
+            return assign(text: base, count: line.count, isFolded: false, recordRanges: recordRanges)
         }
         foldLine(base, count: line.count)
-        return folded.withUnsafeBufferPointer { text in
-            assign(text: text.baseAddress!, count: text.count, folded: true, recordRanges: recordRanges)
-        }
+        return assign(text: folded.base, count: folded.count, isFolded: true, recordRanges: recordRanges)
     }
 
     // MARK: - Word starts
 
     /// Records word starts of an ASCII line.
     @inline(__always)
-    private mutating func collectASCIIStarts(_ base: UnsafePointer<UInt8>, count: Int) {
-        starts.removeAll(keepingCapacity: true)
-        var tracker = WordStartTracker(mode: query.mode)
-        for i in 0..<count {
-            let b = base[i]
-            let cls: ScalarClass
-            if query.mode == .space {
-                cls = TextFolding.isASCIIWhitespace(b) ? .separator : .lowercase
-            } else {
-                cls = UnicodeFolding.asciiClass(b)
+    private func collectASCIIStarts(_ base: UnsafePointer<UInt8>, count: Int) {
+        starts.ensureCapacity(count)
+        starts.count = 0
+        var tracker = WordStartTracker(camelCase: camelCase)
+        let out = starts.base
+        var n = 0
+        if spaceMode {
+            for i in 0..<count {
+                let cls: ScalarClass = TextFolding.isASCIIWhitespace(base[i]) ? .separator : .lowercase
+                tracker.advance(cls, at: Int32(i), into: out, count: &n)
             }
-            tracker.advance(cls, at: Int32(i), starts: &starts)
+        } else {
+            for i in 0..<count {
+                tracker.advance(ASCIIClasses.of(base[i]), at: Int32(i), into: out, count: &n)
+            }
         }
+        starts.count = n
     }
 
     /// Folds a line with non-ASCII bytes into `folded`, recording origins and word starts.
-    private mutating func foldLine(_ base: UnsafePointer<UInt8>, count: Int) {
-        folded.removeAll(keepingCapacity: true)
-        origin.removeAll(keepingCapacity: true)
-        starts.removeAll(keepingCapacity: true)
-        var tracker = WordStartTracker(mode: query.mode)
+    private func foldLine(_ base: UnsafePointer<UInt8>, count: Int) {
+        // A scalar folds to at most 7 bytes from at least 1 input byte.
+        folded.ensureCapacity(count * 7 + 1)
+        origin.ensureCapacity(count * 7 + 1)
+        starts.ensureCapacity(count * 7 + 1)
+        var tracker = WordStartTracker(camelCase: camelCase)
+        let f = folded.base
+        let o = origin.base
+        var nFolded = 0
+        var nStarts = 0
         let end = base + count
         var p = base
         while p < end {
             let offset = Int32(p - base)
             let (value, length) = UTF8Decoding.decode(p, end: end)
-            let position = Int32(folded.count)
+            let position = Int32(nFolded)
             var cls: ScalarClass
             if value == UTF8Decoding.invalid {
                 cls = .separator
-                folded.append(0xFF)
+                f[nFolded] = 0xFF
+                o[nFolded] = offset
+                nFolded += 1
             } else {
-                cls = value < 0x80 ? UnicodeFolding.asciiClass(UInt8(value)) : UnicodeFolding.scalarClass(value)
-                if query.mode == .space && cls != .mark {
+                let (c, form) = UnicodeFolding.lookup(value)
+                cls = c
+                if spaceMode && cls != .mark {
                     let white = value < 0x80 ? TextFolding.isASCIIWhitespace(UInt8(value)) : TextFolding.isUnicodeWhitespace(value)
                     cls = white ? .separator : .lowercase
                 }
-                UnicodeFolding.appendFolded(value, to: &folded)
+                var raw = form.rawValue
+                for _ in 0..<form.count {
+                    f[nFolded] = UInt8(truncatingIfNeeded: raw)
+                    o[nFolded] = offset
+                    raw >>= 8
+                    nFolded += 1
+                }
             }
-            while origin.count < folded.count { origin.append(offset) }
-            if Int32(folded.count) > position || cls == .mark {
-                tracker.advance(cls, at: position, starts: &starts)
+            if Int32(nFolded) > position || cls == .mark {
+                tracker.advance(cls, at: position, into: starts.base, count: &nStarts)
             }
             p += length
         }
-        origin.append(Int32(count))
+        o[nFolded] = Int32(count)
+        folded.count = nFolded
+        origin.count = nFolded + 1
+        starts.count = nStarts
     }
 
     // MARK: - Assignment
 
     /// Assigns query words to word starts, longest first (see the essay above).
     @inline(__always)
-    private mutating func assign(
-        text: UnsafePointer<UInt8>, count: Int, folded isFolded: Bool, recordRanges: Bool
-    ) -> Bool {
+    private func assign(text: UnsafePointer<UInt8>, count: Int, isFolded: Bool, recordRanges: Bool) -> Bool {
         let startCount = starts.count
-        if startCount < query.words.count { return false }
-        var usedFlags: [Bool] = []
-        swap(&usedFlags, &used)
-        defer { swap(&usedFlags, &used) }
-        usedFlags.removeAll(keepingCapacity: true)
-        usedFlags.append(contentsOf: repeatElement(false, count: startCount))
-        var found: [Range<Int>] = []
-        if recordRanges {
-            swap(&found, &ranges)
-            found.removeAll(keepingCapacity: true)
+        if startCount < words.count { return false }
+        let starts = self.starts.base
+        // Used starts: a bit mask for up to 64 words (nearly every line), else a byte array.
+        var usedBytes: UnsafeMutablePointer<Bool>? = nil
+        if startCount > 64 {
+            usedBytes = .allocate(capacity: startCount)
+            usedBytes!.initialize(repeating: false, count: startCount)
         }
+        defer { usedBytes?.deallocate() }
+        var used = UsedStarts(mask: 0, bytes: usedBytes)
+        if recordRanges { ranges.removeAll(keepingCapacity: true) }
         var score = MatchScore()
-        var ok = true
-        starts.withUnsafeBufferPointer { startsBuffer in
-            usedFlags.withUnsafeMutableBufferPointer { usedBuffer in
-                TextFolding.lowercaseTable.withUnsafeBufferPointer { lowerTable in
-                    for word in query.words {
-                        let taken = word.withUnsafeBufferPointer { q -> Int in
-                            Self.takeStart(
-                                for: q, text: text, count: count, starts: startsBuffer,
-                                used: usedBuffer, lower: lowerTable)
-                        }
-                        if taken < 0 {
-                            ok = false
-                            return
-                        }
-                        if recordRanges {
-                            let s = Int(startsBuffer[taken])
-                            let e = s + word.count
-                            if e == count || isWordEnd(e, text: text, starts: startsBuffer, after: taken) {
-                                score.wholeWords += 1
-                            }
-                            if taken == 0 { score.atLineStart = true }
-                            found.append(originalRange(s..<e, isFolded: isFolded))
-                        }
-                    }
+        for word in words {
+            let taken = takeStart(for: word, text: text, count: count, starts: starts, startCount: startCount, used: &used)
+            if taken < 0 { return false }
+            if recordRanges {
+                let s = Int(starts[taken])
+                let e = s + word.count
+                if e == count || isWordEnd(e, text: text, starts: starts, startCount: startCount, after: taken) {
+                    score.wholeWords += 1
                 }
+                if taken == 0 { score.atLineStart = true }
+                ranges.append(originalRange(s..<e, isFolded: isFolded))
             }
         }
         if recordRanges {
-            found.sort { $0.lowerBound < $1.lowerBound }
-            swap(&found, &ranges)
+            ranges.sort { $0.lowerBound < $1.lowerBound }
             lastScore = score
         }
-        return ok
+        return true
     }
 
     /// Finds and uses up a start for query word `q`; returns its index or -1.
     @inline(__always)
-    private static func takeStart(
+    private func takeStart(
         for q: UnsafeBufferPointer<UInt8>, text: UnsafePointer<UInt8>, count: Int,
-        starts: UnsafeBufferPointer<Int32>, used: UnsafeMutableBufferPointer<Bool>,
-        lower: UnsafeBufferPointer<UInt8>
+        starts: UnsafeMutablePointer<Int32>, startCount: Int, used: inout UsedStarts
     ) -> Int {
         let length = q.count
         let first = q[0]
+        let lower = lowercase
         var runOn = -1
-        for k in 0..<starts.count where !used[k] {
+        var k = 0
+        while k < startCount {
+            defer { k += 1 }
+            if used[k] { continue }
             let s = Int(starts[k])
             if s + length > count { break }
             if lower[Int(text[s])] != first { continue }
@@ -199,14 +231,14 @@ public struct LineMatcher {
             if i < length { continue }
             // The query word fits; does it stay inside this word?
             var next = k + 1
-            if next == starts.count || Int(starts[next]) >= s + length {
+            if next == startCount || Int(starts[next]) >= s + length {
                 used[k] = true
                 return k
             }
             if runOn < 0 {
                 // It runs on: usable only if every start it runs over is still free.
                 var free = true
-                while next < starts.count && Int(starts[next]) < s + length {
+                while next < startCount && Int(starts[next]) < s + length {
                     if used[next] { free = false; break }
                     next += 1
                 }
@@ -215,38 +247,84 @@ public struct LineMatcher {
         }
         if runOn >= 0 {
             let s = Int(starts[runOn])
-            var k = runOn
-            while k < starts.count && Int(starts[k]) < s + length {
-                used[k] = true
-                k += 1
+            var j = runOn
+            while j < startCount && Int(starts[j]) < s + length {
+                used[j] = true
+                j += 1
             }
         }
         return runOn
     }
 
     /// Whether folded position `e` ends a word: a new word starts there, or a separator does.
-    @inline(__always)
-    private func isWordEnd(_ e: Int, text: UnsafePointer<UInt8>, starts: UnsafeBufferPointer<Int32>, after k: Int) -> Bool {
+    private func isWordEnd(_ e: Int, text: UnsafePointer<UInt8>, starts: UnsafeMutablePointer<Int32>, startCount: Int, after k: Int) -> Bool {
         var j = k + 1
-        while j < starts.count && Int(starts[j]) < e { j += 1 }
-        if j < starts.count && Int(starts[j]) == e { return true }
+        while j < startCount && Int(starts[j]) < e { j += 1 }
+        if j < startCount && Int(starts[j]) == e { return true }
         let b = text[e]
-        if query.mode == .space { return TextFolding.isASCIIWhitespace(b) }
-        return b < 0x80 && UnicodeFolding.asciiClass(b) == .separator
+        if spaceMode { return TextFolding.isASCIIWhitespace(b) }
+        return b < 0x80 && ASCIIClasses.of(b) == .separator
     }
 
     /// Maps a folded range back to the original line's bytes.
-    @inline(__always)
     private func originalRange(_ r: Range<Int>, isFolded: Bool) -> Range<Int> {
         guard isFolded else { return r }
-        let lowerBound = Int(origin[r.lowerBound])
+        let o = origin.base
+        let lowerBound = Int(o[r.lowerBound])
         // The match ends after the scalar that produced its last folded byte, plus any
         // combining marks that follow it (they fold to nothing).
-        let lastOrigin = origin[r.upperBound - 1]
+        let lastOrigin = o[r.upperBound - 1]
         var j = r.upperBound
-        while j < origin.count - 1 && origin[j] == lastOrigin { j += 1 }
-        return lowerBound..<Int(origin[j])
+        while j < origin.count - 1 && o[j] == lastOrigin { j += 1 }
+        return lowerBound..<Int(o[j])
     }
+
+    // MARK: - Direct checks for the search loop
+
+    /// Whether the ASCII query word `word` starts a word at `position` of a block of
+    /// lines, judged from the bytes around it alone: `.yes`, `.no`, or `.unknown` when a
+    /// neighbouring byte is not ASCII (then the whole line must be matched).
+    ///
+    /// `blockStart` is the start of the block (a line start); `terminator` ends lines.
+    @inline(__always)
+    public func startsWord(
+        _ word: UnsafeBufferPointer<UInt8>, at position: UnsafePointer<UInt8>,
+        blockStart: UnsafePointer<UInt8>, blockEnd: UnsafePointer<UInt8>, terminator: UInt8
+    ) -> DirectVerdict {
+        let length = word.count
+        if position < blockStart || blockEnd - position < length { return .no }
+        let lower = lowercase
+        for i in 0..<length where lower[Int(position[i])] != word[i] { return .no }
+        // The bytes match; is `position` a word start?
+        let current = position[0]
+        if position == blockStart { return .yes }
+        let before = position[-1]
+        if before == terminator { return .yes }
+        if before >= 0x80 { return .unknown }
+        if spaceMode { return TextFolding.isASCIIWhitespace(before) ? .yes : .no }
+        let previousClass = ASCIIClasses.of(before)
+        if previousClass == .separator { return .yes }
+        guard camelCase else { return .no }
+        let currentClass = ASCIIClasses.of(current)
+        if currentClass == .uppercase {
+            if previousClass != .uppercase { return .yes }
+            // HTTPServer: an uppercase letter after one starts a word if a lowercase follows.
+            let afterPosition = position + 1
+            if afterPosition >= blockEnd { return .no }
+            let after = afterPosition[0]
+            if after >= 0x80 { return .unknown }
+            return ASCIIClasses.of(after) == .lowercase ? .yes : .no
+        }
+        return .no
+    }
+
+    /// The query words, longest first, as raw buffers.
+    public var wordBuffers: [UnsafeBufferPointer<UInt8>] { words }
+}
+
+/// The answer of `LineMatcher.startsWord`.
+public enum DirectVerdict {
+    case yes, no, unknown
 }
 
 /// Facts about a match that `--rank` orders by.
@@ -259,8 +337,67 @@ public struct MatchScore: Sendable, Equatable {
     public init() {}
 }
 
+/// Which word starts are used: a bit mask, or a byte array for lines of more than 64 words.
+struct UsedStarts {
+    var mask: UInt64
+    let bytes: UnsafeMutablePointer<Bool>?
+
+    @inline(__always)
+    subscript(index: Int) -> Bool {
+        get {
+            if let bytes { return bytes[index] }
+            return mask & (1 << UInt64(index)) != 0
+        }
+        set {
+            if let bytes {
+                bytes[index] = newValue
+            } else if newValue {
+                mask |= 1 << UInt64(index)
+            } else {
+                mask &= ~(1 << UInt64(index))
+            }
+        }
+    }
+}
+
+/// A growable raw buffer for scratch data that lives as long as its owner.
+struct ScratchBuffer<Element> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var capacity: Int
+    var count = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    /// Makes room for `needed` elements (contents are not kept).
+    @inline(__always)
+    mutating func ensureCapacity(_ needed: Int) {
+        if needed <= capacity { return }
+        base.deallocate()
+        capacity = max(needed, capacity * 2)
+        base = .allocate(capacity: capacity)
+    }
+
+    func deallocate() { base.deallocate() }
+}
+
+/// Classes of ASCII bytes, one table lookup each.
+enum ASCIIClasses {
+    nonisolated(unsafe) static let table: UnsafeMutablePointer<ScalarClass> = {
+        let t = UnsafeMutablePointer<ScalarClass>.allocate(capacity: 256)
+        for b in 0..<256 {
+            t[b] = b < 0x80 ? UnicodeFolding.asciiClass(UInt8(b)) : .separator
+        }
+        return t
+    }()
+
+    @inline(__always)
+    static func of(_ byte: UInt8) -> ScalarClass { table[Int(byte)] }
+}
+
 /// Decides where words start as scalars go by (see `WordMode`).
-@usableFromInline
 struct WordStartTracker {
     let camelCase: Bool
     var previous: ScalarClass = .separator
@@ -268,29 +405,34 @@ struct WordStartTracker {
     var previousPosition: Int32 = 0
 
     @inline(__always)
-    init(mode: WordMode) { camelCase = mode == .all }
+    init(camelCase: Bool) { self.camelCase = camelCase }
 
-    /// Feeds the next scalar's class and folded position.
+    /// Feeds the next scalar's class and folded position; appends any new word start.
     @inline(__always)
-    mutating func advance(_ cls: ScalarClass, at position: Int32, starts: inout [Int32]) {
+    @discardableResult
+    mutating func advance(_ cls: ScalarClass, at position: Int32, into starts: UnsafeMutablePointer<Int32>, count: inout Int) -> Bool {
         switch cls {
         case .mark:
-            return
+            return false
         case .separator:
             break
         default:
             if previous == .separator {
-                starts.append(position)
+                starts[count] = position
+                count += 1
             } else if camelCase {
                 if cls == .uppercase && previous != .uppercase {
-                    starts.append(position)  // fooBar, utf8String
+                    starts[count] = position  // fooBar, utf8String
+                    count += 1
                 } else if cls == .lowercase && previous == .uppercase && beforePrevious == .uppercase {
-                    starts.append(previousPosition)  // HTTPServer: the S starts Server
+                    starts[count] = previousPosition  // HTTPServer: the S starts Server
+                    count += 1
                 }
             }
         }
         beforePrevious = previous
         previous = cls
         previousPosition = position
+        return true
     }
 }

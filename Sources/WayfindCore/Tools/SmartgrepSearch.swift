@@ -119,32 +119,52 @@ struct SmartgrepSearch {
     }
 
     /// Processes `[start, end)`, a run of complete terminated lines.
+    ///
+    /// `lineCursor` is the first line not yet decided; `searchFrom` is where the finder
+    /// looks next (past hits that a direct check already rejected).
     private mutating func scan(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, finder: inout CandidateFinder?) {
-        guard var finder = finder else {
+        let t = options.terminator
+        guard finder != nil else {
             // Every line is a candidate.
             var p = start
             while p < end && !stopFile {
-                let lineEnd = Platform.findByte(options.terminator, in: p, count: end - p)!
+                let lineEnd = Platform.findByte(t, in: p, count: end - p)!
                 handleLine(p, end: lineEnd)
                 p = lineEnd + 1
             }
             return
         }
-        defer { _ = finder }
-        finder.reset(start, count: end - start)
-        var p = start
-        let t = options.terminator
-        while p < end && !stopFile {
-            guard let candidate = finder.next(from: p) else {
-                skipped(p, end: end)
-                break
+        finder!.reset(start, count: end - start)
+        let anchorOffset = finder!.anchorOffset
+        let anchor = finder!.anchorWord.map { matcher.wordBuffers[$0] }
+        // One ASCII query word, nothing to highlight or rank, no field: the direct check
+        // is the whole answer.
+        let directIsEnough = matcher.wordBuffers.count == 1 && anchor != nil && !wantRanges && options.field == nil
+        var lineCursor = start
+        var searchFrom = start
+        while searchFrom < end && !stopFile {
+            guard let hit = finder!.next(from: searchFrom) else { break }
+            var verdict = DirectVerdict.unknown
+            if hit.pointee < 0x80, let anchor {
+                verdict = matcher.startsWord(anchor, at: hit - anchorOffset, blockStart: start, blockEnd: end, terminator: t)
+                if verdict == .no {
+                    searchFrom = hit + 1
+                    continue
+                }
             }
-            let lineStart = Platform.findLastByte(t, in: p, count: candidate - p).map { $0 + 1 } ?? p
-            if lineStart > p { skipped(p, end: lineStart) }
-            let lineEnd = Platform.findByte(t, in: candidate, count: end - candidate)!
-            handleLine(lineStart, end: lineEnd)
-            p = lineEnd + 1
+            let lineStart = Platform.findLastByte(t, in: lineCursor, count: hit - lineCursor).map { $0 + 1 } ?? lineCursor
+            let lineEnd = Platform.findByte(t, in: hit, count: end - hit)!
+            if lineStart > lineCursor { skipped(lineCursor, end: lineStart) }
+            if verdict == .yes && directIsEnough {
+                lineNumber += 1
+                if !options.invert { select(lineStart, end: lineEnd, hasRanges: false) }
+            } else {
+                handleLine(lineStart, end: lineEnd)
+            }
+            lineCursor = lineEnd + 1
+            searchFrom = lineCursor
         }
+        if lineCursor < end && !stopFile { skipped(lineCursor, end: end) }
     }
 
     /// Lines in `[start, end)` are known not to match.

@@ -108,19 +108,6 @@ func highlighted(_ query: String, _ line: String, mode: WordMode = .all) -> [Str
     }
 }
 
-/// A seeded generator (SplitMix64) for repeatable property tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// An independent, slow matcher for rules 1-9: split the line into words, then search all
 /// assignments of query words to distinct words.
 func bruteForceMatches(_ query: [String], _ line: String, separators: Set<Character>) -> Bool {
