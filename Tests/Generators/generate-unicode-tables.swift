@@ -1,0 +1,356 @@
+// Generator for Sources/WayfindCore/Text/UnicodeTables.generated.swift.
+//
+// Not part of any SwiftPM target. Run it with
+//     Tests/Generators/run-generate-unicode-tables.sh
+// which compiles this file with `swiftc -O` into a temporary directory and runs it
+// (the Makefile's `make tables` calls that script).
+//
+// Usage of the compiled binary: generate-unicode-tables OUTPUT.swift
+//                            or: generate-unicode-tables --stats   (sizes for other block sizes)
+//
+// ## What is computed, per scalar value 0...0x10FFFF
+//
+// Class (from the standard library's `Unicode.Scalar.Properties.generalCategory`):
+//   Lu, Lt → uppercase; Ll → lowercase; Lo, Lm → uncasedLetter; Nd → digit;
+//   Mn, Mc, Me → mark; everything else (unassigned, surrogates, …) → separator.
+//
+// Folded form (a sequence of scalars, stored as UTF-8):
+//   * surrogates (not scalars) → nothing;
+//   * combining marks (M*) → nothing;
+//   * letters (L*): if in `extraFolds` below → that value; otherwise, when Foundation's
+//     `folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)` changes the
+//     letter, `normalize(Foundation's result)`; otherwise `normalize([letter])`;
+//   * everything else: `normalize([scalar])`.
+//   `normalize` repeats until nothing changes: each scalar in `extraFolds` is replaced by its
+//   value; any other scalar is replaced by its full lowercase mapping, canonically decomposed,
+//   with combining marks dropped. Hangul syllables are left alone (their canonical
+//   decomposition is conjoining jamo, not a letter plus accents; Foundation keeps them too).
+//
+// ## Where the result differs from Foundation's folding, on letters (the agreement test in
+// ## Tests/WayfindCoreTests/Text/FoldingTests.swift checks exactly these rules)
+//
+// Measured with Swift 6.3.1 on Linux (standard library Unicode 17.0): of 145,620 letters,
+// 144,366 fold exactly as Foundation folds them; the others are
+//   1. extra folds (58 letters: those of `extraFolds` and those Foundation folds to one of
+//      them): the table goes further than Foundation, which keeps ł, ø, đ, ħ, ı, æ, œ, þ,
+//      ð, … (after lowercasing the capital). Where Foundation's result contains such a
+//      letter (Ǿ → ø, ǣ → æ, Ł → ł), ours continues with the extra value (Ǿ → o, ǣ → ae,
+//      Ł → l). ß and ẞ are in the table but agree with Foundation (→ ss).
+//   2. letters Foundation on Linux leaves unchanged and our rule changes (1,196 letters):
+//      a. canonical decompositions Foundation does not apply (1,141): CJK compatibility
+//         ideographs (1,002; 豈 U+F900 → U+8C48, a singleton decomposition); Hebrew
+//         presentation forms with dagesh or points (שׁ → ש); kana with (semi-)voiced marks
+//         (が → か, ぱ → は, ゞ → ゝ); Devanagari, Bengali, Gurmukhi, Oriya nukta letters
+//         (क़ → क); Arabic letters with hamza or madda (أ → ا); Tibetan, Balinese, Kaithi,
+//         Myanmar and Tamil letters whose decomposition ends in a vowel sign or mark
+//         (ஔ → ஒ). This keeps folding invariant under canonical equivalence:
+//         "か\u{3099}" (NFD) folds like "が" (NFC), because the mark folds to nothing;
+//      b. case pairs newer than Foundation's tables (55): U+1C89, U+A7CB…U+A7DC, Garay,
+//         Beria Erfe capitals; ours lowercases them, Foundation leaves them.
+//   Foundation's results never contain uppercase letters or marks (`fold` checks it), so
+//   "apply the rest of our rule to Foundation's result" only matters through `extraFolds`.
+//   Non-letters are folded by `normalize` alone; Foundation is not consulted. (It agrees on
+//   Roman numerals Ⅻ → ⅻ, circled letters Ⓐ → ⓐ, ≠ → =, ; for U+037E, but maps marks to
+//   marks where ours drops them, and leaves e.g. ↚ and ≄ alone where ours drops the
+//   overlay mark as it would in their NFD forms.)
+import Foundation
+
+// MARK: - Letters readers see as accented that Unicode does not decompose
+
+/// Extra folds applied on top of Foundation's folding. Both cases are listed; the capital
+/// would reach the same value anyway through Foundation's lowercasing.
+let extraFolds: [UInt32: String] = [
+    // Required by the folding contract.
+    0x0141: "l", 0x0142: "l",    // Ł ł  L with stroke
+    0x00D8: "o", 0x00F8: "o",    // Ø ø  O with stroke
+    0x0110: "d", 0x0111: "d",    // Đ đ  D with stroke
+    0x0126: "h", 0x0127: "h",    // Ħ ħ  H with stroke
+    0x0131: "i",                 // ı    dotless i
+    0x00C6: "ae", 0x00E6: "ae",  // Æ æ
+    0x0152: "oe", 0x0153: "oe",  // Œ œ
+    0x00DE: "th", 0x00FE: "th",  // Þ þ  thorn
+    0x00DF: "ss", 0x1E9E: "ss",  // ß ẞ  (Foundation agrees)
+    // Further letters with a stroke, bar or dot, and ligatures, of Latin orthographies.
+    0x00D0: "d", 0x00F0: "d",    // Ð ð  eth (Icelandic, Faroese)
+    0x013F: "l", 0x0140: "l",    // Ŀ ŀ  L with middle dot (Catalan)
+    0x0166: "t", 0x0167: "t",    // Ŧ ŧ  T with stroke (Sami)
+    0x0132: "ij", 0x0133: "ij",  // Ĳ ĳ  ligature IJ (Dutch)
+    0x0237: "j",                 // ȷ    dotless j
+    0x0243: "b", 0x0180: "b",    // Ƀ ƀ  B with stroke
+    0x0197: "i", 0x0268: "i",    // Ɨ ɨ  I with stroke
+    0x023D: "l", 0x019A: "l",    // Ƚ ƚ  L with bar
+    0x01B5: "z", 0x01B6: "z",    // Ƶ ƶ  Z with stroke
+    0x01E4: "g", 0x01E5: "g",    // Ǥ ǥ  G with stroke (Sami)
+    0x023B: "c", 0x023C: "c",    // Ȼ ȼ  C with stroke
+    0x0246: "e", 0x0247: "e",    // Ɇ ɇ  E with stroke
+    0x0248: "j", 0x0249: "j",    // Ɉ ɉ  J with stroke
+    0x024C: "r", 0x024D: "r",    // Ɍ ɍ  R with stroke
+    0x024E: "y", 0x024F: "y",    // Ɏ ɏ  Y with stroke
+    0x0244: "u", 0x0289: "u",    // Ʉ ʉ  U bar
+    0x023A: "a", 0x2C65: "a",    // Ⱥ ⱥ  A with stroke
+    0x023E: "t", 0x2C66: "t",    // Ⱦ ⱦ  T with diagonal stroke
+    0x2C63: "p", 0x1D7D: "p",    // Ᵽ ᵽ  P with stroke
+]
+
+// MARK: - Per-scalar rules
+
+enum Class: UInt16 { case separator = 0, lowercase, uppercase, uncasedLetter, digit, mark }
+
+func classOf(_ s: Unicode.Scalar) -> Class {
+    switch s.properties.generalCategory {
+    case .uppercaseLetter, .titlecaseLetter: return .uppercase
+    case .lowercaseLetter: return .lowercase
+    case .otherLetter, .modifierLetter: return .uncasedLetter
+    case .decimalNumber: return .digit
+    case .nonspacingMark, .spacingMark, .enclosingMark: return .mark
+    default: return .separator
+    }
+}
+
+func isMark(_ s: Unicode.Scalar) -> Bool { classOf(s) == .mark }
+
+func isLetter(_ s: Unicode.Scalar) -> Bool {
+    switch s.properties.generalCategory {
+    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
+        return true
+    default:
+        return false
+    }
+}
+
+func isHangulSyllable(_ v: UInt32) -> Bool { v >= 0xAC00 && v <= 0xD7A3 }
+
+func foundationFold(_ s: Unicode.Scalar) -> [Unicode.Scalar] {
+    Array(String(s).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).unicodeScalars)
+}
+
+/// One step of `normalize` on one scalar.
+func normalizeStep(_ u: Unicode.Scalar) -> [Unicode.Scalar] {
+    if let extra = extraFolds[u.value] { return Array(extra.unicodeScalars) }
+    if isHangulSyllable(u.value) { return [u] }
+    if isMark(u) { return [] }
+    let lower = u.properties.lowercaseMapping
+    return lower.decomposedStringWithCanonicalMapping.unicodeScalars.filter { !isMark($0) }
+}
+
+func normalize(_ input: [Unicode.Scalar]) -> [Unicode.Scalar] {
+    var current = input
+    for _ in 0..<8 {
+        let next = current.flatMap(normalizeStep)
+        if next == current { return current }
+        current = next
+    }
+    fatalError("normalize does not converge on \(input.map { String($0.value, radix: 16) })")
+}
+
+func fold(_ s: Unicode.Scalar) -> [Unicode.Scalar] {
+    if isMark(s) { return [] }
+    if isLetter(s) {
+        if let extra = extraFolds[s.value] { return Array(extra.unicodeScalars) }
+        let f = foundationFold(s)
+        if f != [s] {
+            precondition(!f.contains { $0.properties.changesWhenLowercased || isMark($0) },
+                         "Foundation's fold of U+\(String(s.value, radix: 16)) has uppercase or marks; review the rules")
+            return normalize(f)
+        }
+    }
+    return normalize([s])
+}
+
+// MARK: - Table construction
+
+/// A folded form: up to 7 UTF-8 bytes in the low bytes (first byte lowest), count in the top byte.
+func packed(_ scalars: [Unicode.Scalar]) -> UInt64 {
+    var bytes: [UInt8] = []
+    for s in scalars { bytes.append(contentsOf: String(s).utf8) }
+    precondition(bytes.count <= 7, "folded form longer than 7 bytes: \(scalars)")
+    var value = UInt64(bytes.count) << 56
+    for (i, b) in bytes.enumerated() { value |= UInt64(b) << (8 * UInt64(i)) }
+    return value
+}
+
+let scalarLimit: UInt32 = 0x110000
+var entries = [UInt16](repeating: 0, count: Int(scalarLimit))
+/// Distinct folded forms. Index 0 means "folds to itself" (its value is never read);
+/// index 1 is the empty form (marks, surrogates).
+var pool: [UInt64] = [0, 0]
+var poolIndex: [UInt64: Int] = [0: 1]
+let emptyIndex = 1
+var unicodeVersion = (major: 0, minor: 0)
+var counts: [String: Int] = [:]
+/// Folded forms of the scalars that do not fold to themselves.
+var changed: [UInt32: [Unicode.Scalar]] = [:]
+
+for v in 0..<scalarLimit {
+    guard let s = Unicode.Scalar(v) else {
+        // Surrogate code points: separators that fold to nothing.
+        entries[Int(v)] = Class.separator.rawValue | UInt16(emptyIndex << 3)
+        continue
+    }
+    if let age = s.properties.age, (age.major, age.minor) > unicodeVersion { unicodeVersion = age }
+    let cls = classOf(s)
+    let folded = fold(s)
+    var index = 0
+    if folded != [s] {
+        let p = packed(folded)
+        if let i = poolIndex[p] {
+            index = i
+        } else {
+            index = pool.count
+            poolIndex[p] = index
+            pool.append(p)
+        }
+        counts["changed \(cls)", default: 0] += 1
+        changed[v] = folded
+    }
+    precondition(index < 1 << 13, "too many distinct folded forms")
+    entries[Int(v)] = cls.rawValue | UInt16(index << 3)
+}
+
+// Two-level table: stage1[v >> shift] is a block number, stage2[block << shift | low bits].
+func buildTwoLevel(shift: Int) -> (stage1: [UInt16], stage2: [UInt16]) {
+    let blockSize = 1 << shift
+    var stage1: [UInt16] = []
+    var stage2: [UInt16] = []
+    var blocks: [[UInt16]: Int] = [:]
+    for start in stride(from: 0, to: Int(scalarLimit), by: blockSize) {
+        let block = Array(entries[start..<start + blockSize])
+        if let b = blocks[block] {
+            stage1.append(UInt16(b))
+        } else {
+            let b = blocks.count
+            precondition(b < 1 << 16)
+            blocks[block] = b
+            stage1.append(UInt16(b))
+            stage2.append(contentsOf: block)
+        }
+    }
+    return (stage1, stage2)
+}
+
+// MARK: - Encoding
+
+func appendVarint(_ value: Int, to bytes: inout [UInt8]) {
+    var v = value
+    while v >= 0x80 { bytes.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
+    bytes.append(UInt8(v))
+}
+
+/// Runs of equal values: (run length, value) pairs, both LEB128 varints.
+func appendRuns(_ values: [UInt16], to bytes: inout [UInt8]) {
+    var i = 0
+    while i < values.count {
+        var j = i + 1
+        while j < values.count && values[j] == values[i] { j += 1 }
+        appendVarint(j - i, to: &bytes)
+        appendVarint(Int(values[i]), to: &bytes)
+        i = j
+    }
+}
+
+func encode(shift: Int) -> (bytes: [UInt8], stage1Count: Int, stage2Count: Int) {
+    let (s1, s2) = buildTwoLevel(shift: shift)
+    var bytes: [UInt8] = []
+    appendRuns(s1, to: &bytes)
+    appendRuns(s2, to: &bytes)
+    for p in pool {
+        let n = Int(p >> 56)
+        bytes.append(UInt8(n))
+        for i in 0..<n { bytes.append(UInt8(truncatingIfNeeded: p >> (8 * UInt64(i)))) }
+    }
+    return (bytes, s1.count, s2.count)
+}
+
+// MARK: - Checks
+
+/// The folded form of every scalar is final: folding it again, scalar by scalar, changes
+/// nothing, and it contains no uppercase letters and no marks.
+for (v, folded) in changed {
+    for u in folded {
+        precondition(changed[u.value] == nil, "fold is not idempotent on U+\(String(v, radix: 16))")
+        precondition(!u.properties.changesWhenLowercased && !isMark(u),
+                     "fold of U+\(String(v, radix: 16)) has uppercase or marks")
+    }
+}
+
+let arguments = CommandLine.arguments
+if arguments.count == 2 && arguments[1] == "--stats" {
+    for shift in 4...10 {
+        let (s1, s2) = buildTwoLevel(shift: shift)
+        print("shift \(shift): stage1 \(s1.count) stage2 \(s2.count) blocks \(s2.count >> shift) bytes \(2 * (s1.count + s2.count)) encoded \(encode(shift: shift).bytes.count)")
+    }
+    var runs = 1
+    for i in 1..<entries.count where entries[i] != entries[i - 1] { runs += 1 }
+    print("runs \(runs) pool \(pool.count) unicode \(unicodeVersion)")
+    for (k, v) in counts.sorted(by: { $0.key < $1.key }) { print(k, v) }
+    exit(0)
+}
+guard arguments.count == 2 else {
+    print("usage: generate-unicode-tables OUTPUT.swift | --stats")
+    exit(2)
+}
+
+// MARK: - Output
+
+let blockShift = 7
+let (encodedBytes, stage1Count, stage2Count) = encode(shift: blockShift)
+
+func base64(_ bytes: [UInt8]) -> String {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    var out: [UInt8] = []
+    var i = 0
+    while i < bytes.count {
+        let n = min(3, bytes.count - i)
+        var chunk = UInt32(bytes[i]) << 16
+        if n > 1 { chunk |= UInt32(bytes[i + 1]) << 8 }
+        if n > 2 { chunk |= UInt32(bytes[i + 2]) }
+        for k in 0..<4 {
+            out.append(k <= n ? alphabet[Int((chunk >> (18 - 6 * UInt32(k))) & 63)] : UInt8(ascii: "="))
+        }
+        i += 3
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+let text = base64(encodedBytes)
+var lines: [String] = []
+var start = text.startIndex
+while start < text.endIndex {
+    let end = text.index(start, offsetBy: 100, limitedBy: text.endIndex) ?? text.endIndex
+    lines.append("    " + text[start..<end])
+    start = end
+}
+
+let output = """
+// GENERATED by Tests/Generators/run-generate-unicode-tables.sh (Tests/Generators/generate-unicode-tables.swift). Do not edit.
+//
+// Per-scalar class and folded form for `UnicodeFolding`, from the standard library's Unicode
+// \(unicodeVersion.major).\(unicodeVersion.minor) properties and Foundation's folding; see the generator for the rules.
+// \(stage1Count) stage-1 and \(stage2Count) stage-2 UInt16 entries (blocks of \(1 << blockShift)), \(pool.count) folded forms;
+// \(encodedBytes.count) bytes run-length encoded, base64 below. Decoded once, on the first non-ASCII lookup.
+
+/// Encoded tables for `FoldingTables` (UnicodeFolding.swift), which describes the format.
+@usableFromInline
+enum UnicodeTableData {
+    /// The Unicode version of the scalar properties the tables were generated from.
+    static let unicodeVersion = (major: \(unicodeVersion.major), minor: \(unicodeVersion.minor))
+    /// log2 of the stage-2 block size.
+    @inlinable static var blockShift: UInt32 { \(blockShift) }
+    static let stage1Count = \(stage1Count)
+    static let stage2Count = \(stage2Count)
+    static let poolCount = \(pool.count)
+    static let byteCount = \(encodedBytes.count)
+    static let base64: StaticString = \"\"\"
+\(lines.joined(separator: "\n"))
+    \"\"\"
+}
+
+"""
+
+do {
+    try output.write(toFile: arguments[1], atomically: true, encoding: .utf8)
+} catch {
+    print("cannot write \(arguments[1]): \(error)")
+    exit(1)
+}
+print("wrote \(arguments[1]): \(encodedBytes.count) bytes encoded, \(stage1Count) + \(stage2Count) entries, \(pool.count) folded forms")
