@@ -24,8 +24,24 @@ import Testing
         #expect(candidates("za", in: "a z Z a") == [2, 4])
     }
 
-    @Test func nonASCIIBytesAreAlwaysCandidates() {
-        #expect(candidates("z", in: "a é z") == [2, 3, 5])
+    @Test func nonASCIICharactersAreCandidatesOnlyWhenTheyCanFoldToTheAnchor() {
+        // ž (C5 BE) folds to z; é (C3 A9) and Cyrillic ж (D0 B6) cannot.
+        #expect(candidates("z", in: "a é ж ž z") == [8, 11])
+    }
+
+    @Test func leadByteSetsCoverEveryCharacterThatFoldsToASCII() {
+        // Every scalar whose folded form has an ASCII byte is below the search limit, so
+        // the precomputed sets miss none.
+        var value: UInt32 = LeadByteSet.searchLimit
+        var offenders: [UInt32] = []
+        while value <= 0x10FFFF {
+            let form = UnicodeFolding.foldedBytes(of: value)
+            if form.bytes.contains(where: { $0 < 0x80 }) { offenders.append(value) }
+            value += 1
+        }
+        #expect(offenders.isEmpty, "\(offenders.prefix(20).map { String($0, radix: 16) })")
+        #expect(LeadByteSet.forFoldedByte(UInt8(ascii: "z")).contains(0xC5))
+        #expect(!LeadByteSet.forFoldedByte(UInt8(ascii: "z")).contains(0xD0))
     }
 
     @Test func anEmptyQueryHasNoFinder() {
