@@ -30,6 +30,8 @@ public final class CandidateFinder {
     public let anchorWord: Int?
     /// Where the anchor byte sits in that word.
     public let anchorOffset: Int
+    /// The anchor byte (folded: lowercase).
+    public let anchorByte: UInt8
     /// The bytes followed: the anchor in both cases, then the lead bytes of the non-ASCII
     /// characters that fold to it.
     private let needles: [UInt8]
@@ -56,6 +58,7 @@ public final class CandidateFinder {
         anchorWord = best.ascii ? best.word : nil
         anchorOffset = best.offset
         let lower = best.byte
+        anchorByte = lower
         var needles = [lower]
         if lower >= 0x61 && lower <= 0x7A { needles.append(lower - 0x20) }
         let leads = LeadByteSet.forFoldedByte(lower)
@@ -67,6 +70,22 @@ public final class CandidateFinder {
     }
 
     deinit { streams.deallocate() }
+
+    /// Whether the character whose UTF-8 starts at `p` (a lead byte that `next` found)
+    /// really folds to something containing the anchor byte: `ł` and `ž` share the lead
+    /// byte C5, but only `ž` can be a `z`.
+    @inline(__always)
+    public func characterFoldsToAnchor(at p: UnsafePointer<UInt8>) -> Bool {
+        let (value, _) = UTF8Decoding.decode(p, end: end)
+        if value == UTF8Decoding.invalid { return false }
+        let form = UnicodeFolding.foldedBytes(of: value)
+        var raw = form.rawValue
+        for _ in 0..<form.count {
+            if UInt8(truncatingIfNeeded: raw) == anchorByte { return true }
+            raw >>= 8
+        }
+        return false
+    }
 
     /// Starts over on a new block of input `[start, start + count)`.
     public func reset(_ start: UnsafePointer<UInt8>, count: Int) {

@@ -145,7 +145,12 @@ struct SmartgrepSearch {
         while searchFrom < end && !stopFile {
             guard let hit = finder.next(from: searchFrom) else { break }
             var verdict = DirectVerdict.unknown
-            if hit.pointee < 0x80, let anchor {
+            if hit.pointee >= 0x80 {
+                if !finder.characterFoldsToAnchor(at: hit) {
+                    searchFrom = hit + 1
+                    continue
+                }
+            } else if let anchor {
                 verdict = matcher.startsWord(anchor, at: hit - anchorOffset, blockStart: start, blockEnd: end, terminator: t)
                 if verdict == .no {
                     searchFrom = hit + 1
