@@ -129,6 +129,7 @@ import Testing
         #expect(try smartgrep(["-c", "x bin", symbols, symbols]).out == "\(symbols):4\n\(symbols):4\n")
         #expect(try smartgrep(["-h", "xmark.bin.circle.f", symbols, symbols]).out == "xmark.bin.circle.fill\nxmark.bin.circle.fill\n")
         #expect(try smartgrep(["--max-count=0", "ap"], input: input).status == 1)
+        #expect(try smartgrep(["-i", "AP"], input: input).out == "apple\napricot\n")
     }
 
     @Test func quietStillExitsZeroAfterAnError() throws {

@@ -28,8 +28,18 @@ public final class MappedFile {
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor.rawValue, 0),
             address != MAP_FAILED
         else { return nil }
-        _ = madvise(address, size, MADV_SEQUENTIAL)
+        // Not MADV_SEQUENTIAL: it lets the kernel drop the file's pages from the page cache
+        // behind us, so the next search of the same file reads the disk again.
         bytes = UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size)
+    }
+
+    /// Asks the kernel to read `[offset, offset + length)` ahead.
+    public func prefetch(_ offset: Int, length: Int) {
+        let page = 4096
+        let start = offset / page * page
+        let end = min(offset + length, bytes.count)
+        guard end > start, let base = bytes.baseAddress else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_WILLNEED)
     }
 
     /// Releases the pages of `[0, upTo)` that are whole pages.

@@ -91,6 +91,7 @@ public final class RecordReader {
             }
         }
         mappedOffset = end
+        file.prefetch(end, length: Self.mappedWindow)
         lastBlockIsUnterminated = end == all.count && all[end - 1] != terminator
         return UnsafeBufferPointer(rebasing: all[start..<end])
     }

@@ -157,3 +157,25 @@ func bruteForceMatches(_ query: [String], _ line: String, separators: Set<Charac
         #expect(agreed == 20_000)
     }
 }
+
+@Suite struct LineMatcherPathTests {
+    /// ASCII lines without highlighting take a shortcut that never lists the line's words;
+    /// it must agree with the word-start path on every line, camelCase and run-ons included.
+    @Test(arguments: [WordMode.all, .punct, .space])
+    func theDirectPathAgreesWithTheWordStartPath(mode: WordMode) {
+        var rng = SplitMix64(seed: 2024)
+        let alphabet = Array("abAB.x -1")
+        for _ in 0..<20_000 {
+            let line = String((0..<Int.random(in: 0...14, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+            let query = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
+                String((0..<Int.random(in: 1...4, using: &rng)).map { _ in alphabet.filter { $0 != " " }.randomElement(using: &rng)! })
+            }.joined(separator: " ")
+            let matcher = LineMatcher(MatchQuery(query, mode: mode))
+            let bytes = Array(line.utf8)
+            let direct = bytes.withUnsafeBufferPointer { matcher.matches($0, recordRanges: false) }
+            let listed = bytes.withUnsafeBufferPointer { matcher.matches($0, recordRanges: true) }
+            #expect(direct == listed, "query '\(query)' line '\(line)' mode \(mode)")
+            if direct != listed { return }
+        }
+    }
+}
