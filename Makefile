@@ -17,8 +17,9 @@ BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
 
 all: build
 
+# One --product per invocation: given several, swift build builds only the last.
 build:
-	$(SWIFT) build $(RELEASE_FLAGS) $(addprefix --product ,$(TOOLS))
+	@for t in $(TOOLS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$t || exit 1; done
 
 # Unit tests, then end-to-end tests against the static release binaries.
 test: test-deps build

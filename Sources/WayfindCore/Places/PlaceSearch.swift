@@ -114,6 +114,9 @@ public final class PlaceSearch {
         let schema = GazetteerSchema.detect(firstLine: Self.firstLine(tsv))!.schema
         let row = PlaceRow(schema: schema, path: EmbeddedGazetteer.path)
         var best: [(RankKey, Int)] = []
+        // Per category, computed once: its importance factor and whether filters pass it.
+        let factors = index.categories.map { PlaceCategory.importanceFactor($0) }
+        let hasFilters = !filters.countries.isEmpty || filters.extent != nil || !filters.categories.isEmpty
         for chunk in 0..<wordsPerRow {
             var bits = candidates[chunk]
             while bits != 0 {
@@ -121,14 +124,22 @@ public final class PlaceSearch {
                 bits &= bits - 1
                 if r >= index.rowCount { break }
                 let coordinate = index.coordinate(ofRow: r)
-                let category = index.categories[index.categoryIndex(ofRow: r)]
-                guard filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: category) else { continue }
+                let c = index.categoryIndex(ofRow: r)
+                if hasFilters {
+                    guard filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: index.categories[c]) else { continue }
+                }
                 var key = RankKey(
                     tier: 1, band: bias.band(of: coordinate),
-                    importance: placeImportance(population: index.population(ofRow: r), category: category), order: r)
+                    importance: Double(index.population(ofRow: r) + 1) * factors[c], order: r)
+                // A whole-name match needs a query word that is a whole word of the row.
                 let mayBeWhole = exactRows[chunk] & (1 << UInt64(r & 63)) != 0
-                if indexIsExact && !mayBeWhole {
-                    if Self.qualifies(key, best, limit: limit) { Self.insert(r, key: key, into: &best, limit: limit) }
+                if !mayBeWhole {
+                    guard Self.qualifies(key, best, limit: limit) else { continue }
+                    if !indexIsExact {
+                        try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
+                        if !matches(row, names: nil) { continue }
+                    }
+                    Self.insert(r, key: key, into: &best, limit: limit)
                     continue
                 }
                 var probe = key
@@ -137,7 +148,7 @@ public final class PlaceSearch {
                 try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
                 if !indexIsExact && !matches(row, names: nil) { continue }
                 key.tier = tier(row)
-                Self.insert(r, key: key, into: &best, limit: limit)
+                if Self.qualifies(key, best, limit: limit) { Self.insert(r, key: key, into: &best, limit: limit) }
             }
         }
         for (key, r) in best {
