@@ -265,7 +265,9 @@ struct KeyFinder {
     typealias Request = MagickeyFind.Request
 
     private func mismatch(_ request: Request, key: String) throws(ToolError) -> [FoundPlace] {
-        if let text = request.text, !text.isEmpty { return try findText(text) }
+        // A label's commas separate its parts: `Paris, Île-de-France, France` is three
+        // groups of query words.
+        if let text = request.text, !text.isEmpty { return try findText(String(text.map { $0 == "," ? " " : $0 })) }
         let which = gazetteer.path.map { "--places \($0)" } ?? "the embedded gazetteer"
         throw ToolError("magicKey '\(key)' belongs to a different gazetteer than \(which); give it with its suggestion text, or use --places with the file it came from")
     }
