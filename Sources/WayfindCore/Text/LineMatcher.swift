@@ -294,7 +294,10 @@ public final class LineMatcher {
         let length = word.count
         if position < blockStart || blockEnd - position < length { return .no }
         let lower = lowercase
-        for i in 0..<length where lower[Int(position[i])] != word[i] { return .no }
+        for i in 0..<length where lower[Int(position[i])] != word[i] {
+            // A non-ASCII character may still fold to the query's letters (ü → u).
+            return position[i] >= 0x80 ? .unknown : .no
+        }
         // The bytes match; is `position` a word start?
         let current = position[0]
         if position == blockStart { return .yes }
