@@ -34,13 +34,13 @@ SIZE=$(stat -c %s "$DUMP")
 echo "dump: $DUMP ($SIZE bytes)"
 KEY=$("$BIN/magickey-suggest" paris | head -1 | cut -f2)
 cd /tmp
-hyperfine -N --warmup 20 --runs "$RUNS" --export-json /tmp/magickey-startup.json \
+hyperfine -N -i --warmup 20 --runs "$RUNS" --export-json /tmp/magickey-startup.json \
   "$BIN/magickey-suggest paris" \
   "$BIN/magickey-suggest springfield --location 41.88,-87.63" \
   "$BIN/magickey-suggest sao paulo" \
   "$BIN/magickey-suggest s" \
   "$BIN/magickey-find $KEY" >/dev/null
-hyperfine -N --warmup 1 --runs 10 --export-json /tmp/magickey-scan.json \
+hyperfine -N -i --warmup 1 --runs 10 --export-json /tmp/magickey-scan.json \
   "grep -c zzqx $DUMP" \
   "$BIN/magickey-suggest --places $DUMP springfield" \
   "$BIN/magickey-suggest --places $DUMP sao paulo" \

@@ -2,11 +2,13 @@
 /// line, splits and checks every row, fingerprints every byte, and tells the caller which
 /// rows can match a query.
 ///
-/// Every row is split and checked (column count, coordinates, name), so a broken row is
-/// reported with its line number wherever it is. Matching is the expensive part, and most
-/// rows cannot match: a `CandidateFinder` jumps between occurrences of the query's rarest
-/// byte, a direct check at each hit rejects most of them, and only rows holding a
-/// surviving hit are flagged `isCandidate`, as in smartgrep's search loop.
+/// Most rows cannot match: a `CandidateFinder` jumps between occurrences of the query's
+/// rarest byte, a direct check at each hit rejects most of them, and only rows holding a
+/// surviving hit are candidates, as in smartgrep's search loop. Every row's column count
+/// is checked, so a truncated or merged row is reported with its line number wherever it
+/// is; candidate rows (all rows, with `splitEveryRow`) are also split and their name and
+/// coordinates checked, and only they reach the caller. Splitting every row would halve
+/// the scan's speed.
 public struct GazetteerScanner {
     /// The file name used in messages (`-` is shown as standard input).
     public let path: String
@@ -16,6 +18,11 @@ public struct GazetteerScanner {
     public private(set) var fingerprint = GazetteerFingerprint()
     /// The schema, once the first line has been read.
     public private(set) var schema: GazetteerSchema? = nil
+    /// Whether non-candidate rows are split and passed to the caller too.
+    public var splitEveryRow = false
+    /// A second test that makes a raw line a candidate (a GeoNames row in a region a query
+    /// word names).
+    public var isAlsoCandidate: ((UnsafeBufferPointer<UInt8>) -> Bool)? = nil
 
     /// A scanner for rows of `path`, flagging candidates for `matcher`.
     public init(path: String, matcher: LineMatcher?) {
@@ -23,8 +30,8 @@ public struct GazetteerScanner {
         self.matcher = matcher
     }
 
-    /// Reads `descriptor` to its end, calling `body` for each row with whether it can
-    /// match. `body` returns false to stop early (the fingerprint is then incomplete).
+    /// Reads `descriptor` to its end, calling `body` for each candidate row (each row,
+    /// with `splitEveryRow`) with whether it can match. `body` returns false to stop early (the fingerprint is then incomplete).
     public mutating func scan(
         _ descriptor: FileDescriptor,
         _ body: (PlaceRow, _ isCandidate: Bool) throws(GazetteerError) -> Bool
@@ -107,10 +114,14 @@ public struct GazetteerScanner {
                 }
                 isCandidate = hit != nil && hit! < lineEnd
             }
-            try row.split(
-                UnsafeBufferPointer(start: p, count: lineEnd - p), number: state.line,
-                offset: blockOffset + (p - start))
-            if try !body(row, isCandidate) { return false }
+            let line = UnsafeBufferPointer(start: p, count: lineEnd - p)
+            if !isCandidate, let isAlsoCandidate, isAlsoCandidate(line) { isCandidate = true }
+            if isCandidate || splitEveryRow {
+                try row.split(line, number: state.line, offset: blockOffset + (p - start))
+                if try !body(row, isCandidate) { return false }
+            } else {
+                try row.checkColumnCount(line, number: state.line)
+            }
             p = lineEnd + 1
         }
         state.offset = blockOffset + block.count

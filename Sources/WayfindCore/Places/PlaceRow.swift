@@ -16,7 +16,8 @@ public final class PlaceRow {
     public private(set) var coordinate = Coordinate(latitude: 0, longitude: 0)
 
     /// For each column, the field it holds (`PlaceField.rawValue`) or -1.
-    private let fieldOfColumn: [Int]
+    private let fieldOfColumn: UnsafeMutablePointer<Int>
+    private let columnCount: Int
     /// Field ranges, `2 * PlaceField.rawValue` start and end; -1 when absent.
     private let ranges: UnsafeMutablePointer<Int>
     private static let fieldCount = PlaceField.allCases.count
@@ -29,12 +30,17 @@ public final class PlaceRow {
         for field in PlaceField.allCases {
             if let c = schema.column(field), c < map.count { map[c] = field.rawValue }
         }
-        fieldOfColumn = map
+        columnCount = map.count
+        fieldOfColumn = .allocate(capacity: max(map.count, 1))
+        fieldOfColumn.initialize(from: map, count: map.count)
         ranges = .allocate(capacity: 2 * Self.fieldCount)
         ranges.initialize(repeating: -1, count: 2 * Self.fieldCount)
     }
 
-    deinit { ranges.deallocate() }
+    deinit {
+        ranges.deallocate()
+        fieldOfColumn.deallocate()
+    }
 
     /// Splits `line` (without its newline) at tabs and checks its column count,
     /// coordinates and name.
@@ -45,23 +51,38 @@ public final class PlaceRow {
         self.line = number
         self.offset = offset
         let base = line.baseAddress!
+        let columns = columnCount
+        // Tabs found eight bytes at a time (memchr's call overhead dominated on fields of
+        // a few bytes): a zero byte of `word ^ tabs` marks a tab, found exactly (no
+        // borrow) by the classic `~(((x & 7F…) + 7F…) | x | 7F…)`.
         var column = 0
         var start = 0
-        let columns = fieldOfColumn.count
-        while true {
-            let tab = Platform.findByte(0x09, in: base + start, count: count - start)
-            let end = tab.map { $0 - base } ?? count
-            if column < columns {
-                let f = fieldOfColumn[column]
-                if f >= 0 {
-                    ranges[2 * f] = start
-                    ranges[2 * f + 1] = end
-                }
+        var i = 0
+        let raw = UnsafeRawPointer(base)
+        let tabs: UInt64 = 0x0909_0909_0909_0909
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        while i + 8 <= count {
+            let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ tabs
+            var found = ~(((x & low) &+ low) | x | low)
+            while found != 0 {
+                let end = i + found.trailingZeroBitCount / 8
+                found &= found - 1
+                record(column, start, end, columns)
+                column += 1
+                start = end + 1
             }
-            column += 1
-            guard tab != nil else { break }
-            start = end + 1
+            i += 8
         }
+        while i < count {
+            if base[i] == 0x09 {
+                record(column, start, i, columns)
+                column += 1
+                start = i + 1
+            }
+            i += 1
+        }
+        record(column, start, count, columns)
+        column += 1
         if column != columns {
             throw .wrongColumnCount(path: path, line: number, expected: columns, found: column)
         }
@@ -79,6 +100,57 @@ public final class PlaceRow {
                 expected: "a number from -180 to 180")
         }
         coordinate = Coordinate(latitude: lat, longitude: lon)
+    }
+
+    @inline(__always)
+    private func record(_ column: Int, _ start: Int, _ end: Int, _ columns: Int) {
+        guard column < columns else { return }
+        let f = fieldOfColumn[column]
+        if f >= 0 {
+            ranges[2 * f] = start
+            ranges[2 * f + 1] = end
+        }
+    }
+
+    /// The bytes of columns `a` and `b` (a < b) of a raw line, without splitting it.
+    public static func columns(_ a: Int, _ b: Int, of line: UnsafeBufferPointer<UInt8>) -> (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) {
+        var column = 0
+        var start = 0
+        var first = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        let base = line.baseAddress!
+        while true {
+            let tab = Platform.findByte(0x09, in: base + start, count: line.count - start)
+            let end = tab.map { $0 - base } ?? line.count
+            if column == a { first = UnsafeBufferPointer(rebasing: line[start..<end]) }
+            if column == b { return (first, UnsafeBufferPointer(rebasing: line[start..<end])) }
+            guard tab != nil else { break }
+            column += 1
+            start = end + 1
+        }
+        return (first, UnsafeBufferPointer(start: nil, count: 0))
+    }
+
+    /// Checks only the column count of `line` (for rows that cannot match): tabs are
+    /// counted eight bytes at a time, nothing is recorded or parsed.
+    public func checkColumnCount(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(GazetteerError) {
+        let base = line.baseAddress!
+        let count = line.count
+        var tabs = 0
+        var i = 0
+        let raw = UnsafeRawPointer(base)
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        while i + 8 <= count {
+            let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ 0x0909_0909_0909_0909
+            tabs += (~(((x & low) &+ low) | x | low)).nonzeroBitCount
+            i += 8
+        }
+        while i < count {
+            if base[i] == 0x09 { tabs += 1 }
+            i += 1
+        }
+        if tabs + 1 != columnCount {
+            throw .wrongColumnCount(path: path, line: number, expected: columnCount, found: tabs + 1)
+        }
     }
 
     /// The bytes of `field`; empty when the schema has no such column.

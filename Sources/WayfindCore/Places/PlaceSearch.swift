@@ -179,12 +179,21 @@ public final class PlaceSearch {
     public func search(scanning descriptor: FileDescriptor, path: String, names: RegionNames?) throws(GazetteerError) -> SearchResult {
         var result = SearchResult()
         // Rows are skipped on their raw bytes, which lack the country and region names a
-        // GeoNames dump leaves to `names`: skip nothing when a query word could match one.
-        var useFinder = !isEmpty
-        if let index = names as? PlacesIndex, useFinder {
-            useFinder = !matcher.query.words.contains { index.regionNamesHaveWord(withPrefix: $0) }
+        // GeoNames dump leaves to `names`: rows in a region whose name a query word
+        // starts are never skipped.
+        var regions = RegionSet()
+        if let index = names as? PlacesIndex, !isEmpty {
+            regions = index.regionsNaming(matcher.query.words)
         }
-        var scanner = GazetteerScanner(path: path, matcher: useFinder ? matcher : nil)
+        var scanner = GazetteerScanner(path: path, matcher: isEmpty ? nil : matcher)
+        if !regions.isEmpty {
+            let countryColumn = GazetteerSchema.geonames.column(.countryCode)!
+            let admin1Column = GazetteerSchema.geonames.column(.admin1Code)!
+            scanner.isAlsoCandidate = { [regions] line in
+                let (country, admin1) = PlaceRow.columns(countryColumn, admin1Column, of: line)
+                return regions.contains(country: country, admin1: admin1)
+            }
+        }
         var best: [(RankKey, FoundPlace)] = []
         var categories: [String] = []
         var lastCategoryBytes: [UInt8] = [0xFF]
@@ -198,7 +207,8 @@ public final class PlaceSearch {
                     if !categories.contains(category) { categories.append(category) }
                 }
             }
-            guard isCandidate && !isEmpty else { return true }
+            guard !isEmpty else { return true }
+            guard isCandidate else { return true }
             let category = row.category
             guard filters.accepts(countryCode: row.countryCode, coordinate: row.coordinate, category: category),
                 matches(row, names: names)
@@ -215,6 +225,12 @@ public final class PlaceSearch {
         }
         result.places = best.map(\.1)
         result.fingerprint = scanner.fingerprint.value
+        // A dump's categories come from feature codes, not from bytes a query can hit.
+        if scanner.schema?.format == .geonames {
+            for category in ["capital", "admin_seat", "section", "city"] where !categories.contains(category) {
+                categories.append(category)
+            }
+        }
         for category in categories where !category.isEmpty && PlaceCategory.queryNames(matcher, category: category) {
             if filters.categories.isEmpty || filters.categories.contains(PlaceCategory.normalized(category)) {
                 result.collections.append(category)

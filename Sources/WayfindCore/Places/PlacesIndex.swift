@@ -221,16 +221,44 @@ extension PlacesIndex: RegionNames {
 }
 
 extension PlacesIndex {
-    /// Whether a folded query word starts a word of some country or region name: then a
-    /// GeoNames dump row (which holds only codes) may match through a looked-up name, so
-    /// the scan must not skip rows whose raw bytes lack the word.
-    public func regionNamesHaveWord(withPrefix prefix: [UInt8]) -> Bool {
+    /// The countries and admin-1 regions whose names have a word that one of `prefixes`
+    /// starts: a GeoNames dump row (which holds only codes) in one of them may match
+    /// through the looked-up name, so the scan must not skip it on its raw bytes.
+    public func regionsNaming(_ prefixes: [[UInt8]]) -> RegionSet {
+        var set = RegionSet()
         for i in 0..<regionCount {
             let entry = regionEntry(i)
             guard let tab = entry.firstIndex(of: 0x09) else { continue }
             let name = UnsafeBufferPointer(rebasing: entry[(tab + 1)...])
-            for word in SearchText.words(name) where word.starts(with: prefix) { return true }
+            let words = SearchText.words(name)
+            guard prefixes.contains(where: { p in words.contains { $0.starts(with: p) } }) else { continue }
+            let key = Array(entry[..<tab])
+            if key.count == 2 {
+                set.countries.insert(RegionSet.pack(key[0], key[1]))
+            } else if key.count > 3 {
+                set.admin1[RegionSet.pack(key[0], key[1]), default: []].append(Array(key[3...]))
+            }
         }
-        return false
+        return set
+    }
+}
+
+/// Countries (packed two-letter codes) and admin-1 codes per country.
+public struct RegionSet {
+    var countries: Set<UInt16> = []
+    var admin1: [UInt16: [[UInt8]]] = [:]
+
+    /// Whether nothing is in the set.
+    public var isEmpty: Bool { countries.isEmpty && admin1.isEmpty }
+
+    static func pack(_ a: UInt8, _ b: UInt8) -> UInt16 { UInt16(a) | UInt16(b) << 8 }
+
+    /// Whether the row's country or region is in the set.
+    func contains(country: UnsafeBufferPointer<UInt8>, admin1 code: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard country.count == 2 else { return false }
+        let packed = Self.pack(country[0], country[1])
+        if countries.contains(packed) { return true }
+        guard let codes = admin1[packed] else { return false }
+        return codes.contains { $0.elementsEqual(code) }
     }
 }
