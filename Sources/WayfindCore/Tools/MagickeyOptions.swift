@@ -126,8 +126,10 @@ public struct MagickeyOptions {
         file with a header row (columns found by name; only name, latitude and longitude \
         are required; a category column makes its values collections, such as coffee), or a \
         GeoNames dump with 19 columns and no header, whose region and country names are \
-        taken from the embedded gazetteer. A row with the wrong number of columns, an empty \
-        name or a bad coordinate stops the run with its line number.
+        taken from the embedded gazetteer. A row with the wrong number of columns stops the \
+        run with its line number; so does a row that can match the query and has an empty \
+        name, a bad coordinate or a name that is not UTF-8 (rows that cannot match are \
+        only counted, which keeps the scan fast).
 
         Contains data from GeoNames (geonames.org), licensed under CC BY 4.0.
         """)
