@@ -8,17 +8,18 @@ BASHDIR = $(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(PREFIX)/share/zsh/site-functions
 FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
 
-TOOLS = smartgrep
+TOOLS = smartgrep magickey-suggest magickey-find
 SWIFT ?= swift
 RELEASE_FLAGS = -c release -Xswiftc -static-executable
 BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
 
-.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables
+.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-index
 
 all: build
 
+# One --product per invocation: given several, swift build builds only the last.
 build:
-	$(SWIFT) build $(RELEASE_FLAGS) $(addprefix --product ,$(TOOLS))
+	@for t in $(TOOLS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$t || exit 1; done
 
 # Unit tests, then end-to-end tests against the static release binaries.
 test: test-deps build
@@ -58,6 +59,14 @@ check-docs: build
 tables:
 	bash Tests/Generators/run-generate-unicode-tables.sh
 
+# Regenerate the embedded gazetteer's index after changing places.tsv (.incbin is not
+# dependency-tracked, so places.c is touched to re-embed both files).
+PLACES_DATA = Sources/WayfindPlacesData
+places-index:
+	$(SWIFT) build -c release --product wayfind-places-index
+	"$$($(SWIFT) build -c release --show-bin-path)/wayfind-places-index" $(PLACES_DATA)/places.tsv $(PLACES_DATA)/places.index
+	touch $(PLACES_DATA)/places.c
+
 install: build
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(BASHDIR)" "$(DESTDIR)$(ZSHDIR)" "$(DESTDIR)$(FISHDIR)"
 	@for t in $(TOOLS); do \
@@ -76,6 +85,7 @@ uninstall:
 
 bench: build
 	SMARTGREP="$(BIN)/smartgrep" bash bench/smartgrep.sh
+	BIN="$(BIN)" bash bench/magickey.sh
 
 demo: build
 	@echo '$$ smartgrep "x bin" sf-symbols-ios14.txt'

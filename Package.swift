@@ -8,17 +8,31 @@ let package = Package(
     products: [
         .library(name: "WayfindCore", targets: ["WayfindCore"]),
         .executable(name: "smartgrep", targets: ["smartgrep"]),
+        .executable(name: "magickey-suggest", targets: ["magickey-suggest"]),
+        .executable(name: "magickey-find", targets: ["magickey-find"]),
     ],
     targets: [
+        // The embedded gazetteer: places.tsv and places.index, put into the binary by an
+        // assembler .incbin (the target folder is on the assembler's include path).
+        .target(
+            name: "WayfindPlacesData",
+            exclude: ["places.tsv", "places.index"],
+            cSettings: [.headerSearchPath(".")]
+        ),
         .target(
             name: "WayfindCore",
+            dependencies: ["WayfindPlacesData"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
         .executableTarget(name: "smartgrep", dependencies: ["WayfindCore"]),
+        .executableTarget(name: "magickey-suggest", dependencies: ["WayfindCore"]),
+        .executableTarget(name: "magickey-find", dependencies: ["WayfindCore"]),
+        // Regenerates Sources/WayfindPlacesData/places.index (`make places-index`).
+        .executableTarget(name: "wayfind-places-index", dependencies: ["WayfindCore"]),
         .testTarget(name: "WayfindCoreTests", dependencies: ["WayfindCore"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["WayfindCore", "smartgrep"],
+            dependencies: ["WayfindCore", "smartgrep", "magickey-suggest", "magickey-find"],
             exclude: ["Fixtures"]
         ),
     ]

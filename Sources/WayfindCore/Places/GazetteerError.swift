@@ -1,0 +1,34 @@
+/// What can be wrong with a gazetteer file, with the file and line in every message.
+public enum GazetteerError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file could not be opened or read.
+    case cannotRead(path: String, reason: String)
+    /// The first line is neither a header with name, latitude and longitude columns nor a
+    /// 19-column GeoNames row.
+    case unknownFormat(path: String)
+    /// A row has the wrong number of tab-separated columns.
+    case wrongColumnCount(path: String, line: Int, expected: Int, found: Int)
+    /// A required field is empty or not what it should be.
+    case badField(path: String, line: Int, column: String, value: String, expected: String)
+    /// A field is not valid UTF-8.
+    case invalidUTF8(path: String, line: Int, column: String)
+    /// The embedded index does not belong to the embedded places.tsv (a build problem).
+    case staleIndex
+
+    /// A lowercase message naming the file and line.
+    public var description: String {
+        switch self {
+        case .cannotRead(let path, let reason):
+            "cannot read gazetteer \(path): \(reason)"
+        case .unknownFormat(let path):
+            "\(path): line 1: not a gazetteer: expected a header row naming name, latitude and longitude columns, or a GeoNames dump (19 tab-separated columns)"
+        case .wrongColumnCount(let path, let line, let expected, let found):
+            "\(path): line \(line): expected \(expected) tab-separated columns, found \(found)"
+        case .badField(let path, let line, let column, let value, let expected):
+            "\(path): line \(line): \(column) '\(value)' is not \(expected)"
+        case .invalidUTF8(let path, let line, let column):
+            "\(path): line \(line): \(column) is not valid UTF-8"
+        case .staleIndex:
+            "the embedded gazetteer index does not match places.tsv (run make places-index)"
+        }
+    }
+}

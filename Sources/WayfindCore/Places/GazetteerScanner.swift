@@ -1,0 +1,157 @@
+/// Streams a gazetteer's rows: reads blocks of lines, detects the format from the first
+/// line, splits and checks every row, fingerprints every byte, and tells the caller which
+/// rows can match a query.
+///
+/// Most rows cannot match: a `CandidateFinder` jumps between occurrences of the query's
+/// rarest byte, a direct check at each hit rejects most of them, and only rows holding a
+/// surviving hit are candidates, as in smartgrep's search loop. Every row's column count
+/// is checked, so a truncated or merged row is reported with its line number wherever it
+/// is; candidate rows (all rows, with `splitEveryRow`) are also split and their name and
+/// coordinates checked, and only they reach the caller. Splitting every row would halve
+/// the scan's speed.
+public struct GazetteerScanner {
+    /// The file name used in messages (`-` is shown as standard input).
+    public let path: String
+    /// The query whose candidates to flag, if any; without one every row is a candidate.
+    let matcher: LineMatcher?
+    /// The fingerprint of every byte read so far.
+    public private(set) var fingerprint = GazetteerFingerprint()
+    /// The schema, once the first line has been read.
+    public private(set) var schema: GazetteerSchema? = nil
+    /// Whether non-candidate rows are split and passed to the caller too.
+    public var splitEveryRow = false
+    /// A second test that makes a raw line a candidate (a GeoNames row in a region a query
+    /// word names).
+    public var isAlsoCandidate: ((UnsafeBufferPointer<UInt8>) -> Bool)? = nil
+
+    /// A scanner for rows of `path`, flagging candidates for `matcher`.
+    public init(path: String, matcher: LineMatcher?) {
+        self.path = path
+        self.matcher = matcher
+    }
+
+    /// Reads `descriptor` to its end, calling `body` for each candidate row (each row,
+    /// with `splitEveryRow`) with whether it can match. `body` returns false to stop early (the fingerprint is then incomplete).
+    public mutating func scan(
+        _ descriptor: FileDescriptor,
+        _ body: (PlaceRow, _ isCandidate: Bool) throws(GazetteerError) -> Bool
+    ) throws(GazetteerError) {
+        let reader = RecordReader(descriptor, terminator: 0x0A)
+        var state = ScanState()
+        while true {
+            let block: UnsafeBufferPointer<UInt8>?
+            do {
+                block = try reader.nextBlock()
+            } catch {
+                throw .cannotRead(path: path, reason: error.description.lowercasedFirst())
+            }
+            guard let block else { break }
+            fingerprint.update(block)
+            if try !scanBlock(block, state: &state, body) { return }
+        }
+        if state.row == nil { throw .unknownFormat(path: path) }
+    }
+
+    /// Scans bytes held in memory (the embedded gazetteer, tests).
+    public mutating func scan(
+        bytes: UnsafeBufferPointer<UInt8>,
+        _ body: (PlaceRow, _ isCandidate: Bool) throws(GazetteerError) -> Bool
+    ) throws(GazetteerError) {
+        fingerprint.update(bytes)
+        var state = ScanState()
+        _ = try scanBlock(bytes, state: &state, body)
+        if state.row == nil { throw .unknownFormat(path: path) }
+    }
+
+    /// Where a scan is: lines and bytes consumed, the row splitter once known.
+    struct ScanState {
+        var line = 0
+        var offset = 0
+        var row: PlaceRow? = nil
+    }
+
+    private mutating func scanBlock(
+        _ block: UnsafeBufferPointer<UInt8>, state: inout ScanState,
+        _ body: (PlaceRow, Bool) throws(GazetteerError) -> Bool
+    ) throws(GazetteerError) -> Bool {
+        guard let start = block.baseAddress, block.count > 0 else { return true }
+        let end = start + block.count
+        var p = start
+        if state.row == nil {
+            let lineEnd = Platform.findByte(0x0A, in: p, count: end - p) ?? end
+            guard let (schema, isHeader) = GazetteerSchema.detect(firstLine: UnsafeBufferPointer(start: p, count: lineEnd - p)) else {
+                throw .unknownFormat(path: path)
+            }
+            self.schema = schema
+            state.row = PlaceRow(schema: schema, path: path)
+            if isHeader {
+                state.line = 1
+                state.offset = lineEnd - start + 1
+                p = lineEnd + 1
+            }
+        }
+        let row = state.row!
+        var finder = matcher.flatMap { CandidateFinder(query: $0.query) }
+        let anchor = finder?.anchorWord.map { matcher!.wordBuffers[$0] }
+        let anchorOffset = finder?.anchorOffset ?? 0
+        finder?.reset(start, count: block.count)
+        // The next hit that survived the direct check, at or after the current line.
+        var hit: UnsafePointer<UInt8>? = p
+        var hitIsFresh = false
+        let blockOffset = state.offset - (p - start)
+        while p < end {
+            let lineEnd = Platform.findByte(0x0A, in: p, count: end - p) ?? end
+            state.line += 1
+            if lineEnd == p || (lineEnd - p == 1 && p.pointee == 0x0D) {
+                p = lineEnd + 1
+                continue
+            }
+            var isCandidate = true
+            if finder != nil {
+                if !hitIsFresh || (hit != nil && hit! < p) {
+                    hit = nextHit(from: p, finder: &finder!, anchor: anchor, anchorOffset: anchorOffset, start: start, end: end)
+                    hitIsFresh = true
+                }
+                isCandidate = hit != nil && hit! < lineEnd
+            }
+            let line = UnsafeBufferPointer(start: p, count: lineEnd - p)
+            if !isCandidate, let isAlsoCandidate, isAlsoCandidate(line) { isCandidate = true }
+            if isCandidate || splitEveryRow {
+                try row.split(line, number: state.line, offset: blockOffset + (p - start))
+                if try !body(row, isCandidate) { return false }
+            } else {
+                try row.checkColumnCount(line, number: state.line)
+            }
+            p = lineEnd + 1
+        }
+        state.offset = blockOffset + block.count
+        return true
+    }
+
+    /// The next hit of the finder at or after `from` that a direct check does not rule out.
+    @inline(__always)
+    private func nextHit(
+        from: UnsafePointer<UInt8>, finder: inout CandidateFinder, anchor: UnsafeBufferPointer<UInt8>?,
+        anchorOffset: Int, start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>
+    ) -> UnsafePointer<UInt8>? {
+        var from = from
+        while let h = finder.next(from: from) {
+            if h.pointee < 0x80, let anchor, let matcher,
+                matcher.startsWord(anchor, at: h - anchorOffset, blockStart: start, blockEnd: end, terminator: 0x0A) == .no
+            {
+                from = h + 1
+                continue
+            }
+            return h
+        }
+        return nil
+    }
+}
+
+extension String {
+    /// The string with its first letter lowered (`No such file` → `no such file`).
+    func lowercasedFirst() -> String {
+        guard let first = first else { return self }
+        return first.lowercased() + dropFirst()
+    }
+}

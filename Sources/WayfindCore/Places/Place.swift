@@ -1,0 +1,83 @@
+/// One place of a gazetteer, as the tools print it.
+
+/// A latitude and longitude in WGS84 decimal degrees.
+public struct Coordinate: Sendable, Equatable {
+    /// Degrees north, -90...90.
+    public var latitude: Double
+    /// Degrees east, -180...180.
+    public var longitude: Double
+
+    /// A coordinate.
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// The mean radius of the Earth in metres (IUGG), for great-circle distances.
+    static let earthRadius = 6_371_008.8
+
+    /// The great-circle distance to `other` in metres (haversine; good to 0.5 %).
+    public func distance(to other: Coordinate) -> Double {
+        let radians = Double.pi / 180
+        let dLat = (other.latitude - latitude) * radians
+        let dLon = (other.longitude - longitude) * radians
+        let a = Platform.sinSquared(dLat / 2)
+            + Platform.cos(latitude * radians) * Platform.cos(other.latitude * radians)
+            * Platform.sinSquared(dLon / 2)
+        return 2 * Coordinate.earthRadius * Platform.asin(min(1, a.squareRoot()))
+    }
+}
+
+/// A rectangle of longitudes and latitudes: `--extent MINLON,MINLAT,MAXLON,MAXLAT`.
+public struct Extent: Sendable, Equatable {
+    public var minLongitude: Double
+    public var minLatitude: Double
+    public var maxLongitude: Double
+    public var maxLatitude: Double
+
+    /// An extent.
+    public init(minLongitude: Double, minLatitude: Double, maxLongitude: Double, maxLatitude: Double) {
+        self.minLongitude = minLongitude
+        self.minLatitude = minLatitude
+        self.maxLongitude = maxLongitude
+        self.maxLatitude = maxLatitude
+    }
+
+    /// Whether the extent holds `point` (edges included).
+    public func contains(_ point: Coordinate) -> Bool {
+        point.latitude >= minLatitude && point.latitude <= maxLatitude
+            && point.longitude >= minLongitude && point.longitude <= maxLongitude
+    }
+}
+
+/// A place: what a suggestion stands for and what `magickey-find` prints.
+public struct Place: Sendable, Equatable {
+    /// The id: the GeoNames id, or the line number when the gazetteer has no id column.
+    public var id: String
+    /// The name with its diacritics: `Kraków`.
+    public var name: String
+    /// The first-level region (state, province, voivodeship), possibly empty.
+    public var region: String
+    /// The country's name, possibly empty.
+    public var country: String
+    /// The ISO 3166-1 alpha-2 country code, upper case, possibly empty.
+    public var countryCode: String
+    /// Where it is.
+    public var coordinate: Coordinate
+    /// The category: `capital`, `admin_seat`, `section`, `city`, or a user TSV's value.
+    public var category: String
+    /// The population, 0 when unknown.
+    public var population: Int
+    /// Where its row starts in the gazetteer file (part of its magicKey).
+    public var offset: Int
+    /// The row's line number, from 1.
+    public var line: Int
+
+    /// `Name, Region, Country`, leaving out empty parts: `Kraków, Małopolskie, Poland`.
+    public var label: String {
+        var parts = [name]
+        if !region.isEmpty && region != name { parts.append(region) }
+        if !country.isEmpty { parts.append(country) }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,68 @@
+/// Categories: what a place is (`capital`, `admin_seat`, `city`, `section`, or a user
+/// TSV's own values such as `coffee`), and the collections a query can name.
+public enum PlaceCategory {
+    /// GeoNames' feature codes mapped as the embedded places.tsv maps them: PPLC is a
+    /// capital, PPLA…PPLA4 an admin seat, PPLX a section of a city, any other populated
+    /// place (class P) a city; other features keep their code in lower case (`mt`, `lk`).
+    public static func fromFeatureCode(_ code: UnsafeBufferPointer<UInt8>) -> String {
+        let text = String(decoding: code, as: UTF8.self)
+        switch text {
+        case "PPLC": return "capital"
+        case "PPLA", "PPLA2", "PPLA3", "PPLA4": return "admin_seat"
+        case "PPLX": return "section"
+        case "": return "city"
+        default: return text.hasPrefix("PPL") ? "city" : text.lowercased()
+        }
+    }
+
+    /// How much a category raises a place's importance over its bare population: a
+    /// capital is the place people most often mean (Paris, France over a larger suburb),
+    /// a region's seat next; a section of a city is usually meant only by its full name.
+    public static func importanceFactor(_ category: String) -> Double {
+        switch category {
+        case "capital": 4
+        case "admin_seat": 2
+        case "section": 0.5
+        default: 1
+        }
+    }
+
+    /// The words a category is called by: `admin_seat` is "admin seat".
+    public static func displayName(_ category: String) -> String {
+        var name = category.replacingUnderscores()
+        if let first = name.first {
+            name = first.uppercased() + name.dropFirst()
+        }
+        return name
+    }
+
+    /// The category's name folded for comparison: `Admin Seat`, `admin_seat` and
+    /// `admin seat` are all `admin seat`.
+    public static func normalized(_ category: String) -> [UInt8] {
+        TextFolding.fold(category.replacingUnderscores())
+    }
+
+    /// A query must have at least this many letters to suggest a collection: with one or
+    /// two letters every category would be offered on every keystroke.
+    public static let minimumCollectionQueryLength = 3
+
+    /// Whether `query` names `category`: every query word starts a different word of the
+    /// category's name or of its plural (`capitals`, `admin seats`), as smartgrep matches.
+    public static func queryNames(_ matcher: LineMatcher, category: String) -> Bool {
+        let letters = matcher.query.words.reduce(0) { $0 + $1.count }
+        guard letters >= minimumCollectionQueryLength else { return false }
+        for form in [category.replacingUnderscores(), category.replacingUnderscores() + "s"] {
+            var bytes = Array(form.utf8)
+            let hit = bytes.withUnsafeMutableBufferPointer { matcher.matches(UnsafeBufferPointer($0)) }
+            if hit { return true }
+        }
+        return false
+    }
+}
+
+extension String {
+    /// The string with `_` replaced by spaces.
+    func replacingUnderscores() -> String {
+        String(self.map { $0 == "_" ? " " : $0 })
+    }
+}

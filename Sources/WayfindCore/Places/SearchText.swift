@@ -1,0 +1,95 @@
+/// The text of a row that query words match: names, region and country.
+///
+/// A query word matches, with smartgrep's rules, the start of a word of
+///
+///     name  asciiname  alternatenames  CC  country  A1  region
+///     Paris Paris      Lutece,…        US  United States  TX  Texas
+///
+/// so `paris tx`, `paris texas`, `paris us` and `lutece` all find Paris, Texas. The admin-1
+/// code is included only when it is letters (US states, Canadian provinces): GeoNames'
+/// numeric codes (`11`, `A8`) mean nothing to a reader. The timezone, feature code and
+/// other columns are left out, so `europe` does not match every European town.
+public enum SearchText {
+    /// Appends `row`'s searchable text to `text`, fields separated by tabs. `names` fills
+    /// the country and region names a GeoNames dump lacks.
+    public static func append(_ row: PlaceRow, names: RegionNames?, to text: inout [UInt8]) {
+        for field in [PlaceField.name, .asciiName, .alternateNames, .countryCode, .countryName] {
+            appendField(row.field(field), to: &text)
+        }
+        if row.schema.column(.countryName) == nil, let names {
+            appendField(names.countryName(code: row.field(.countryCode)), to: &text)
+        }
+        let a1 = row.field(.admin1Code)
+        if !a1.isEmpty && a1.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) {
+            appendField(a1, to: &text)
+        }
+        if row.schema.column(.admin1Name) != nil {
+            appendField(row.field(.admin1Name), to: &text)
+        } else if let names {
+            appendField(names.admin1Name(country: row.field(.countryCode), code: a1), to: &text)
+        }
+    }
+
+    private static func appendField(_ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        if !text.isEmpty { text.append(0x09) }
+        text.append(contentsOf: bytes)
+    }
+
+    /// The folded words of `text`, split where `LineMatcher` (mode `all`) splits a line: a
+    /// query word prefixes one of these exactly when it matches that word alone.
+    public static func words(_ text: UnsafeBufferPointer<UInt8>) -> [[UInt8]] {
+        var folded: [UInt8] = []
+        var isBreak: [Bool] = []
+        var starts = [Int32](repeating: 0, count: text.count * 7 + 1)
+        var startCount = 0
+        var tracker = WordStartTracker(camelCase: true)
+        guard var p = text.baseAddress else { return [] }
+        let end = p + text.count
+        while p < end {
+            let (value, length) = UTF8Decoding.decode(p, end: end)
+            let position = Int32(folded.count)
+            var cls = ScalarClass.separator
+            if value == UTF8Decoding.invalid {
+                folded.append(0xFF)
+                isBreak.append(true)
+            } else {
+                let (c, form) = UnicodeFolding.lookup(value)
+                cls = c
+                for i in 0..<form.count {
+                    folded.append(form[i])
+                    isBreak.append(c == .separator)
+                }
+            }
+            if Int32(folded.count) > position || cls == .mark {
+                starts.withUnsafeMutableBufferPointer { buffer in
+                    _ = tracker.advance(cls, at: position, into: buffer.baseAddress!, count: &startCount)
+                }
+            }
+            p += length
+        }
+        var words: [[UInt8]] = []
+        for k in 0..<startCount {
+            let s = Int(starts[k])
+            let limit = k + 1 < startCount ? Int(starts[k + 1]) : folded.count
+            var e = s
+            while e < limit && !isBreak[e] { e += 1 }
+            if e > s { words.append(Array(folded[s..<e])) }
+        }
+        return words
+    }
+
+    /// `words` of a string.
+    public static func words(_ text: String) -> [[UInt8]] {
+        var text = text
+        return text.withUTF8 { words($0) }
+    }
+}
+
+/// Country and region names by code, for gazetteers (GeoNames dumps) that have only codes.
+public protocol RegionNames {
+    /// The country's name for an ISO code (`FR` → `France`), or empty.
+    func countryName(code: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>
+    /// The admin-1 region's name (`US`, `TX` → `Texas`), or empty.
+    func admin1Name(country: UnsafeBufferPointer<UInt8>, code: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>
+}

@@ -1,0 +1,353 @@
+/// `magickey-find`: the place (or a collection's places) behind a magicKey, with
+/// coordinates, in TSV or ArcGIS findAddressCandidates' JSON.
+
+/// The magickey-find tool: its flag table and `run`.
+public enum MagickeyFind {
+    /// Locations per collection by default (ArcGIS's suggest → find flow uses 5), and the cap.
+    public static let defaultCollectionLocations = 5
+    public static let maximumLocations = 50
+
+    /// Half the side of the extent reported around a place, in degrees, by size: a large
+    /// city spans tens of kilometres, a town a few.
+    static func extentHalfSide(population: Int) -> Double {
+        population >= 1_000_000 ? 0.25 : population >= 100_000 ? 0.1 : 0.05
+    }
+
+    /// The flag table.
+    public static let spec = ToolSpec(
+        name: "magickey-find",
+        summary: "find the place behind a magicKey from magickey-suggest",
+        usage: ["[OPTIONS] KEY...", "[OPTIONS] < KEYS", "[OPTIONS] --text TEXT"],
+        description: """
+            Print the place each magicKey names (or, for a collection, its places nearest \
+            the location it was suggested for), one per line: label, latitude, longitude, \
+            score (0-100), category, country code, region, population and id, \
+            tab-separated. Keys come from the arguments or from standard input, one per \
+            line; a line may also be a whole line of magickey-suggest's output, or \
+            standard input may be its --json output, so \
+            'magickey-suggest paris | head -1 | magickey-find' works. With --text, find \
+            without a key: the best places for the text, ranked as magickey-suggest ranks.
+            """,
+        flags: [
+            FlagSpec(
+                "text", short: "t", value: .required(name: "TEXT"),
+                help: "find the best places for TEXT instead of a key"),
+            FlagSpec(
+                "max-locations", short: "n", value: .required(name: "N"),
+                help: "print at most N places per key (default 1, or 5 for a collection; at most 50)"),
+        ] + MagickeyOptions.sharedFlags + [
+            StandardFlags.help(),
+            StandardFlags.version,
+            StandardFlags.generate,
+        ],
+        positionalCompletion: .none,
+        manSections: [
+            ManSection("KEYS", """
+                A magicKey carries a format version, a fingerprint of the gazetteer it came \
+                from, and the place's row (or the collection's category and location), so \
+                finding it reads one row, without searching. A string that is not a \
+                magicKey, or a truncated one, is refused: 'not a magicKey'. A key from a \
+                different gazetteer (another --places file, or an older build) is resolved \
+                by its suggestion text when the input line carries it, as ArcGIS falls back \
+                to SingleLine; otherwise it is an error naming the gazetteer mismatch.
+                """),
+            ManSection("OUTPUT", """
+                TSV columns: label, latitude, longitude, score, category, country code, \
+                region, population, id. With --json, ArcGIS findAddressCandidates' shape, \
+                one object per key on one line:
+
+                  {"spatialReference":{"wkid":4326},"candidates":[{"address":"Paris, Île-de-France, France","location":{"x":2.3488,"y":48.85341},"score":100,"attributes":{…},"extent":{…}}]}
+
+                The score is 100 for a key and for a --text query that spells the whole \
+                name; for a prefix, the share of the name typed (at least 50).
+                """),
+            MagickeyOptions.gazetteerSection,
+            ManSection("EXIT STATUS", """
+                0 if a place was printed, 1 if none was, 2 if an error occurred (a bad key \
+                is reported and the other keys are still found).
+                """),
+            ManSection("EXAMPLES", """
+                The first suggestion's coordinates:
+
+                  magickey-suggest 'sao paulo' | head -1 | magickey-find
+
+                The five capitals nearest Vienna:
+
+                  magickey-suggest --location 48.21,16.37 capitals | head -1 | magickey-find
+
+                Find without a key, as JSON:
+
+                  magickey-find --json --text 'krakow'
+                """),
+            ManSection("SEE ALSO", "magickey-suggest(1), smartgrep(1)"),
+        ]
+    )
+
+    /// One thing to find: a key, perhaps with the suggestion text it came with.
+    struct Request {
+        var key: String?
+        var text: String?
+    }
+
+    /// Runs magickey-find with `arguments` (without argv[0]) in `context`.
+    public static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
+        runTool(spec, arguments: arguments, context: context, extraVersionLines: MagickeyOptions.versionLines()) {
+            parsed, output, errors in
+            let options = try MagickeyOptions(parsed)
+            var maxLocations: Int? = nil
+            if let text = parsed.lastValue("max-locations") {
+                guard let n = Int(text), n >= 1, n <= maximumLocations else {
+                    throw UsageError("invalid --max-locations '\(text)' (expected a number from 1 to \(maximumLocations))")
+                }
+                maxLocations = n
+            }
+            var requests: [Request] = []
+            if let text = parsed.lastValue("text") {
+                requests = [Request(key: nil, text: text)]
+                if !parsed.positionals.isEmpty { throw UsageError("give either --text or keys, not both") }
+            } else if !parsed.positionals.isEmpty {
+                requests = parsed.positionals.map { Request(key: $0, text: nil) }
+            } else {
+                requests = try readRequests(context)
+            }
+            let gazetteer = try Gazetteer(options: options, context: context)
+            let finder = KeyFinder(gazetteer: gazetteer, options: options, maxLocations: maxLocations)
+            var printed = 0
+            var failed = false
+            for request in requests {
+                do {
+                    let found = try finder.find(request)
+                    printed += found.count
+                    write(found, json: options.json, to: output)
+                } catch let error as ToolError {
+                    errors.report(error.message)
+                    failed = true
+                }
+                if output.isClosed { break }
+            }
+            if failed { return .error }
+            return printed > 0 ? .success : .nothingFound
+        }
+    }
+
+    /// Keys from standard input: magickey-suggest's JSON, its TSV lines, or bare keys.
+    static func readRequests(_ context: ToolContext) throws(ToolError) -> [Request] {
+        let lines = try MagickeySuggest.readLines(context.standardInput, what: "standard input")
+        let all = lines.joined(separator: "\n")
+        if all.drop(while: \.isWhitespace).first == "{" {
+            return try parseSuggestJSON(all)
+        }
+        return lines.map { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            if fields.count >= 2 {
+                return Request(key: fields[1].trimmingCharacters(in: " "), text: String(fields[0]))
+            }
+            return Request(key: line.split(separator: " ").first.map(String.init) ?? line, text: nil)
+        }
+    }
+
+    /// The suggestions of one or more `{"suggestions":[…]}` documents (one per line).
+    static func parseSuggestJSON(_ text: String) throws(ToolError) -> [Request] {
+        var requests: [Request] = []
+        for line in text.split(separator: "\n") where !line.allSatisfy(\.isWhitespace) {
+            let bytes = Array(line.utf8)
+            let result: Result<[Request], JSONError> = bytes.withUnsafeBytes { raw in
+                Result { () throws(JSONError) -> [Request] in try parseSuggestDocument(raw) }
+            }
+            switch result {
+            case .success(let found): requests += found
+            case .failure(let error):
+                throw ToolError("standard input is not magickey-suggest's JSON: \(error)")
+            }
+        }
+        return requests
+    }
+
+    private static func parseSuggestDocument(_ raw: UnsafeRawBufferPointer) throws(JSONError) -> [Request] {
+        var requests: [Request] = []
+        var reader = JSONReader(raw)
+        try reader.beginObject()
+        while let key = try reader.nextKey() {
+            guard key == "suggestions" else {
+                try reader.skipValue()
+                continue
+            }
+            try reader.beginArray()
+            while try reader.nextElement() {
+                var request = Request()
+                try reader.beginObject()
+                while let field = try reader.nextKey() {
+                    switch field {
+                    case "magicKey": request.key = try reader.readString()
+                    case "text": request.text = try reader.readString()
+                    default: try reader.skipValue()
+                    }
+                }
+                if request.key != nil { requests.append(request) }
+            }
+        }
+        try reader.finish()
+        return requests
+    }
+
+    /// Prints places as TSV or JSON.
+    static func write(_ found: [FoundPlace], json: Bool, to output: OutputBuffer) {
+        if json {
+            var j = JSONText()
+            j.raw("{\"spatialReference\":{\"wkid\":4326},\"candidates\":[")
+            for (i, f) in found.enumerated() {
+                let p = f.place
+                if i > 0 { j.raw(",") }
+                j.raw("{")
+                j.key("address"); j.string(p.label)
+                j.raw(",\"location\":{\"x\":\(formatDegrees(p.coordinate.longitude)),\"y\":\(formatDegrees(p.coordinate.latitude))}")
+                j.raw(",\"score\":\(f.score),\"attributes\":{")
+                j.key("Match_addr"); j.string(p.label); j.raw(",")
+                j.key("PlaceName"); j.string(p.name); j.raw(",")
+                j.key("Type"); j.string(p.category); j.raw(",")
+                j.key("Region"); j.string(p.region); j.raw(",")
+                j.key("Country"); j.string(p.countryCode); j.raw(",")
+                j.key("CntryName"); j.string(p.country); j.raw(",")
+                j.raw("\"Population\":\(p.population),")
+                j.key("Id"); j.string(p.id)
+                let h = extentHalfSide(population: p.population)
+                j.raw("},\"extent\":{\"xmin\":\(formatDegrees(max(-180, p.coordinate.longitude - h))),\"ymin\":\(formatDegrees(max(-90, p.coordinate.latitude - h))),\"xmax\":\(formatDegrees(min(180, p.coordinate.longitude + h))),\"ymax\":\(formatDegrees(min(90, p.coordinate.latitude + h)))}}")
+            }
+            j.raw("]}\n")
+            j.bytes.withUnsafeBufferPointer { output.write($0) }
+            output.endRecord()
+            return
+        }
+        for f in found {
+            let p = f.place
+            let fields = [
+                p.label, formatDegrees(p.coordinate.latitude), formatDegrees(p.coordinate.longitude),
+                String(f.score), p.category, p.countryCode, p.region, String(p.population), p.id,
+            ]
+            output.write(fields.joined(separator: "\t") + "\n")
+            output.endRecord()
+        }
+    }
+}
+
+/// Resolves requests against one gazetteer.
+struct KeyFinder {
+    let gazetteer: Gazetteer
+    let options: MagickeyOptions
+    let maxLocations: Int?
+
+    init(gazetteer: Gazetteer, options: MagickeyOptions, maxLocations: Int?) {
+        self.gazetteer = gazetteer
+        self.options = options
+        self.maxLocations = maxLocations
+    }
+
+    /// The places for `request`.
+    func find(_ request: Request) throws(ToolError) -> [FoundPlace] {
+        guard let keyText = request.key else { return try findText(request.text ?? "") }
+        let key: MagicKey
+        do { key = try MagicKey.decode(keyText) } catch { throw ToolError(error.description) }
+        do {
+            if gazetteer.path == nil {
+                guard key.fingerprint == gazetteer.index.fingerprint else { return try mismatch(request, key: keyText) }
+                return try findEmbedded(key)
+            }
+            return try findScanning(key, request: request, keyText: keyText)
+        } catch let error as GazetteerError {
+            throw ToolError(error.description)
+        } catch let error as ToolError {
+            throw error
+        } catch {
+            throw ToolError("\(error)")
+        }
+    }
+
+    typealias Request = MagickeyFind.Request
+
+    private func mismatch(_ request: Request, key: String) throws(ToolError) -> [FoundPlace] {
+        // A label's commas separate its parts: `Paris, Île-de-France, France` is three
+        // groups of query words.
+        if let text = request.text, !text.isEmpty { return try findText(String(text.map { $0 == "," ? " " : $0 })) }
+        let which = gazetteer.path.map { "--places \($0)" } ?? "the embedded gazetteer"
+        throw ToolError("magicKey '\(key)' belongs to a different gazetteer than \(which); give it with its suggestion text, or use --places with the file it came from")
+    }
+
+    private func findText(_ text: String) throws(ToolError) -> [FoundPlace] {
+        let search = PlaceSearch(text: text, bias: options.bias, filters: options.filters, limit: maxLocations ?? 1)
+        return try gazetteer.search(search).places
+    }
+
+    private func findEmbedded(_ key: MagicKey) throws -> [FoundPlace] {
+        let tsv = EmbeddedGazetteer.tsv
+        let schema = GazetteerSchema.detect(firstLine: PlaceSearch.firstLine(tsv))!.schema
+        let row = PlaceRow(schema: schema, path: EmbeddedGazetteer.path)
+        switch key {
+        case .place(_, let offset, let line):
+            guard offset > 0, offset < tsv.count, tsv[offset - 1] == 0x0A else {
+                throw ToolError("magicKey names no row of the embedded gazetteer")
+            }
+            try PlaceSearch.split(row, tsv: tsv, offset: offset, line: line)
+            return [FoundPlace(place: try Place(row: row, names: nil), rank: RankKey(tier: 0, band: 0, importance: 0, order: 0), score: 100)]
+        case .collection(_, let category, let location):
+            let index = gazetteer.index
+            guard let c = index.categories.firstIndex(of: category) else { return [] }
+            let bias = LocationBias(location: location, radius: nil)
+            var best: [(RankKey, Int)] = []
+            let limit = maxLocations ?? MagickeyFind.defaultCollectionLocations
+            for r in 0..<index.rowCount where index.categoryIndex(ofRow: r) == c {
+                let coordinate = index.coordinate(ofRow: r)
+                guard options.filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: category) else { continue }
+                let key = Self.collectionKey(coordinate: coordinate, location: location, bias: bias, population: index.population(ofRow: r), category: category, order: r)
+                PlaceSearch.insert(r, key: key, into: &best, limit: limit)
+            }
+            return try best.map { (key, r) in
+                try PlaceSearch.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
+                return FoundPlace(place: try Place(row: row, names: nil), rank: key, score: 100)
+            }
+        }
+    }
+
+    /// Nearest first when the key has a location (distance in metres as the order),
+    /// otherwise most important first.
+    static func collectionKey(coordinate: Coordinate, location: Coordinate?, bias: LocationBias, population: Int, category: String, order: Int) -> RankKey {
+        if let location {
+            return RankKey(tier: 0, band: 0, importance: -location.distance(to: coordinate), order: order)
+        }
+        return RankKey(tier: 0, band: 0, importance: placeImportance(population: population, category: category), order: order)
+    }
+
+    private func findScanning(_ key: MagicKey, request: Request, keyText: String) throws -> [FoundPlace] {
+        let path = gazetteer.path!
+        let descriptor = try MagickeyOptions.open(path, context: gazetteer.context)
+        defer { if path != "-" { descriptor.close() } }
+        var scanner = GazetteerScanner(path: path, matcher: nil)
+        var best: [(RankKey, FoundPlace)] = []
+        let limit: Int
+        switch key {
+        case .place(_, let offset, _):
+            limit = 1
+            try scanner.scan(descriptor) { row, _ throws(GazetteerError) in
+                if row.offset == offset {
+                    let place = try Place(row: row, names: gazetteer.index)
+                    best = [(RankKey(tier: 0, band: 0, importance: 0, order: 0), FoundPlace(place: place, rank: RankKey(tier: 0, band: 0, importance: 0, order: 0), score: 100))]
+                }
+                return true
+            }
+        case .collection(_, let category, let location):
+            limit = maxLocations ?? MagickeyFind.defaultCollectionLocations
+            let bias = LocationBias(location: location, radius: nil)
+            try scanner.scan(descriptor) { row, _ throws(GazetteerError) in
+                guard row.category == category,
+                    options.filters.accepts(countryCode: row.countryCode, coordinate: row.coordinate, category: category)
+                else { return true }
+                let k = Self.collectionKey(coordinate: row.coordinate, location: location, bias: bias, population: row.population, category: category, order: row.offset)
+                if PlaceSearch.qualifies(k, best, limit: limit) {
+                    PlaceSearch.insert(FoundPlace(place: try Place(row: row, names: gazetteer.index), rank: k, score: 100), key: k, into: &best, limit: limit)
+                }
+                return true
+            }
+        }
+        guard scanner.fingerprint.value == key.fingerprint else { return try mismatch(request, key: keyText) }
+        return best.map(\.1)
+    }
+}

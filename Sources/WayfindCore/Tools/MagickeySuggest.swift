@@ -1,0 +1,202 @@
+/// `magickey-suggest`: suggestions as you type, each with a magicKey, from a gazetteer.
+
+/// The magickey-suggest tool: its flag table and `run`.
+public enum MagickeySuggest {
+    /// The default and largest `--max-suggestions`, as ArcGIS's suggest has them.
+    public static let defaultSuggestions = 5
+    public static let maximumSuggestions = 15
+
+    /// The flag table.
+    public static let spec = ToolSpec(
+        name: "magickey-suggest",
+        summary: "suggest places for partial text, each with a magicKey",
+        usage: ["[OPTIONS] TEXT...", "[OPTIONS] < QUERIES"],
+        description: """
+            Print the places whose name, alternate names, region or country start with \
+            the words of TEXT (or of each line of standard input), best first, one per \
+            line: the label ('Name, Region, Country'), a tab, the magicKey, a tab, and \
+            isCollection ('true' or 'false'). Give the magicKey to magickey-find to get the \
+            place's coordinates. Words match as in smartgrep: 'sao paulo', 'paris tx', \
+            'zurich' and 'krakow' work. A query that names a category ('capitals', \
+            'admin seat', or a value of a --places file's category column, such as \
+            'coffee') is also suggested as a collection.
+            """,
+        flags: MagickeyOptions.sharedFlags.filter { $0.long != "json" } + [
+            FlagSpec(
+                "max-suggestions", short: "n", value: .required(name: "N"),
+                help: "print at most N suggestions per query (default 5, at most 15)"),
+            MagickeyOptions.sharedFlags.first { $0.long == "json" }!,
+            StandardFlags.help(),
+            StandardFlags.version,
+            StandardFlags.generate,
+        ],
+        positionalCompletion: .none,
+        manSections: [
+            ManSection("RANKING", """
+                Suggestions are ordered by, in turn: whole name before prefix (a place whose \
+                name or an alternate name is fully spelled by the query words comes first: \
+                'paris' spells Paris but only starts Parisot; extra words such as 'tx' in \
+                'paris tx' may pick the region or country); location bias, with --location \
+                (places within --distance, default 50 km, first, then bands of doubling \
+                width, nearer first; nothing is excluded); importance (population, times 4 \
+                for capitals, 2 for seats of regions, 1/2 for sections of cities); and \
+                finally the gazetteer's order.
+
+                A collection the query names is listed before the places.
+                """),
+            ManSection("OUTPUT", """
+                TSV: text, magicKey and isCollection, tab-separated, one suggestion per line. \
+                With --json, ArcGIS's suggest shape, one object per query on one line:
+
+                  {"suggestions":[{"text":"Paris, Île-de-France, France","magicKey":"…","isCollection":false}]}
+
+                A magicKey is opaque, URL-safe and stable: the same place of the same \
+                gazetteer always gets the same key. It names the gazetteer it came from (a \
+                fingerprint of its bytes), so magickey-find needs the same --places file.
+                """),
+            MagickeyOptions.gazetteerSection,
+            ManSection("EXIT STATUS", """
+                0 if a suggestion was printed, 1 if none was, 2 if an error occurred. Output \
+                closed early (a reader such as 'head -1' going away) is not an error.
+                """),
+            ManSection("EXAMPLES", """
+                Suggest places, then find the first:
+
+                  magickey-suggest paris | head -1 | magickey-find
+
+                Springfield nearest Boston:
+
+                  magickey-suggest --location 42.36,-71.06 springfield
+
+                Capitals in Europe:
+
+                  magickey-suggest --extent -25,34,45,72 --category capital ber
+                """),
+            ManSection("SEE ALSO", "magickey-find(1), smartgrep(1)"),
+        ]
+    )
+
+    /// Runs magickey-suggest with `arguments` (without argv[0]) in `context`.
+    public static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
+        runTool(spec, arguments: arguments, context: context, extraVersionLines: MagickeyOptions.versionLines()) {
+            parsed, output, errors in
+            let options = try MagickeyOptions(parsed)
+            var limit = defaultSuggestions
+            if let text = parsed.lastValue("max-suggestions") {
+                guard let n = Int(text), n >= 1, n <= maximumSuggestions else {
+                    throw UsageError("invalid --max-suggestions '\(text)' (expected a number from 1 to \(maximumSuggestions))")
+                }
+                limit = n
+            }
+            var queries: [String] = []
+            if parsed.positionals.isEmpty {
+                queries = try readLines(context.standardInput, what: "standard input")
+            } else {
+                queries = [parsed.positionals.joined(separator: " ")]
+            }
+            let gazetteer = try Gazetteer(options: options, context: context)
+            defer { gazetteer.close() }
+            var printed = 0
+            for query in queries {
+                let search = PlaceSearch(text: query, bias: options.bias, filters: options.filters, limit: limit)
+                let result = try gazetteer.search(search)
+                var suggestions: [(text: String, key: String, isCollection: Bool)] = []
+                for category in result.collections {
+                    let key = MagicKey.collection(fingerprint: result.fingerprint, category: category, location: options.bias.location)
+                    suggestions.append((PlaceCategory.displayName(category), key.encoded, true))
+                }
+                for found in result.places {
+                    let key = MagicKey.place(fingerprint: result.fingerprint, offset: found.place.offset, line: found.place.line)
+                    suggestions.append((found.place.label, key.encoded, false))
+                }
+                suggestions = Array(suggestions.prefix(limit))
+                printed += suggestions.count
+                if options.json {
+                    var json = JSONText()
+                    json.raw("{\"suggestions\":[")
+                    for (i, s) in suggestions.enumerated() {
+                        if i > 0 { json.raw(",") }
+                        json.raw("{")
+                        json.key("text")
+                        json.string(s.text)
+                        json.raw(",")
+                        json.key("magicKey")
+                        json.string(s.key)
+                        json.raw(",")
+                        json.key("isCollection")
+                        json.raw(s.isCollection ? "true" : "false")
+                        json.raw("}")
+                    }
+                    json.raw("]}\n")
+                    json.bytes.withUnsafeBufferPointer { output.write($0) }
+                    output.endRecord()
+                } else {
+                    for s in suggestions {
+                        output.write(s.text + "\t" + s.key + "\t" + (s.isCollection ? "true" : "false") + "\n")
+                        output.endRecord()
+                    }
+                }
+                if output.isClosed { break }
+            }
+            return printed > 0 ? .success : .nothingFound
+        }
+    }
+
+    /// The lines of `descriptor`, refusing invalid UTF-8 with the line number.
+    static func readLines(_ descriptor: FileDescriptor, what: String) throws(ToolError) -> [String] {
+        let reader = RecordReader(descriptor, terminator: 0x0A)
+        var lines: [String] = []
+        while true {
+            let block: UnsafeBufferPointer<UInt8>?
+            do { block = try reader.nextBlock() } catch {
+                throw ToolError("cannot read \(what): \(error.description.lowercasedFirst())")
+            }
+            guard let block else { break }
+            for line in block.split(separator: 0x0A, omittingEmptySubsequences: false) {
+                var bytes = UnsafeBufferPointer(rebasing: line)
+                if bytes.last == 0x0D { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    throw ToolError("\(what): line \(lines.count + 1) is not valid UTF-8")
+                }
+                lines.append(text)
+            }
+            if block.last == 0x0A { lines.removeLast() }
+        }
+        return lines.filter { !$0.allSatisfy(\.isWhitespace) }
+    }
+}
+
+/// The gazetteer a run searches: the embedded one or a `--places` file.
+final class Gazetteer {
+    let path: String?
+    let index: PlacesIndex
+    let context: ToolContext
+
+    init(options: MagickeyOptions, context: ToolContext) throws(ToolError) {
+        path = options.placesPath
+        self.context = context
+        do {
+            index = try EmbeddedGazetteer.index()
+        } catch {
+            throw ToolError(error.description)
+        }
+    }
+
+    func close() {}
+
+    /// Runs `search` over the gazetteer.
+    func search(_ search: PlaceSearch) throws(ToolError) -> SearchResult {
+        do {
+            guard let path else { return try search.search(index: index, tsv: EmbeddedGazetteer.tsv) }
+            let descriptor = try MagickeyOptions.open(path, context: context)
+            defer { if path != "-" { descriptor.close() } }
+            return try search.search(scanning: descriptor, path: path == "-" ? "(standard input)" : path, names: index)
+        } catch let error as GazetteerError {
+            throw ToolError(error.description)
+        } catch let error as ToolError {
+            throw error
+        } catch {
+            throw ToolError("\(error)")
+        }
+    }
+}

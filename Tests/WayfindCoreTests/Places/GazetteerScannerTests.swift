@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import WayfindCore
+
+@Suite struct GazetteerScannerTests {
+    func rows(_ path: String) throws -> [Place] {
+        var scanner = GazetteerScanner(path: path, matcher: nil)
+        let descriptor = try FileDescriptor.openForReading(path)
+        defer { descriptor.close() }
+        var places: [Place] = []
+        try scanner.scan(descriptor) { row, _ throws(GazetteerError) in
+            places.append(try Place(row: row, names: EmbeddedGazetteer.index()))
+            return true
+        }
+        return places
+    }
+
+    @Test func aUserTSVNeedsOnlyNameLatitudeAndLongitudeInAnyOrder() throws {
+        let path = try PlacesTestSupport.temporaryFile("lon\tname\tcategory\tlat\n2.35\tCafé de Flore\tcoffee\t48.854\n")
+        let places = try rows(path)
+        #expect(places.count == 1)
+        #expect(places[0].name == "Café de Flore")
+        #expect(places[0].category == "coffee")
+        #expect(places[0].coordinate == Coordinate(latitude: 48.854, longitude: 2.35))
+        #expect(places[0].id == "2")
+    }
+
+    @Test func aGeoNamesDumpIsDetectedAndGetsRegionAndCountryNames() throws {
+        let line = PlacesTestSupport.geonamesLine(id: 2_988_507, name: "Paris", lat: "48.85341", lon: "2.3488", code: "PPLC", country: "FR", admin1: "11", population: 2_138_551)
+        let path = try PlacesTestSupport.temporaryFile(line + "\n", name: "cities500.txt")
+        let places = try rows(path)
+        #expect(places.map(\.label) == ["Paris, Île-de-France, France"])
+        #expect(places[0].category == "capital")
+        #expect(places[0].id == "2988507")
+    }
+
+    @Test func aBrokenRowIsReportedWithItsLineNumber() throws {
+        let path = try PlacesTestSupport.temporaryFile("name\tlatitude\tlongitude\nA\t1\t2\nB\t1\nC\t3\t4\n")
+        #expect(throws: GazetteerError.wrongColumnCount(path: path, line: 3, expected: 3, found: 2)) { try rows(path) }
+    }
+
+    @Test func aBadLatitudeIsReportedWithItsLineNumberAndValue() throws {
+        let path = try PlacesTestSupport.temporaryFile("name\tlatitude\tlongitude\nA\t1\t2\nB\tninety\t2\n")
+        #expect(throws: GazetteerError.badField(path: path, line: 3, column: "latitude", value: "ninety", expected: "a number from -90 to 90")) { try rows(path) }
+    }
+
+    @Test func aNameThatIsNotUTF8IsReportedWithItsLineNumber() throws {
+        var data = Data("name\tlatitude\tlongitude\nA\t1\t2\n".utf8)
+        data += Data([0x42, 0xFF, 0x09, 0x31, 0x09, 0x32, 0x0A])
+        let path = try PlacesTestSupport.temporaryFile(data, name: "bad.tsv")
+        #expect(throws: GazetteerError.invalidUTF8(path: path, line: 3, column: "name")) { try rows(path) }
+    }
+
+    @Test func aFileInNeitherFormatIsRefused() throws {
+        let path = try PlacesTestSupport.temporaryFile("hello world\n")
+        #expect(throws: GazetteerError.unknownFormat(path: path)) { try rows(path) }
+    }
+
+    @Test func theFingerprintOfAFileReadInBlocksIsTheFingerprintOfItsBytes() throws {
+        var big = ""
+        for i in 0..<30_000 { big += "Place \(i)\t\(i % 90)\t\(i % 180)\n" }
+        let path = try PlacesTestSupport.temporaryFile("name\tlatitude\tlongitude\n" + big)
+        var scanner = GazetteerScanner(path: path, matcher: nil)
+        let descriptor = try FileDescriptor.openForReading(path)
+        try scanner.scan(descriptor) { _, _ in true }
+        descriptor.close()
+        let bytes = try #require(try FileSystem.readFile(at: path))
+        #expect(scanner.fingerprint.value == bytes.withUnsafeBufferPointer { GazetteerFingerprint.of($0) })
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+@testable import WayfindCore
+
+@Suite struct PlacesIndexTests {
+    @Test func theCommittedIndexIsTheOneBuiltFromTheEmbeddedGazetteer() throws {
+        let built = try PlacesIndex.build(tsv: EmbeddedGazetteer.tsv)
+        let committed = Array(EmbeddedGazetteer.indexBytes)
+        #expect(built.count == committed.count, "run make places-index")
+        #expect(built == committed, "run make places-index")
+    }
+
+    @Test func theIndexFingerprintIsTheFingerprintOfTheEmbeddedBytes() throws {
+        let index = try EmbeddedGazetteer.index()
+        #expect(index.fingerprint == GazetteerFingerprint.of(EmbeddedGazetteer.tsv))
+        #expect(index.rowCount == 34_006)
+        #expect(index.categories.sorted() == ["admin_seat", "capital", "city", "section"])
+    }
+
+    @Test func theEmbeddedBytesAreTheRepositorysPlacesFile() throws {
+        let file = try #require(try FileSystem.readFile(at: PlacesTestSupport.placesTSV))
+        #expect(file == Array(EmbeddedGazetteer.tsv))
+    }
+
+    @Test(arguments: ["paris", "springfield", "sao paulo", "zurich", "krakow", "san jose", "new york", "s", "paris tx", "washington", "saint-etienne"])
+    func theIndexFindsWhatAScanOfTheSameFileFinds(query: String) throws {
+        let indexed = try PlacesTestSupport.suggest(query, limit: 15)
+        let scanned = try PlacesTestSupport.suggest(query, inFile: PlacesTestSupport.placesTSV, limit: 15)
+        #expect(indexed.places.map(\.place.id) == scanned.places.map(\.place.id))
+        #expect(indexed.fingerprint == scanned.fingerprint)
+    }
+
+    @Test func countryAndRegionNamesAreLookedUpByCode() throws {
+        let index = try EmbeddedGazetteer.index()
+        let fr = Array("FR".utf8), us = Array("US".utf8), tx = Array("TX".utf8)
+        let country = fr.withUnsafeBufferPointer { String(decoding: index.countryName(code: $0), as: UTF8.self) }
+        let region = us.withUnsafeBufferPointer { u in tx.withUnsafeBufferPointer { String(decoding: index.admin1Name(country: u, code: $0), as: UTF8.self) } }
+        #expect(country == "France")
+        #expect(region == "Texas")
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@testable import WayfindCore
+
+/// Gazetteers for the Places tests: the embedded one, and small files written to a
+/// temporary folder.
+enum PlacesTestSupport {
+    /// The repository's copy of places.tsv (the file the binary embeds).
+    static let placesTSV = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/WayfindPlacesData/places.tsv").path
+
+    /// Writes `text` to a new temporary file and returns its path.
+    static func temporaryFile(_ text: String, name: String = "gazetteer.tsv") throws -> String {
+        try temporaryFile(Data(text.utf8), name: name)
+    }
+
+    static func temporaryFile(_ data: Data, name: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wayfind-places-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent(name)
+        try data.write(to: url)
+        return url.path
+    }
+
+    /// Searches the embedded gazetteer.
+    static func suggest(_ text: String, near location: Coordinate? = nil, filters: PlaceFilters = PlaceFilters(), limit: Int = 5) throws -> SearchResult {
+        let search = PlaceSearch(text: text, bias: LocationBias(location: location, radius: nil), filters: filters, limit: limit)
+        return try search.search(index: EmbeddedGazetteer.index(), tsv: EmbeddedGazetteer.tsv)
+    }
+
+    /// Searches a file by scanning it.
+    static func suggest(_ text: String, inFile path: String, near location: Coordinate? = nil, limit: Int = 5) throws -> SearchResult {
+        let search = PlaceSearch(text: text, bias: LocationBias(location: location, radius: nil), filters: PlaceFilters(), limit: limit)
+        let descriptor = try FileDescriptor.openForReading(path)
+        defer { descriptor.close() }
+        return try search.search(scanning: descriptor, path: path, names: EmbeddedGazetteer.index())
+    }
+
+    /// A GeoNames dump line (19 columns) for a place.
+    static func geonamesLine(id: Int, name: String, lat: String, lon: String, code: String = "PPL", country: String, admin1: String, population: Int) -> String {
+        [String(id), name, name, "", lat, lon, "P", code, country, "", admin1, "", "", "", String(population), "", "100", "Europe/Paris", "2024-01-01"]
+            .joined(separator: "\t")
+    }
+}
