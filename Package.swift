@@ -19,17 +19,18 @@ let package = Package(
             exclude: ["places.tsv", "places.index"],
             cSettings: [.headerSearchPath(".")]
         ),
+        // The core does not link the gazetteer: only the magickey tools carry its 7.5 MB
+        // (they hand it to `EmbeddedGazetteer.install`), so smartgrep stays small.
         .target(
             name: "WayfindCore",
-            dependencies: ["WayfindPlacesData"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
         .executableTarget(name: "smartgrep", dependencies: ["WayfindCore"]),
-        .executableTarget(name: "magickey-suggest", dependencies: ["WayfindCore"]),
-        .executableTarget(name: "magickey-find", dependencies: ["WayfindCore"]),
+        .executableTarget(name: "magickey-suggest", dependencies: ["WayfindCore", "WayfindPlacesData"]),
+        .executableTarget(name: "magickey-find", dependencies: ["WayfindCore", "WayfindPlacesData"]),
         // Regenerates Sources/WayfindPlacesData/places.index (`make places-index`).
         .executableTarget(name: "wayfind-places-index", dependencies: ["WayfindCore"]),
-        .testTarget(name: "WayfindCoreTests", dependencies: ["WayfindCore"]),
+        .testTarget(name: "WayfindCoreTests", dependencies: ["WayfindCore", "WayfindPlacesData"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["WayfindCore", "smartgrep", "magickey-suggest", "magickey-find"],

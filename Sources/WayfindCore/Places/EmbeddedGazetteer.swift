@@ -1,20 +1,30 @@
-import WayfindPlacesData
-
 /// The gazetteer inside the binary: places.tsv (34,006 GeoNames places) and its index.
+///
+/// The bytes live in the `WayfindPlacesData` target, which only the magickey tools link:
+/// their `main.swift` hands them over with `install` before running, so the other tools
+/// do not carry 7.5 MB they never read.
 ///
 /// Contains data from GeoNames (geonames.org), licensed under CC BY 4.0.
 public enum EmbeddedGazetteer {
+    /// The installed bytes; set once, at start-up, before any reader runs.
+    nonisolated(unsafe) private static var installed: (tsv: UnsafeBufferPointer<UInt8>, index: UnsafeBufferPointer<UInt8>)?
+
+    /// Makes the embedded bytes available (called by the magickey tools' `main.swift`).
+    public static func install(tsv: UnsafeBufferPointer<UInt8>, index: UnsafeBufferPointer<UInt8>) {
+        installed = (tsv, index)
+    }
+
     /// The attribution CC BY 4.0 requires, printed by `--version` and in the man pages.
     public static let attribution = "Contains data from GeoNames (geonames.org), licensed under CC BY 4.0."
 
     /// The bytes of places.tsv.
     public static var tsv: UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: wayfind_places_tsv(), count: wayfind_places_tsv_count())
+        installed?.tsv ?? UnsafeBufferPointer(start: nil, count: 0)
     }
 
     /// The bytes of places.index.
     public static var indexBytes: UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: wayfind_places_index(), count: wayfind_places_index_count())
+        installed?.index ?? UnsafeBufferPointer(start: nil, count: 0)
     }
 
     /// The index, checked against the TSV's size (the fingerprint test is in the unit

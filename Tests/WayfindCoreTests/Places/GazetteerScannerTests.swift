@@ -10,7 +10,7 @@ import Testing
         defer { descriptor.close() }
         var places: [Place] = []
         try scanner.scan(descriptor) { row, _ throws(GazetteerError) in
-            places.append(try Place(row: row, names: EmbeddedGazetteer.index()))
+            places.append(try Place(row: row, names: TestGazetteer.index()))
             return true
         }
         return places

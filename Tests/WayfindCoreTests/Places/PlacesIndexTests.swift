@@ -5,22 +5,22 @@ import Testing
 
 @Suite struct PlacesIndexTests {
     @Test func theCommittedIndexIsTheOneBuiltFromTheEmbeddedGazetteer() throws {
-        let built = try PlacesIndex.build(tsv: EmbeddedGazetteer.tsv)
-        let committed = Array(EmbeddedGazetteer.indexBytes)
+        let built = try PlacesIndex.build(tsv: TestGazetteer.tsv)
+        let committed = Array(TestGazetteer.indexBytes)
         #expect(built.count == committed.count, "run make places-index")
         #expect(built == committed, "run make places-index")
     }
 
     @Test func theIndexFingerprintIsTheFingerprintOfTheEmbeddedBytes() throws {
-        let index = try EmbeddedGazetteer.index()
-        #expect(index.fingerprint == GazetteerFingerprint.of(EmbeddedGazetteer.tsv))
+        let index = try TestGazetteer.index()
+        #expect(index.fingerprint == GazetteerFingerprint.of(TestGazetteer.tsv))
         #expect(index.rowCount == 34_006)
         #expect(index.categories.sorted() == ["admin_seat", "capital", "city", "section"])
     }
 
     @Test func theEmbeddedBytesAreTheRepositorysPlacesFile() throws {
         let file = try #require(try FileSystem.readFile(at: PlacesTestSupport.placesTSV))
-        #expect(file == Array(EmbeddedGazetteer.tsv))
+        #expect(file == Array(TestGazetteer.tsv))
     }
 
     @Test(arguments: ["paris", "springfield", "sao paulo", "zurich", "krakow", "san jose", "new york", "s", "paris tx", "washington", "saint-etienne"])
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func countryAndRegionNamesAreLookedUpByCode() throws {
-        let index = try EmbeddedGazetteer.index()
+        let index = try TestGazetteer.index()
         let fr = Array("FR".utf8), us = Array("US".utf8), tx = Array("TX".utf8)
         let country = fr.withUnsafeBufferPointer { String(decoding: index.countryName(code: $0), as: UTF8.self) }
         let region = us.withUnsafeBufferPointer { u in tx.withUnsafeBufferPointer { String(decoding: index.admin1Name(country: u, code: $0), as: UTF8.self) } }

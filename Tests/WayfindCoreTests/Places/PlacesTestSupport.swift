@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WayfindPlacesData
 
 @testable import WayfindCore
 
@@ -27,7 +28,7 @@ enum PlacesTestSupport {
     /// Searches the embedded gazetteer.
     static func suggest(_ text: String, near location: Coordinate? = nil, filters: PlaceFilters = PlaceFilters(), limit: Int = 5) throws -> SearchResult {
         let search = PlaceSearch(text: text, bias: LocationBias(location: location, radius: nil), filters: filters, limit: limit)
-        return try search.search(index: EmbeddedGazetteer.index(), tsv: EmbeddedGazetteer.tsv)
+        return try search.search(index: TestGazetteer.index(), tsv: TestGazetteer.tsv)
     }
 
     /// Searches a file by scanning it.
@@ -35,12 +36,37 @@ enum PlacesTestSupport {
         let search = PlaceSearch(text: text, bias: LocationBias(location: location, radius: nil), filters: PlaceFilters(), limit: limit)
         let descriptor = try FileDescriptor.openForReading(path)
         defer { descriptor.close() }
-        return try search.search(scanning: descriptor, path: path, names: EmbeddedGazetteer.index())
+        return try search.search(scanning: descriptor, path: path, names: TestGazetteer.index())
     }
 
     /// A GeoNames dump line (19 columns) for a place.
     static func geonamesLine(id: Int, name: String, lat: String, lon: String, code: String = "PPL", country: String, admin1: String, population: Int) -> String {
         [String(id), name, name, "", lat, lon, "P", code, country, "", admin1, "", "", "", String(population), "", "100", "Europe/Paris", "2024-01-01"]
             .joined(separator: "\t")
+    }
+}
+
+/// The embedded gazetteer, installed on first use (the binaries install it in `main.swift`).
+enum TestGazetteer {
+    private static let installed: Bool = {
+        EmbeddedGazetteer.install(
+            tsv: UnsafeBufferPointer(start: wayfind_places_tsv(), count: wayfind_places_tsv_count()),
+            index: UnsafeBufferPointer(start: wayfind_places_index(), count: wayfind_places_index_count()))
+        return true
+    }()
+
+    static var tsv: UnsafeBufferPointer<UInt8> {
+        _ = installed
+        return EmbeddedGazetteer.tsv
+    }
+
+    static var indexBytes: UnsafeBufferPointer<UInt8> {
+        _ = installed
+        return EmbeddedGazetteer.indexBytes
+    }
+
+    static func index() throws(GazetteerError) -> PlacesIndex {
+        _ = installed
+        return try EmbeddedGazetteer.index()
     }
 }
