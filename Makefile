@@ -92,6 +92,8 @@ demo: build
 	@"$(BIN)/smartgrep" --color=auto "x bin" Tests/EndToEndTests/Fixtures/sf-symbols-ios14.txt
 	@echo '$$ smartgrep sao cities-sample.txt'
 	@"$(BIN)/smartgrep" --color=auto sao Tests/EndToEndTests/Fixtures/cities-sample.txt
+	@echo '$$ magickey-suggest --location 32.78,-96.80 paris | head -1 | magickey-find'
+	@"$(BIN)/magickey-suggest" --location 32.78,-96.80 paris | head -1 | "$(BIN)/magickey-find"
 
 fmt:
 	$(SWIFT) format format --in-place --recursive Sources Tests Package.swift
