@@ -1,11 +1,5 @@
 /// Folding of whole texts, built on `UnicodeFolding`'s per-scalar tables.
 public enum TextFolding {
-    /// ASCII lowercase, one table lookup per byte; bytes ≥ 0x80 map to themselves.
-    @usableFromInline
-    static let lowercaseTable: [UInt8] = (0...255).map { b in
-        (b >= 0x41 && b <= 0x5A) ? UInt8(b | 0x20) : UInt8(b)
-    }
-
     /// Whether an ASCII byte is whitespace (space, tab, newline, vertical tab, form feed,
     /// carriage return).
     @inline(__always)

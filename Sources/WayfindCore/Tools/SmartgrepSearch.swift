@@ -27,8 +27,8 @@ struct SmartgrepSearch {
     let options: SmartgrepOptions
     var output: OutputBuffer
     let errors: ErrorReporter
-    var matcher: LineMatcher
-    let finderTemplate: CandidateFinder?
+    let matcher: LineMatcher
+    let sharedFinder: CandidateFinder?
     /// Whether the matcher must record ranges (colour or rank).
     let wantRanges: Bool
 
@@ -52,7 +52,7 @@ struct SmartgrepSearch {
         self.output = output
         self.errors = errors
         matcher = LineMatcher(options.query)
-        finderTemplate = CandidateFinder(query: options.query)
+        sharedFinder = CandidateFinder(query: options.query)
         wantRanges = (options.color || options.rank) && !options.invert
     }
 
@@ -102,7 +102,6 @@ struct SmartgrepSearch {
         stopFile = false
         if options.maxCount == 0 { return }
         let reader = RecordReader(descriptor, terminator: options.terminator)
-        let finder = finderTemplate
         while !stopFile && !stopAll, let block = try reader.nextBlock() {
             let base = block.baseAddress!
             let end = base + block.count
@@ -110,10 +109,10 @@ struct SmartgrepSearch {
                 // The file's last line lacks a terminator: search the complete lines, then
                 // that one alone (printed with a terminator, as grep does).
                 let lastStart = Platform.findLastByte(options.terminator, in: base, count: block.count).map { $0 + 1 } ?? base
-                if lastStart > base { scan(base, end: lastStart, finder: finder) }
+                if lastStart > base { scan(base, end: lastStart, finder: sharedFinder) }
                 if !stopFile && !stopAll { handleLine(lastStart, end: end) }
             } else {
-                scan(base, end: end, finder: finder)
+                scan(base, end: end, finder: sharedFinder)
             }
         }
     }
