@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .library(name: "WayfindCore", targets: ["WayfindCore"]),
         .executable(name: "smartgrep", targets: ["smartgrep"]),
+        .executable(name: "routegraph-visit", targets: ["routegraph-visit"]),
+        .executable(name: "routegraph-suggest", targets: ["routegraph-suggest"]),
     ],
     targets: [
         .target(
@@ -15,10 +17,12 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
         .executableTarget(name: "smartgrep", dependencies: ["WayfindCore"]),
+        .executableTarget(name: "routegraph-visit", dependencies: ["WayfindCore"]),
+        .executableTarget(name: "routegraph-suggest", dependencies: ["WayfindCore"]),
         .testTarget(name: "WayfindCoreTests", dependencies: ["WayfindCore"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["WayfindCore", "smartgrep"],
+            dependencies: ["WayfindCore", "smartgrep", "routegraph-visit", "routegraph-suggest"],
             exclude: ["Fixtures"]
         ),
     ]

@@ -103,6 +103,38 @@ public enum FileSystem {
         try syncDirectory(of: path)
     }
 
+    /// Removes the file or link at `path` if there is one (not a directory); errors are
+    /// ignored, as the caller only tidies up.
+    public static func removeIfPresent(_ path: String) {
+        _ = unlink(path)
+    }
+
+    /// The deepest chain of symbolic links followed, as the kernel's own limit (ELOOP).
+    private static let maximumLinkHops = 40
+
+    /// `path` with its last component's symbolic links followed (relative targets are
+    /// taken from the link's directory); `path` itself when it is not a link or does
+    /// not exist. A dangling link resolves to where it points, so a save creates the
+    /// file there.
+    public static func resolvingSymbolicLinks(_ path: String) throws(FileSystemError) -> String {
+        var current = path
+        for _ in 0..<maximumLinkHops {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { throw .cannotRead(path: current, errno: errno) }
+            let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if target.hasPrefix("/") {
+                current = target
+            } else {
+                let directory = directory(of: current)
+                current = directory == "." && !current.hasPrefix("./") ? target : directory + "/" + target
+            }
+        }
+        throw .cannotOpen(path: path, errno: ELOOP)
+    }
+
     /// Creates `path` and any missing parents with mode 0700.
     public static func createDirectories(_ path: String) throws(FileSystemError) {
         var info = stat()

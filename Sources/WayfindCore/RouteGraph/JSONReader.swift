@@ -131,6 +131,16 @@ public struct JSONReader {
         return key
     }
 
+    /// Like `nextKey()`, but hands the key's bytes to `body` instead of making a `String`:
+    /// a slice of the input when the key has no escapes, else its decoded bytes.
+    @inline(__always)
+    public mutating func nextKeyBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) throws(JSONError) -> T? {
+        guard try advanceToMember() else { return nil }
+        let result = try stringBytesAfterQuote(body)
+        try expectColon()
+        return result
+    }
+
     /// Reads `[`; then call `nextElement()` before each element until it returns false.
     public mutating func beginArray() throws(JSONError) {
         try expectKind(.array)
@@ -173,6 +183,15 @@ public struct JSONReader {
     public mutating func readString() throws(JSONError) -> String {
         try expectKind(.string)
         return try readStringAfterQuote()
+    }
+
+    /// Reads a string value and hands its bytes to `body` (valid only during the call):
+    /// a slice of the input when the string has no escapes, the common case, so reading
+    /// a name that is already known allocates nothing.
+    @inline(__always)
+    public mutating func readStringBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) throws(JSONError) -> T {
+        try expectKind(.string)
+        return try stringBytesAfterQuote(body)
     }
 
     /// Reads a number that is an integer in range of `Int64` (no fraction, no exponent).
@@ -400,6 +419,18 @@ public struct JSONReader {
         return text
     }
 
+    @inline(__always)
+    private mutating func stringBytesAfterQuote<T>(_ body: (UnsafeRawBufferPointer) -> T) throws(JSONError) -> T {
+        let start = offset
+        if try scanPlainString() {
+            return body(UnsafeRawBufferPointer(rebasing: bytes[start..<offset - 1]))
+        }
+        offset = start
+        var decoded: [UInt8] = []
+        try decodeString(into: &decoded)
+        return decoded.withUnsafeBytes { body($0) }
+    }
+
     private mutating func skipStringAfterQuote() throws(JSONError) {
         if try scanPlainString() { return }
         var decoded: [UInt8] = []
@@ -409,6 +440,19 @@ public struct JSONReader {
     /// Validates up to the closing quote (consumed) and returns true, or stops at the
     /// first backslash and returns false.
     private mutating func scanPlainString() throws(JSONError) -> Bool {
+        // Eight bytes at a time while they are plain ASCII: no quote, backslash, control
+        // character or byte ≥ 0x80 (the classic has-zero-byte test, on each condition).
+        while offset + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let special =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (word &- ones &* 0x20) | word
+            if special & highs != 0 { break }
+            offset += 8
+        }
         while offset < bytes.count {
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {

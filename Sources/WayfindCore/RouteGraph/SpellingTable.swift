@@ -1,0 +1,133 @@
+/// Place lookups by exact spelling while a graph file is read, without making strings.
+///
+/// A file of 100k edges names places 200k times, but only a few thousand different
+/// spellings occur. Making a `String` for each name, folding it and hashing it with
+/// `Hasher` cost most of a load, so this table keys the raw UTF-8 bytes (as they lie in
+/// the file) with a cheap multiplicative hash and open addressing. Only the first time a
+/// spelling is seen is it copied, decoded, folded and interned in the graph; every later
+/// sighting is one hash of the bytes and one comparison.
+///
+/// The table also keeps "the most recently used spelling is shown" cheap: each place
+/// remembers which entry last named it, so a repeated spelling costs an integer compare.
+struct SpellingTable {
+    /// Slots hold entry numbers + 1; 0 is empty. The capacity is a power of two.
+    private var slots: [Int32]
+    private var mask: Int
+    /// Per entry: where its bytes are in `arena`, their hash, its place and display name.
+    private var starts: [Int32] = []
+    private var counts: [Int32] = []
+    private var hashes: [UInt64] = []
+    private var placeOfEntry: [Int32] = []
+    private var displays: [String] = []
+    /// The spelling bytes of every entry, back to back.
+    private var arena: [UInt8] = []
+    /// For each place index, the entry whose spelling it shows now (-1: none yet).
+    private var namingEntry: [Int32] = []
+
+    /// Fewer than this share of slots in use keeps probe runs short.
+    private static let maximumLoad = 0.5
+    /// Enough for a small graph without growing.
+    private static let initialCapacity = 256
+
+    init(expectedSpellings: Int = 0) {
+        var capacity = Self.initialCapacity
+        while Double(expectedSpellings) > Double(capacity) * Self.maximumLoad { capacity *= 2 }
+        slots = [Int32](repeating: 0, count: capacity)
+        mask = capacity - 1
+    }
+
+    /// The place index of the place spelled `bytes`, interning it in `graph` when the
+    /// spelling is new, and making this spelling its display name; nil for a name that
+    /// is empty once trimmed.
+    mutating func place(spelled bytes: UnsafeRawBufferPointer, in graph: inout RouteGraph) -> Int? {
+        let hash = Self.hash(bytes)
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let stored = Int(slots[slot])
+            if stored == 0 { break }
+            let entry = stored - 1
+            if hashes[entry] == hash && counts[entry] == Int32(bytes.count) && sameBytes(entry, bytes) {
+                let place = Int(placeOfEntry[entry])
+                if place < 0 { return nil }
+                if namingEntry[place] != Int32(entry) {
+                    namingEntry[place] = Int32(entry)
+                    graph.placeTable[place].name = displays[entry]
+                }
+                return place
+            }
+            slot = (slot + 1) & mask
+        }
+        return insert(bytes, hash: hash, slot: slot, in: &graph)
+    }
+
+    private mutating func insert(_ bytes: UnsafeRawBufferPointer, hash: UInt64, slot: Int, in graph: inout RouteGraph)
+        -> Int?
+    {
+        let (display, key) = RouteGraph.normalize(String(decoding: bytes, as: UTF8.self))
+        var place: Int32 = -1
+        if !key.isEmpty {
+            let index = graph.intern(display: display, key: key)
+            place = Int32(index)
+            while namingEntry.count < graph.placeTable.count { namingEntry.append(-1) }
+            namingEntry[index] = Int32(starts.count)
+        }
+        let entry = starts.count
+        starts.append(Int32(arena.count))
+        counts.append(Int32(bytes.count))
+        hashes.append(hash)
+        placeOfEntry.append(place)
+        displays.append(display)
+        arena.append(contentsOf: bytes)
+        slots[slot] = Int32(entry + 1)
+        if Double(starts.count) > Double(slots.count) * Self.maximumLoad { grow() }
+        return place < 0 ? nil : Int(place)
+    }
+
+    private func sameBytes(_ entry: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        let start = Int(starts[entry])
+        return arena.withUnsafeBytes { stored in
+            Platform.bytesEqual(stored.baseAddress! + start, bytes.baseAddress, count: bytes.count)
+        }
+    }
+
+    private mutating func grow() {
+        let capacity = slots.count * 2
+        slots = [Int32](repeating: 0, count: capacity)
+        mask = capacity - 1
+        for entry in 0..<starts.count {
+            var slot = Int(truncatingIfNeeded: hashes[entry]) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(entry + 1)
+        }
+    }
+
+    /// A fast, well-mixed hash of a short byte string: eight bytes at a time, multiplied
+    /// and folded (the mixing of wyhash/FxHash), then a final avalanche so the low bits
+    /// used for the slot depend on every byte.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var hash = UInt64(truncatingIfNeeded: bytes.count) &* multiplier
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            hash = (hash ^ word) &* multiplier
+            hash ^= hash >> 29
+            index += 8
+        }
+        if index < bytes.count {
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while index < bytes.count {
+                tail |= UInt64(bytes[index]) << shift
+                shift += 8
+                index += 1
+            }
+            hash = (hash ^ tail) &* multiplier
+        }
+        hash ^= hash >> 32
+        hash &*= 0xD6E8_FEB8_6659_FD93
+        hash ^= hash >> 32
+        return hash
+    }
+}
