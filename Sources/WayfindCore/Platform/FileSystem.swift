@@ -64,6 +64,31 @@ public enum FileSystem {
         return bytes
     }
 
+    /// The content of the file at `path`, mapped into memory read-only, or nil if there
+    /// is no such file.
+    ///
+    /// Mapping instead of reading saves a copy and the zeroing of a buffer as large as
+    /// the file: for a 14 MB graph that was a fifth of a load. Saves never write into
+    /// the file in place (they rename a new one over it), so the mapped bytes cannot
+    /// change under the reader.
+    public static func mapFile(at path: String) throws(FileSystemError) -> MappedFile? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 {
+            let code = errno
+            if code == ENOENT { return nil }
+            throw .cannotOpen(path: path, errno: code)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .cannotRead(path: path, errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+        let size = Int(info.st_size)
+        if size == 0 { return MappedFile(start: nil, count: 0) }
+        guard let start = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), start != MAP_FAILED
+        else { throw .cannotRead(path: path, errno: errno) }
+        return MappedFile(start: UnsafeRawPointer(start), count: size)
+    }
+
     /// Replaces the file at `path` with `bytes` atomically (see the type's description),
     /// first linking the current file as `backupPath` if one is given.
     ///
@@ -225,5 +250,19 @@ public enum FileSystem {
         if fsync(descriptor) != 0 && errno != EINVAL {
             throw .cannotSync(path: directory, errno: errno)
         }
+    }
+}
+
+/// A file mapped into memory by `FileSystem.mapFile(at:)`; unmapped when released.
+public final class MappedFile {
+    /// The file's bytes, valid while this object lives.
+    public let bytes: UnsafeRawBufferPointer
+
+    init(start: UnsafeRawPointer?, count: Int) {
+        bytes = UnsafeRawBufferPointer(start: start, count: count)
+    }
+
+    deinit {
+        if let start = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: start), bytes.count) }
     }
 }

@@ -42,15 +42,17 @@ public struct GraphFile: Sendable {
 
     /// Reads the graph without locking; an empty graph if the file does not exist.
     public func load() throws(GraphFileError) -> RouteGraph {
-        let bytes: [UInt8]?
+        let mapped: MappedFile?
         do {
-            bytes = try FileSystem.readFile(at: path)
+            mapped = try FileSystem.mapFile(at: path)
         } catch {
             throw .fileSystem(error)
         }
-        guard let bytes else { return RouteGraph() }
+        guard let mapped else { return RouteGraph() }
         do {
-            return try RouteGraph(json: bytes)
+            return try withExtendedLifetime(mapped) { () throws(RouteGraphDecodingError) in
+                try RouteGraph(json: mapped.bytes)
+            }
         } catch {
             switch error {
             case .invalid(let jsonError):

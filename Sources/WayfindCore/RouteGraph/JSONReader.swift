@@ -440,20 +440,26 @@ public struct JSONReader {
     /// Validates up to the closing quote (consumed) and returns true, or stops at the
     /// first backslash and returns false.
     private mutating func scanPlainString() throws(JSONError) -> Bool {
-        // Eight bytes at a time while they are plain ASCII: no quote, backslash, control
-        // character or byte ≥ 0x80 (the classic has-zero-byte test, on each condition).
-        while offset + 8 <= bytes.count {
-            let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            let special =
-                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (word &- ones &* 0x20) | word
-            if special & highs != 0 { break }
-            offset += 8
-        }
-        while offset < bytes.count {
+        while true {
+            // Eight bytes at a time while they are plain ASCII: no quote, backslash,
+            // control character or byte ≥ 0x80 (the has-zero-byte test on each
+            // condition). Borrows only ever flag bytes above a true hit, so the lowest
+            // flagged byte is the first one that needs a look.
+            while offset + 8 <= bytes.count {
+                let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                let special =
+                    (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (word &- ones &* 0x20) | word)
+                    & 0x8080_8080_8080_8080
+                if special != 0 {
+                    offset += special.littleEndian.trailingZeroBitCount / 8
+                    break
+                }
+                offset += 8
+            }
+            guard offset < bytes.count else { break }
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
                 offset += 1

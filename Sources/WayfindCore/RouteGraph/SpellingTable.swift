@@ -13,11 +13,18 @@ struct SpellingTable {
     /// Slots hold entry numbers + 1; 0 is empty. The capacity is a power of two.
     private var slots: [Int32]
     private var mask: Int
-    /// Per entry: where its bytes are in `arena`, their hash, its place and display name.
-    private var starts: [Int32] = []
-    private var counts: [Int32] = []
-    private var hashes: [UInt64] = []
-    private var placeOfEntry: [Int32] = []
+    /// One known spelling: where its bytes are in `arena`, their hash, and its place
+    /// (-1 for a name that is empty once trimmed). Kept together so a lookup touches
+    /// one cache line.
+    private struct Entry {
+        var hash: UInt64
+        var start: Int32
+        var count: Int32
+        var place: Int32
+    }
+
+    private var entries: [Entry] = []
+    /// The display name of each entry (normalized spelling).
     private var displays: [String] = []
     /// The spelling bytes of every entry, back to back.
     private var arena: [UInt8] = []
@@ -46,8 +53,9 @@ struct SpellingTable {
             let stored = Int(slots[slot])
             if stored == 0 { break }
             let entry = stored - 1
-            if hashes[entry] == hash && counts[entry] == Int32(bytes.count) && sameBytes(entry, bytes) {
-                let place = Int(placeOfEntry[entry])
+            let found = entries[entry]
+            if found.hash == hash && found.count == Int32(bytes.count) && sameBytes(Int(found.start), bytes) {
+                let place = Int(found.place)
                 if place < 0 { return nil }
                 if namingEntry[place] != Int32(entry) {
                     namingEntry[place] = Int32(entry)
@@ -69,22 +77,18 @@ struct SpellingTable {
             let index = graph.intern(display: display, key: key)
             place = Int32(index)
             while namingEntry.count < graph.placeTable.count { namingEntry.append(-1) }
-            namingEntry[index] = Int32(starts.count)
+            namingEntry[index] = Int32(entries.count)
         }
-        let entry = starts.count
-        starts.append(Int32(arena.count))
-        counts.append(Int32(bytes.count))
-        hashes.append(hash)
-        placeOfEntry.append(place)
+        let entry = entries.count
+        entries.append(Entry(hash: hash, start: Int32(arena.count), count: Int32(bytes.count), place: place))
         displays.append(display)
         arena.append(contentsOf: bytes)
         slots[slot] = Int32(entry + 1)
-        if Double(starts.count) > Double(slots.count) * Self.maximumLoad { grow() }
+        if Double(entries.count) > Double(slots.count) * Self.maximumLoad { grow() }
         return place < 0 ? nil : Int(place)
     }
 
-    private func sameBytes(_ entry: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        let start = Int(starts[entry])
+    private func sameBytes(_ start: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
         return arena.withUnsafeBytes { stored in
             Platform.bytesEqual(stored.baseAddress! + start, bytes.baseAddress, count: bytes.count)
         }
@@ -94,8 +98,8 @@ struct SpellingTable {
         let capacity = slots.count * 2
         slots = [Int32](repeating: 0, count: capacity)
         mask = capacity - 1
-        for entry in 0..<starts.count {
-            var slot = Int(truncatingIfNeeded: hashes[entry]) & mask
+        for entry in 0..<entries.count {
+            var slot = Int(truncatingIfNeeded: entries[entry].hash) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(entry + 1)
         }
