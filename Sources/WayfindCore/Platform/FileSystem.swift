@@ -128,12 +128,6 @@ public enum FileSystem {
         try syncDirectory(of: path)
     }
 
-    /// Removes the file or link at `path` if there is one (not a directory); errors are
-    /// ignored, as the caller only tidies up.
-    public static func removeIfPresent(_ path: String) {
-        _ = unlink(path)
-    }
-
     /// The deepest chain of symbolic links followed, as the kernel's own limit (ELOOP).
     private static let maximumLinkHops = 40
 

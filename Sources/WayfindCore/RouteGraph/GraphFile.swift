@@ -83,9 +83,6 @@ public struct GraphFile: Sendable {
         let result = try body(&graph)
         if graph.revision != revision {
             do {
-                // Under the lock, a file at the usual temporary name was left by a writer
-                // that was killed: remove it (unlink never follows a link planted there).
-                FileSystem.removeIfPresent(path + ".tmp")
                 try FileSystem.writeAtomically(graph.json(), to: path, backupPath: backupPath)
             } catch {
                 throw GraphFileError.fileSystem(error)

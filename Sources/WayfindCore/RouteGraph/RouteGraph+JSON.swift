@@ -63,7 +63,7 @@ extension RouteGraph {
     /// Each place's name is escaped and quoted once, then copied into every edge that
     /// names it; the rest of an edge line is fixed text and two integers.
     public func json() -> [UInt8] {
-        let referenced = referencedPlaces()
+        let referenced = placesInFileOrder()
         var quoted = [[UInt8]](repeating: [], count: placeTable.count)
         var nameBytes = 0
         for index in referenced {
@@ -121,6 +121,23 @@ extension RouteGraph {
         writer.endObject()
         writer.finish()
         return writer.bytes
+    }
+
+    /// The referenced places in the order a reader of the saved file meets them: by
+    /// edge, destination before origin (the keys are sorted), then the rest. Writing the
+    /// `places` array in this order makes a save of a freshly read graph byte-identical.
+    private func placesInFileOrder() -> [Int] {
+        var order: [Int] = []
+        order.reserveCapacity(placeTable.count)
+        var seen = [Bool](repeating: false, count: placeTable.count)
+        for link in links {
+            for index in [link.destination, link.origin] where !seen[index] {
+                seen[index] = true
+                order.append(index)
+            }
+        }
+        for index in referencedPlaces() where !seen[index] { order.append(index) }
+        return order
     }
 
     // MARK: Reading

@@ -362,10 +362,14 @@ public struct RouteGraph: Sendable {
         return seen.indices.filter { seen[$0] }
     }
 
-    /// Removes the marked places and their edges, then renumbers what is left, dropping
-    /// places no edge refers to and that were never visited.
+    /// Removes the marked places, their visit counts and their edges, then renumbers
+    /// what is left, dropping places no edge refers to and that were never visited.
     private mutating func remove(places removed: [Bool]) {
         links.removeAll { removed[$0.origin] || removed[$0.destination] }
+        for index in removed.indices where removed[index] {
+            placeTable[index].visits = 0
+            placeTable[index].lastVisitedAt = nil
+        }
         if let last = lastPlace, removed[last] {
             lastPlace = nil
             lastVisitedAt = nil
