@@ -82,6 +82,10 @@ enum Recency {
 }
 
 extension RouteGraph {
+    /// Up to this many frecency suggestions are kept by insertion into a sorted array
+    /// (linear per insertion, but no sort of every place); longer lists sort once.
+    static let shortListLength = 64
+
     /// The suggestions for `request`, best first; `filter` keeps only the places whose
     /// display name it accepts (all if nil).
     public func suggestions(
@@ -123,25 +127,34 @@ extension RouteGraph {
         }
         guard !request.successorsOnly, result.count < limit else { return result }
 
-        // Tier two: frecency over every other place. Only the best `room` are needed, so
-        // they are kept in a small sorted array instead of sorting all places.
+        // Tier two: frecency over every other place. For a short list (the usual
+        // case) only the best `room` are kept, in a small sorted array, instead of
+        // sorting every place; a long one is sorted once.
         let room = limit - result.count
-        var best: [(place: Int, score: Double, time: Int64)] = []
-        func ranksBefore(_ a: (place: Int, score: Double, time: Int64), _ b: (place: Int, score: Double, time: Int64))
-            -> Bool
-        {
+        typealias Candidate = (place: Int, score: Double, time: Int64)
+        func ranksBefore(_ a: Candidate, _ b: Candidate) -> Bool {
             if a.score != b.score { return a.score > b.score }
             if a.time != b.time { return a.time > b.time }
             return isOrderedByName(a.place, b.place)
         }
+        var best: [Candidate] = []
+        let keepsSorted = room <= Self.shortListLength
         for index in referencedPlaces() where !isTaken[index] {
             let place = placeTable[index]
             let candidate = (index, frecency(of: place, now: request.now, halfLife: request.halfLife), place.lastVisitedAt ?? .min)
-            if best.count == room, let worst = best.last, !ranksBefore(candidate, worst) { continue }
+            if keepsSorted, best.count == room, let worst = best.last, !ranksBefore(candidate, worst) { continue }
             if let filter, !filter(place.name) { continue }
-            let position = best.firstIndex { !ranksBefore($0, candidate) } ?? best.count
-            best.insert(candidate, at: position)
-            if best.count > room { best.removeLast() }
+            if keepsSorted {
+                let position = best.firstIndex { !ranksBefore($0, candidate) } ?? best.count
+                best.insert(candidate, at: position)
+                if best.count > room { best.removeLast() }
+            } else {
+                best.append(candidate)
+            }
+        }
+        if !keepsSorted {
+            best.sort(by: ranksBefore)
+            if best.count > room { best.removeLast(best.count - room) }
         }
         for entry in best {
             result.append(Suggestion(place: placeTable[entry.place].name, score: entry.score, source: .frecency))
