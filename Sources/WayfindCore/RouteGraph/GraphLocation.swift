@@ -33,7 +33,7 @@ extension GraphLocation {
     public static let flag = FlagSpec(
         "graph", value: .required(name: "FILE"),
         help: "the route graph file (default: see FILES)",
-        manHelp: "Use \\fIFILE\\fR as the route graph. Without it, \\fB$ROUTEGRAPH_FILE\\fR, else \\fB${XDG_STATE_HOME:\\-$HOME/.local/state}/wayfind/routegraph.json\\fR (see \\fBFILES\\fR).",
+        manHelp: "Use FILE as the route graph. Without it, $ROUTEGRAPH_FILE, else ${XDG_STATE_HOME:-$HOME/.local/state}/wayfind/routegraph.json (see FILES).",
         completion: .file)
 
     /// The FILES and ENVIRONMENT man page sections both tools share.

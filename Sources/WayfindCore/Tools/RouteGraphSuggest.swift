@@ -32,7 +32,7 @@ public enum RouteGraphSuggest {
             FlagSpec(
                 "half-life", value: .required(name: "DURATION"),
                 help: "let old habits fade with this half-life (off by default)",
-                manHelp: "Let old habits fade: an edge counts its weight times 2^(\\-age/\\fIDURATION\\fR), age being the time since it was last travelled, and frecency decays the same way (see \\fBORDER\\fR). \\fIDURATION\\fR is seconds, or a number followed by s, m, h, d or w (\\fB30d\\fR). Off by default."),
+                manHelp: "Let old habits fade: an edge counts its weight times 2^(-age/DURATION), age being the time since it was last travelled, and frecency decays the same way (see ORDER). DURATION is seconds, or a number followed by s, m, h, d or w (30d). Off by default."),
             FlagSpec(
                 "scores", help: "add tab-separated columns: score, and edge or frecency"),
             FlagSpec("json", help: "print a JSON array of {place, score, source} objects"),
