@@ -263,6 +263,62 @@ public struct JSONReader {
         }
     }
 
+    // MARK: Fast paths
+
+    // A document written by a known writer has a predictable shape. These calls let a
+    // caller read such a shape with plain byte comparisons, and `rewind(to:)` and read
+    // the same bytes again with the validating calls above when anything differs; the
+    // validating path then produces the error, if there is one. They accept nothing
+    // the validating path would reject.
+
+    /// Consumes `literal` if the input continues with exactly its bytes (no whitespace
+    /// is skipped); otherwise leaves the position alone and returns false.
+    @inline(__always)
+    public mutating func skipLiteral(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard offset + count <= bytes.count,
+            Platform.bytesEqual(bytes.baseAddress! + offset, literal.utf8Start, count: count)
+        else { return false }
+        offset += count
+        return true
+    }
+
+    /// After an opening quote already consumed: the bytes of a string without escapes,
+    /// consuming its closing quote; nil for a string with an escape or invalid content.
+    @inline(__always)
+    public mutating func plainStringBody() -> UnsafeRawBufferPointer? {
+        let start = offset
+        guard let isPlain = try? scanPlainString(), isPlain else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<offset - 1])
+    }
+
+    /// A non-negative integer of 1 to 18 digits without a leading zero, fraction or
+    /// exponent; nil (position unspecified) for anything else.
+    @inline(__always)
+    public mutating func plainNonNegativeInteger() -> Int64? {
+        let start = offset
+        var value: Int64 = 0
+        while offset < bytes.count {
+            let digit = bytes[offset] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            value = value &* 10 &+ Int64(digit)
+            offset += 1
+        }
+        let count = offset - start
+        guard count > 0, count <= 18, count == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
+        if offset < bytes.count {
+            let next = bytes[offset]
+            if next == UInt8(ascii: ".") || next | 0x20 == UInt8(ascii: "e") { return nil }
+        }
+        return value
+    }
+
+    /// Moves back to `offset`, an earlier position inside the current container, to read
+    /// the same bytes again.
+    public mutating func rewind(to offset: Int) {
+        self.offset = offset
+    }
+
     // MARK: Containers
 
     private mutating func enterContainer() throws(JSONError) {

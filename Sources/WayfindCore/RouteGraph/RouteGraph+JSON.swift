@@ -123,6 +123,15 @@ extension RouteGraph {
         return writer.bytes
     }
 
+    /// Adds read statistics to a place; two spellings of one place add their visits
+    /// and keep the later time.
+    @inline(__always)
+    mutating func addStatistics(visits: Int64, lastVisitedAt time: Int64?, to index: Int) {
+        let (sum, overflow) = placeTable[index].visits.addingReportingOverflow(Int(clamping: visits))
+        placeTable[index].visits = overflow ? .max : sum
+        if let time { placeTable[index].lastVisitedAt = max(placeTable[index].lastVisitedAt ?? time, time) }
+    }
+
     /// The referenced places in the order a reader of the saved file meets them: by
     /// edge, destination before origin (the keys are sorted), then the rest. Writing the
     /// `places` array in this order makes a save of a freshly read graph byte-identical.
@@ -188,7 +197,7 @@ extension RouteGraph {
         var graph = RouteGraph()
         var reader = JSONReader(bytes)
         // About one new spelling per 500 bytes of a typical file; the table grows if not.
-        var spellings = SpellingTable(expectedSpellings: bytes.count / 500)
+        let spellings = SpellingTable(expectedSpellings: bytes.count / 500)
         graph.linkIndex.reserveCapacity(bytes.count / 100)
         var lastName: [UInt8]?
         var version: Int64 = 0
@@ -197,10 +206,10 @@ extension RouteGraph {
         while let key = try reader.nextKeyBytes(Key.init) {
             switch key {
             case .edges:
-                try readEdges(&reader, into: &graph, spellings: &spellings)
+                try readEdges(&reader, into: &graph, spellings: spellings)
             case .places:
                 sawPlaces = true
-                try readPlaces(&reader, into: &graph, spellings: &spellings)
+                try readPlaces(&reader, into: &graph, spellings: spellings)
             case .lastVisitedLocation:
                 lastName = try within(key.text, &reader) { (reader) throws(JSONError) in
                     try reader.readNullIfPresent() ? nil : try reader.readStringBytes { Array($0) }
@@ -229,13 +238,36 @@ extension RouteGraph {
     }
 
     private static func readEdges(
-        _ reader: inout JSONReader, into graph: inout RouteGraph, spellings: inout SpellingTable
+        _ reader: inout JSONReader, into graph: inout RouteGraph, spellings: SpellingTable
     ) throws(JSONError) {
         try within("edges", &reader) { (reader) throws(JSONError) in try reader.beginArray() }
         var position = 0
         while try reader.nextElement() {
             func path() -> String { "edges[\(position)]" }
             let start = reader.offset
+            // The shape this writer produces, read with byte comparisons; anything else
+            // (other key orders, whitespace, escapes, errors) goes the validating way.
+            if reader.skipLiteral(#"{"destination":""#), let destinationBytes = reader.plainStringBody() {
+                var time: Int64? = nil
+                var shapeHolds = true
+                if reader.skipLiteral(#","lastVisitedAt":"#) {
+                    time = reader.plainNonNegativeInteger()
+                    shapeHolds = time != nil
+                }
+                if shapeHolds, reader.skipLiteral(#","origin":""#), let originBytes = reader.plainStringBody(),
+                    reader.skipLiteral(#","weight":"#), let weight = reader.plainNonNegativeInteger(),
+                    reader.skipLiteral("}")
+                {
+                    if let to = spellings.place(spelled: destinationBytes, in: &graph),
+                        let from = spellings.place(spelled: originBytes, in: &graph)
+                    {
+                        graph.strengthen(from: from, to: to, by: Int(clamping: weight), at: time)
+                    }
+                    position += 1
+                    continue
+                }
+            }
+            reader.rewind(to: start)
             try within(path(), &reader) { (reader) throws(JSONError) in try reader.beginObject() }
             var origin: Int?? = nil
             var destination: Int?? = nil
@@ -275,13 +307,26 @@ extension RouteGraph {
     }
 
     private static func readPlaces(
-        _ reader: inout JSONReader, into graph: inout RouteGraph, spellings: inout SpellingTable
+        _ reader: inout JSONReader, into graph: inout RouteGraph, spellings: SpellingTable
     ) throws(JSONError) {
         try within("places", &reader) { (reader) throws(JSONError) in try reader.beginArray() }
         var position = 0
         while try reader.nextElement() {
             func path() -> String { "places[\(position)]" }
             let start = reader.offset
+            // The shape this writer produces first, as for edges.
+            if reader.skipLiteral(#"{"lastVisitedAt":"#), let time = reader.plainNonNegativeInteger(),
+                reader.skipLiteral(#","name":""#), let nameBytes = reader.plainStringBody(),
+                reader.skipLiteral(#","visits":"#), let visits = reader.plainNonNegativeInteger(),
+                reader.skipLiteral("}")
+            {
+                if let index = spellings.place(spelled: nameBytes, in: &graph) {
+                    graph.addStatistics(visits: visits, lastVisitedAt: time, to: index)
+                }
+                position += 1
+                continue
+            }
+            reader.rewind(to: start)
             try within(path(), &reader) { (reader) throws(JSONError) in try reader.beginObject() }
             var place: Int?? = nil
             var visits: Int64 = 0
@@ -307,14 +352,7 @@ extension RouteGraph {
                 }
             }
             guard let place else { throw reader.error("\(path()): missing \"name\"", at: start) }
-            if let index = place {
-                // Two spellings of one place: add their visits, keep the later time.
-                let (sum, overflow) = graph.placeTable[index].visits.addingReportingOverflow(Int(clamping: visits))
-                graph.placeTable[index].visits = overflow ? .max : sum
-                if let time {
-                    graph.placeTable[index].lastVisitedAt = max(graph.placeTable[index].lastVisitedAt ?? time, time)
-                }
-            }
+            if let index = place { graph.addStatistics(visits: visits, lastVisitedAt: time, to: index) }
             position += 1
         }
     }

@@ -212,7 +212,7 @@ public struct RouteGraph: Sendable {
 
     private static func isWhitespace(_ scalar: UInt32) -> Bool {
         if scalar < 0x80 { return scalar == 0x20 || (scalar >= 0x09 && scalar <= 0x0D) }
-        return Unicode.Scalar(scalar)?.properties.isWhitespace ?? false
+        return TextFolding.isUnicodeWhitespace(scalar)
     }
 
     private static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
