@@ -81,6 +81,7 @@ uninstall:
 
 bench: build
 	SMARTGREP="$(BIN)/smartgrep" bash bench/smartgrep.sh
+	ROUTEGRAPH_BIN="$(BIN)" bash bench/routegraph.sh
 
 demo: build
 	@echo '$$ smartgrep "x bin" sf-symbols-ios14.txt'
