@@ -7,7 +7,7 @@ public struct ToolContext: Sendable {
     /// Where diagnostics go.
     public var standardError: FileDescriptor
     /// The environment variables.
-    public var environment: [String: String]
+    public var environment: Environment
     /// Whether standard output is a terminal (colour and line buffering follow it).
     public var outputIsTerminal: Bool
     /// The current time in Unix seconds.
@@ -18,7 +18,7 @@ public struct ToolContext: Sendable {
         standardInput: FileDescriptor = .standardInput,
         standardOutput: FileDescriptor = .standardOutput,
         standardError: FileDescriptor = .standardError,
-        environment: [String: String] = [:],
+        environment: Environment = [:],
         outputIsTerminal: Bool = false,
         now: @escaping @Sendable () -> Int64 = { 0 }
     ) {

@@ -138,7 +138,7 @@ extension ToolContext {
     public static func process() -> ToolContext {
         Platform.ignoreBrokenPipeSignal()
         return ToolContext(
-            environment: Platform.environment(),
+            environment: .process,
             outputIsTerminal: FileDescriptor.standardOutput.isTerminal,
             now: { Platform.currentTime() })
     }

@@ -93,18 +93,10 @@ public enum Platform {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// The process environment as a dictionary.
-    public static func environment() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let eq = text.firstIndex(of: "=") {
-                result[String(text[..<eq])] = String(text[text.index(after: eq)...])
-            }
-            pointer += 1
-        }
-        return result
+    /// The value of the environment variable `name`, or nil when it is unset.
+    public static func environmentVariable(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
     }
 
     /// The current time in Unix seconds.

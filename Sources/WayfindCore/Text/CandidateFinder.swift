@@ -11,33 +11,32 @@
 ///
 /// Case and accents complicate this. A query byte `z` also appears as `Z`, so we follow
 /// both (two `memchr` streams, merged). And a non-ASCII character may fold to it (`ž`,
-/// `Ź`), so a third stream finds bytes ≥ 0x80, eight at a time, and keeps those that lead
-/// the UTF-8 of a character whose folded form contains the byte (`ž` is C5 BE, so C5 is
-/// kept for `z`; Cyrillic's D0 and D1 are not). That set is computed from the folding
-/// tables the first time the input has a non-ASCII byte.
+/// `Ź`), so more streams follow the bytes that lead the UTF-8 of a character whose
+/// folded form contains it (`ž` is C5 BE, so C5 is followed for `z`, and E1 for `ẑ`;
+/// Cyrillic's D0 and D1 are not). These sets are small (one to seven bytes) and generated
+/// with the folding tables. Each stream remembers its next hit, so each byte of input is
+/// scanned at most once per stream.
 ///
-///     query  zyg        rarest byte: z        streams: 'z', 'Z', lead bytes {C5, …}
+///     query  zyg        rarest byte: z        streams: 'z', 'Z', C5, E1
 ///     input  …/lib/zygote/x\n…   the first hit of any stream marks a candidate
 ///
 /// When the rarest byte comes from a query word that is pure ASCII, the search loop
 /// checks that word directly at the hit (`anchorWord`, `anchorOffset`) and looks at the
 /// whole line only when it fits: most hits of a common byte are rejected in a few
 /// instructions.
-public struct CandidateFinder {
+public final class CandidateFinder {
     /// The index, in `LineMatcher.wordBuffers`, of the ASCII query word holding the
     /// anchor byte, or nil when the anchor comes from a word with non-ASCII bytes.
     public let anchorWord: Int?
     /// Where the anchor byte sits in that word.
     public let anchorOffset: Int
-    private let lower: UInt8
-    private let upper: UInt8
-    private var leadBytes: LeadByteSet? = nil
-    private var ignoresNonASCII = false
+    /// The anchor byte (folded: lowercase).
+    public let anchorByte: UInt8
+    /// The bytes followed: the anchor in both cases, then the lead bytes of the non-ASCII
+    /// characters that fold to it.
+    private let needles: [UInt8]
+    private let streams: UnsafeMutablePointer<UnsafePointer<UInt8>>
     private var end: UnsafePointer<UInt8>
-    // The next hit of each stream at or after the last search point; `end` means none.
-    private var nextLower: UnsafePointer<UInt8>
-    private var nextUpper: UnsafePointer<UInt8>
-    private var nextNonASCII: UnsafePointer<UInt8>
 
     /// A finder for `query`, or nil when every line is a candidate (an empty query, or one
     /// without ASCII bytes).
@@ -58,74 +57,75 @@ public struct CandidateFinder {
         guard let best else { return nil }
         anchorWord = best.ascii ? best.word : nil
         anchorOffset = best.offset
-        lower = best.byte
-        upper = (best.byte >= 0x61 && best.byte <= 0x7A) ? best.byte - 0x20 : best.byte
-        let sentinel = UnsafePointer<UInt8>(bitPattern: 1)!
-        end = sentinel
-        nextLower = sentinel
-        nextUpper = sentinel
-        nextNonASCII = sentinel
+        let lower = best.byte
+        anchorByte = lower
+        var needles = [lower]
+        if lower >= 0x61 && lower <= 0x7A { needles.append(lower - 0x20) }
+        let leads = LeadByteSet.forFoldedByte(lower)
+        for b in 0xC2...0xF4 where leads.contains(UInt8(b)) { needles.append(UInt8(b)) }
+        self.needles = needles
+        streams = .allocate(capacity: needles.count)
+        end = UnsafePointer<UInt8>(bitPattern: 1)!
+        streams.initialize(repeating: end, count: needles.count)
+    }
+
+    deinit { streams.deallocate() }
+
+    /// Whether the character whose UTF-8 starts at `p` (a lead byte that `next` found)
+    /// really folds to something containing the anchor byte: `ł` and `ž` share the lead
+    /// byte C5, but only `ž` can be a `z`.
+    @inline(__always)
+    public func characterFoldsToAnchor(at p: UnsafePointer<UInt8>) -> Bool {
+        let (value, _) = UTF8Decoding.decode(p, end: end)
+        if value == UTF8Decoding.invalid { return false }
+        let form = UnicodeFolding.foldedBytes(of: value)
+        var raw = form.rawValue
+        for _ in 0..<form.count {
+            if UInt8(truncatingIfNeeded: raw) == anchorByte { return true }
+            raw >>= 8
+        }
+        return false
     }
 
     /// Starts over on a new block of input `[start, start + count)`.
-    public mutating func reset(_ start: UnsafePointer<UInt8>, count: Int) {
+    public func reset(_ start: UnsafePointer<UInt8>, count: Int) {
         end = start + count
         // Positions before `start` force a fresh search in each stream.
-        let stale = start - 1
-        nextLower = stale
-        nextUpper = stale
-        nextNonASCII = stale
+        for i in 0..<needles.count { streams[i] = start - 1 }
     }
 
     /// The first candidate position at or after `p`, or nil when there is none before the
     /// end of the block. A candidate byte ≥ 0x80 means "match this whole line".
     @inline(__always)
-    public mutating func next(from p: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
+    public func next(from p: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
         if p >= end { return nil }
-        if nextLower < p {
-            nextLower = Platform.findByte(lower, in: p, count: end - p) ?? end
-        }
-        var best = nextLower
-        if upper != lower {
-            if nextUpper < p {
-                nextUpper = Platform.findByte(upper, in: p, count: end - p) ?? end
+        var best = end
+        var i = 0
+        let count = needles.count
+        while i < count {
+            var hit = streams[i]
+            if hit < p {
+                hit = Platform.findByte(needles[i], in: p, count: end - p) ?? end
+                streams[i] = hit
             }
-            if nextUpper < best { best = nextUpper }
+            if hit < best { best = hit }
+            i += 1
         }
-        if nextNonASCII < p && !ignoresNonASCII {
-            nextNonASCII = findLeadByte(from: p, before: best)
-        }
-        if nextNonASCII < best { best = nextNonASCII }
         return best < end ? best : nil
-    }
-
-    /// The first kept lead byte in `[p, limit)`; `limit` itself when there is none there
-    /// (later calls search on from the new `p`, so no byte is scanned twice).
-    @inline(__always)
-    private mutating func findLeadByte(from p: UnsafePointer<UInt8>, before limit: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
-        var q = p
-        while q < limit {
-            let hit = UTF8Decoding.firstNonASCII(q, end: limit)
-            if hit >= limit { break }
-            if leadBytes == nil {
-                leadBytes = LeadByteSet.forFoldedByte(lower)
-                if leadBytes!.isEmpty {
-                    // No non-ASCII character folds to the anchor: this stream is done.
-                    ignoresNonASCII = true
-                    return end
-                }
-            }
-            if leadBytes!.contains(hit.pointee) { return hit }
-            q = hit + 1
-        }
-        // Nothing before `limit`: remember that by pointing before the next search start.
-        return limit < end ? limit : end
     }
 }
 
 /// A set of bytes, as four 64-bit masks.
 public struct LeadByteSet: Sendable, Equatable {
     var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    /// An empty set.
+    public init() {}
+
+    init(bits: (UInt64, UInt64, UInt64, UInt64)) { self.bits = bits }
+
+    /// The four masks (bytes 0-63, 64-127, 128-191, 192-255).
+    public var masks: [UInt64] { [bits.0, bits.1, bits.2, bits.3] }
 
     /// Whether the set is empty.
     public var isEmpty: Bool { bits.0 | bits.1 | bits.2 | bits.3 == 0 }
@@ -157,24 +157,24 @@ public struct LeadByteSet: Sendable, Equatable {
         a.bits.0 == b.bits.0 && a.bits.1 == b.bits.1 && a.bits.2 == b.bits.2 && a.bits.3 == b.bits.3
     }
 
-    /// The highest scalar value searched: every character whose folded form contains an
-    /// ASCII byte is below it (Latin, its extensions, ligatures, letterlike symbols and the
-    /// fullwidth forms all are; the unit tests check it over all of Unicode).
-    static let searchLimit: UInt32 = 0x20000
-
     /// The lead bytes of the UTF-8 of every non-ASCII character whose folded form contains
     /// the ASCII byte `byte`.
     public static func forFoldedByte(_ byte: UInt8) -> LeadByteSet {
         byte < 0x80 ? asciiTable[Int(byte)] : LeadByteSet()
     }
 
-    /// `forFoldedByte` for every ASCII byte, computed in one pass over the scalars the
-    /// first time it is needed (about half a millisecond; only inputs with non-ASCII bytes
-    /// pay it).
-    static let asciiTable: [LeadByteSet] = {
+    /// `forFoldedByte` for every ASCII byte: generated (`LeadByteTable.generated.swift`)
+    /// because computing it takes a millisecond, more than a whole run should.
+    static let asciiTable: [LeadByteSet] = LeadByteTable.sets.map {
+        LeadByteSet(bits: ($0.0, $0.1, $0.2, $0.3))
+    }
+
+    /// Computes `forFoldedByte` for every ASCII byte from the folding tables (for the test
+    /// that keeps the generated table true, and to regenerate it).
+    public static func computeASCIITable() -> [LeadByteSet] {
         var table = [LeadByteSet](repeating: LeadByteSet(), count: 128)
         var value: UInt32 = 0x80
-        while value < searchLimit {
+        while value <= 0x10FFFF {
             if value == 0xD800 { value = 0xE000 }
             let form = UnicodeFolding.foldedBytes(of: value)
             var raw = form.rawValue
@@ -186,7 +186,7 @@ public struct LeadByteSet: Sendable, Equatable {
             value += 1
         }
         return table
-    }()
+    }
 }
 
 /// How common each byte is in ordinary text, for choosing the rarest byte of a query.

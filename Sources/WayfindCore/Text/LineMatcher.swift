@@ -48,6 +48,8 @@ public final class LineMatcher {
     private let lowercase: UnsafeMutablePointer<UInt8>
     private let camelCase: Bool
     private let spaceMode: Bool
+    /// Spans taken by query words in `matchesASCIIDirectly`.
+    private let taken: UnsafeMutablePointer<(Int, Int)>
 
     /// The matched ranges of the last successful `matches` call with `recordRanges`, in
     /// the line's byte offsets, sorted by start.
@@ -66,11 +68,11 @@ public final class LineMatcher {
             _ = copy.initialize(from: word)
             return UnsafeBufferPointer(copy)
         }
+        taken = .allocate(capacity: max(query.words.count, 1))
         lowercase = .allocate(capacity: 256)
-        for b in 0..<256 { lowercase[b] = TextFolding.lowercaseTable[b] }
+        for b in 0..<256 { lowercase[b] = b &- 0x41 < 26 ? UInt8(b | 0x20) : UInt8(b) }
         camelCase = query.mode == .all
         spaceMode = query.mode == .space
-        ranges.reserveCapacity(query.words.count)
     }
 
     deinit {
@@ -79,6 +81,7 @@ public final class LineMatcher {
         starts.deallocate()
         for w in words { w.deallocate() }
         lowercase.deallocate()
+        taken.deallocate()
     }
 
     /// Whether `line` matches. With `recordRanges`, fills `ranges` and `lastScore`.
@@ -92,6 +95,7 @@ public final class LineMatcher {
         }
         guard let base = line.baseAddress, line.count > 0 else { return false }
         if UTF8Decoding.isASCII(base, count: line.count) {
+            if !recordRanges { return matchesASCIIDirectly(base, count: line.count) }
             collectASCIIStarts(base, count: line.count)
             return assign(text: base, count: line.count, isFolded: false, recordRanges: recordRanges)
         }
@@ -279,6 +283,69 @@ public final class LineMatcher {
         return lowerBound..<Int(o[j])
     }
 
+    // MARK: - ASCII lines without word lists
+
+    /// The same answer as the assignment over word starts, for an ASCII line, without
+    /// listing the line's words: each query word (longest first) looks for the positions
+    /// where it starts a word (`startsWord`), and takes the first that no earlier query
+    /// word has taken or run over, preferring one that stays inside its word. Most lines
+    /// have few such positions, so this is a few comparisons instead of a pass over every
+    /// byte; the unit tests check it against the word-start path.
+    private func matchesASCIIDirectly(_ base: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let end = base + count
+        let lower = lowercase
+        var takenCount = 0
+        for word in words {
+            let length = word.count
+            if length > count { return false }
+            let first = word[0]
+            var chosen = -1
+            var runOn = -1
+            var i = 0
+            let last = count - length
+            while i <= last {
+                defer { i += 1 }
+                if lower[Int(base[i])] != first { continue }
+                if startsWord(word, at: base + i, blockStart: base, blockEnd: end, terminator: 0x0A) != .yes { continue }
+                if isTaken(i, length: length, takenCount: takenCount) { continue }
+                if hasWordStart(inside: i, length: length, base: base, end: end) {
+                    if runOn < 0 { runOn = i }
+                    continue
+                }
+                chosen = i
+                break
+            }
+            if chosen < 0 { chosen = runOn }
+            if chosen < 0 { return false }
+            taken[takenCount] = (chosen, chosen + length)
+            takenCount += 1
+        }
+        return true
+    }
+
+    /// Whether a query word at `[position, position + length)` would use a word already
+    /// used: its start lies in a taken span, or a taken word starts inside it.
+    @inline(__always)
+    private func isTaken(_ position: Int, length: Int, takenCount: Int) -> Bool {
+        for t in 0..<takenCount {
+            let (s, e) = taken[t]
+            if position >= s && position < e { return true }
+            if s > position && s < position + length { return true }
+        }
+        return false
+    }
+
+    /// Whether a word starts strictly inside `[position, position + length)` of an ASCII line.
+    @inline(__always)
+    private func hasWordStart(inside position: Int, length: Int, base: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) -> Bool {
+        var k = position + 1
+        while k < position + length {
+            if isWordStart(base + k, blockStart: base, blockEnd: end, terminator: 0x0A) == .yes { return true }
+            k += 1
+        }
+        return false
+    }
+
     // MARK: - Direct checks for the search loop
 
     /// Whether the ASCII query word `word` starts a word at `position` of a block of
@@ -294,9 +361,25 @@ public final class LineMatcher {
         let length = word.count
         if position < blockStart || blockEnd - position < length { return .no }
         let lower = lowercase
-        for i in 0..<length where lower[Int(position[i])] != word[i] { return .no }
-        // The bytes match; is `position` a word start?
+        for i in 0..<length where lower[Int(position[i])] != word[i] {
+            // A non-ASCII character may still fold to the query's letters (ü → u).
+            return position[i] >= 0x80 ? .unknown : .no
+        }
+        return isWordStart(position, blockStart: blockStart, blockEnd: blockEnd, terminator: terminator)
+    }
+
+    /// Whether a word starts at `position` (an ASCII byte), judged from its neighbours.
+    @inline(__always)
+    func isWordStart(
+        _ position: UnsafePointer<UInt8>, blockStart: UnsafePointer<UInt8>, blockEnd: UnsafePointer<UInt8>,
+        terminator: UInt8
+    ) -> DirectVerdict {
         let current = position[0]
+        if spaceMode {
+            if TextFolding.isASCIIWhitespace(current) { return .no }
+        } else if ASCIIClasses.of(current) == .separator {
+            return .no
+        }
         if position == blockStart { return .yes }
         let before = position[-1]
         if before == terminator { return .yes }

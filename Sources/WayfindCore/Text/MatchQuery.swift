@@ -21,10 +21,18 @@ public struct MatchQuery: Sendable {
             word.removeSubrange(0..<(keep ?? word.count))
             if !word.isEmpty { words.append(word) }
         }
-        // A stable sort: longest first, ties in typed order.
-        self.words = words.enumerated()
-            .sorted { ($0.element.count, -$0.offset) > ($1.element.count, -$1.offset) }
-            .map(\.element)
+        // Longest first, ties in typed order (an insertion sort: queries have few words,
+        // and the generic sort's set-up cost more than a whole run on empty input).
+        for i in 1..<max(words.count, 1) {
+            var j = i
+            let word = words[i]
+            while j > 0 && words[j - 1].count < word.count {
+                words[j] = words[j - 1]
+                j -= 1
+            }
+            words[j] = word
+        }
+        self.words = words
     }
 
     /// Whether the query matches every line.

@@ -19,6 +19,14 @@ public final class RecordReader {
     private var reachedEnd = false
     /// True when the last block returned ended without a terminator (the file's last line).
     public private(set) var lastBlockIsUnterminated = false
+    /// A large regular file is mapped instead of read (see `MappedFile`).
+    private let mapped: MappedFile?
+    private var mappedOffset = 0
+
+    /// Files at least this large are mapped: below it, `read` costs less than the mapping.
+    public static let mappingThreshold = 4 * 1024 * 1024
+    /// Bytes handed out per block from a mapped file.
+    static let mappedWindow = 1024 * 1024
 
     /// A reader of `source` splitting at `terminator`.
     public init(_ source: FileDescriptor, terminator: UInt8, capacity: Int = RecordReader.initialCapacity) {
@@ -26,6 +34,7 @@ public final class RecordReader {
         self.terminator = terminator
         self.capacity = max(capacity, 16)
         buffer = .allocate(capacity: self.capacity)
+        mapped = MappedFile(source, minimumSize: Self.mappingThreshold)
     }
 
     deinit { buffer.deallocate() }
@@ -33,6 +42,7 @@ public final class RecordReader {
     /// The next run of complete records, or nil at end of input. The bytes stay valid until
     /// the next call.
     public func nextBlock() throws(SystemError) -> UnsafeBufferPointer<UInt8>? {
+        if let mapped { return nextMappedBlock(mapped) }
         // Move the unfinished tail of the previous read to the front.
         let pending = pendingEnd - pendingStart
         if pending > 0 && pendingStart > 0 {
@@ -62,6 +72,28 @@ public final class RecordReader {
         guard length > 0 else { return nil }
         lastBlockIsUnterminated = buffer[length - 1] != terminator
         return UnsafeBufferPointer(start: buffer, count: length)
+    }
+
+    /// The next window of the mapped file, extended to the next terminator (a long line
+    /// simply makes a long block: the mapping is contiguous).
+    private func nextMappedBlock(_ file: MappedFile) -> UnsafeBufferPointer<UInt8>? {
+        let all = file.bytes
+        // The previous block has been searched: drop its pages.
+        file.release(upTo: mappedOffset)
+        guard mappedOffset < all.count, let base = all.baseAddress else { return nil }
+        let start = mappedOffset
+        var end = min(start + Self.mappedWindow, all.count)
+        if end < all.count {
+            if let t = Platform.findByte(terminator, in: base + end, count: all.count - end) {
+                end = t - base + 1
+            } else {
+                end = all.count
+            }
+        }
+        mappedOffset = end
+        file.prefetch(end, length: Self.mappedWindow)
+        lastBlockIsUnterminated = end == all.count && all[end - 1] != terminator
+        return UnsafeBufferPointer(rebasing: all[start..<end])
     }
 
     private func grow() {

@@ -16,6 +16,9 @@ public enum Smartgrep {
             """,
         flags: [
             FlagSpec("invert-match", short: "v", help: "select the lines that do not match"),
+            FlagSpec(
+                "ignore-case", short: "i", help: "ignore case (always on; accepted for grep habits)",
+                manHelp: "Accepted for grep habits and ignored: smartgrep always ignores case and accents."),
             FlagSpec("count", short: "c", help: "print only a count of selected lines per file"),
             FlagSpec(
                 "max-count", short: "m", value: .required(name: "NUM"),

@@ -102,7 +102,7 @@ struct SmartgrepSearch {
         stopFile = false
         if options.maxCount == 0 { return }
         let reader = RecordReader(descriptor, terminator: options.terminator)
-        var finder = finderTemplate
+        let finder = finderTemplate
         while !stopFile && !stopAll, let block = try reader.nextBlock() {
             let base = block.baseAddress!
             let end = base + block.count
@@ -110,10 +110,10 @@ struct SmartgrepSearch {
                 // The file's last line lacks a terminator: search the complete lines, then
                 // that one alone (printed with a terminator, as grep does).
                 let lastStart = Platform.findLastByte(options.terminator, in: base, count: block.count).map { $0 + 1 } ?? base
-                if lastStart > base { scan(base, end: lastStart, finder: &finder) }
+                if lastStart > base { scan(base, end: lastStart, finder: finder) }
                 if !stopFile && !stopAll { handleLine(lastStart, end: end) }
             } else {
-                scan(base, end: end, finder: &finder)
+                scan(base, end: end, finder: finder)
             }
         }
     }
@@ -122,9 +122,9 @@ struct SmartgrepSearch {
     ///
     /// `lineCursor` is the first line not yet decided; `searchFrom` is where the finder
     /// looks next (past hits that a direct check already rejected).
-    private mutating func scan(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, finder: inout CandidateFinder?) {
+    private mutating func scan(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, finder: CandidateFinder?) {
         let t = options.terminator
-        guard finder != nil else {
+        guard let finder else {
             // Every line is a candidate.
             var p = start
             while p < end && !stopFile {
@@ -134,18 +134,23 @@ struct SmartgrepSearch {
             }
             return
         }
-        finder!.reset(start, count: end - start)
-        let anchorOffset = finder!.anchorOffset
-        let anchor = finder!.anchorWord.map { matcher.wordBuffers[$0] }
+        finder.reset(start, count: end - start)
+        let anchorOffset = finder.anchorOffset
+        let anchor = finder.anchorWord.map { matcher.wordBuffers[$0] }
         // One ASCII query word, nothing to highlight or rank, no field: the direct check
         // is the whole answer.
         let directIsEnough = matcher.wordBuffers.count == 1 && anchor != nil && !wantRanges && options.field == nil
         var lineCursor = start
         var searchFrom = start
         while searchFrom < end && !stopFile {
-            guard let hit = finder!.next(from: searchFrom) else { break }
+            guard let hit = finder.next(from: searchFrom) else { break }
             var verdict = DirectVerdict.unknown
-            if hit.pointee < 0x80, let anchor {
+            if hit.pointee >= 0x80 {
+                if !finder.characterFoldsToAnchor(at: hit) {
+                    searchFrom = hit + 1
+                    continue
+                }
+            } else if let anchor {
                 verdict = matcher.startsWord(anchor, at: hit - anchorOffset, blockStart: start, blockEnd: end, terminator: t)
                 if verdict == .no {
                     searchFrom = hit + 1

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// The committed man pages and completions are generated from the flag tables; these tests
+/// fail when they drift (fix with `make docs`), and load each completion in its real shell.
+@Suite struct GeneratedFilesTests {
+    /// Every tool with a committed man page in section 1.
+    static let tools: [String] = {
+        let man = Binaries.root.appendingPathComponent("man")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: man.path)) ?? []
+        return names.filter { $0.hasSuffix(".1") }.map { String($0.dropLast(2)) }.sorted()
+    }()
+
+    static func committed(_ path: String) throws -> String {
+        try String(contentsOf: Binaries.root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    static func hasShell(_ name: String) -> Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/\(name)") || FileManager.default.isExecutableFile(atPath: "/bin/\(name)")
+    }
+
+    @Test func everyToolHasCommittedDocs() {
+        #expect(Self.tools.contains("smartgrep"))
+    }
+
+    @Test(arguments: tools)
+    func committedManPagesAndCompletionsMatchTheFlagTable(tool: String) throws {
+        let files = [
+            ("man", "man/\(tool).1"), ("complete-bash", "completions/bash/\(tool)"),
+            ("complete-zsh", "completions/zsh/_\(tool)"), ("complete-fish", "completions/fish/\(tool).fish"),
+        ]
+        for (kind, path) in files {
+            let generated = try Binaries.run(tool, ["--generate=\(kind)"])
+            #expect(generated.status == 0)
+            let expected = try Self.committed(path)
+            #expect(generated.out == expected, "\(path) is stale: run make docs")
+        }
+    }
+
+    @Test(arguments: tools)
+    func manPagesPassGroffWithoutWarnings(tool: String) throws {
+        let r = try Binaries.shell("groff -man -ww -z \(Binaries.root.path)/man/\(tool).1")
+        #expect(r.status == 0)
+        #expect(r.stderr == "")
+    }
+
+    @Test(arguments: tools)
+    func theBashCompletionLoadsAndCompletesLongOptions(tool: String) throws {
+        let file = Binaries.root.appendingPathComponent("completions/bash/\(tool)").path
+        let script = """
+            source '\(file)'
+            complete -p \(tool) >/dev/null || exit 3
+            fn=$(complete -p \(tool) | sed -n 's/.*-F \\([^ ]*\\).*/\\1/p')
+            COMP_WORDS=(\(tool) --he); COMP_CWORD=1; COMP_LINE='\(tool) --he'; COMP_POINT=${#COMP_LINE}
+            "$fn" \(tool) --he \(tool)
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let r = try Binaries.shell(script)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.out.contains("--help"), "\(r)")
+    }
+
+    @Test(.enabled(if: hasShell("zsh")), arguments: tools)
+    func theZshCompletionLoads(tool: String) throws {
+        let dir = Binaries.root.appendingPathComponent("completions/zsh").path
+        let r = try Binaries.shell("zsh -f -c 'fpath=(\(dir) $fpath); autoload -U compinit; compinit -u -d /tmp/wayfind-zcompdump-$$; autoload -U _\(tool) && print ${_comps[\(tool)]}'")
+        #expect(r.status == 0, "\(r)")
+        #expect(r.out == "_\(tool)\n", "\(r)")
+    }
+
+    @Test(.enabled(if: hasShell("fish")), arguments: tools)
+    func theFishCompletionLoadsAndCompletesLongOptions(tool: String) throws {
+        let file = Binaries.root.appendingPathComponent("completions/fish/\(tool).fish").path
+        let r = try Binaries.shell("fish --no-config -c \"source '\(file)'; complete -C '\(tool) --hel'\"")
+        #expect(r.status == 0, "\(r)")
+        #expect(r.out.contains("--help"), "\(r)")
+    }
+}
