@@ -71,7 +71,7 @@ public enum FileSystem {
     /// the file: for a 14 MB graph that was a fifth of a load. Saves never write into
     /// the file in place (they rename a new one over it), so the mapped bytes cannot
     /// change under the reader.
-    public static func mapFile(at path: String) throws(FileSystemError) -> MappedFile? {
+    public static func mapFile(at path: String) throws(FileSystemError) -> FileBytes? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             let code = errno
@@ -82,11 +82,11 @@ public enum FileSystem {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .cannotRead(path: path, errno: errno) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
-        let size = Int(info.st_size)
-        if size == 0 { return MappedFile(start: nil, count: 0) }
-        guard let start = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), start != MAP_FAILED
-        else { throw .cannotRead(path: path, errno: errno) }
-        return MappedFile(start: UnsafeRawPointer(start), count: size)
+        if info.st_size == 0 { return FileBytes(mapping: nil) }
+        guard let mapping = MappedFile(FileDescriptor(descriptor), minimumSize: 1) else {
+            throw .cannotRead(path: path, errno: errno)
+        }
+        return FileBytes(mapping: mapping)
     }
 
     /// Replaces the file at `path` with `bytes` atomically (see the type's description),
@@ -247,16 +247,14 @@ public enum FileSystem {
     }
 }
 
-/// A file mapped into memory by `FileSystem.mapFile(at:)`; unmapped when released.
-public final class MappedFile {
-    /// The file's bytes, valid while this object lives.
-    public let bytes: UnsafeRawBufferPointer
+/// The bytes of a file read by `FileSystem.mapFile(at:)`: a `MappedFile`, or nothing for an
+/// empty file (which cannot be mapped).
+public struct FileBytes {
+    /// The mapping, kept alive as long as this value.
+    let mapping: MappedFile?
 
-    init(start: UnsafeRawPointer?, count: Int) {
-        bytes = UnsafeRawBufferPointer(start: start, count: count)
-    }
-
-    deinit {
-        if let start = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: start), bytes.count) }
+    /// The file's bytes, valid while this value lives.
+    public var bytes: UnsafeRawBufferPointer {
+        mapping.map { UnsafeRawBufferPointer($0.bytes) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
     }
 }

@@ -42,7 +42,7 @@ public struct GraphFile: Sendable {
 
     /// Reads the graph without locking; an empty graph if the file does not exist.
     public func load() throws(GraphFileError) -> RouteGraph {
-        let mapped: MappedFile?
+        let mapped: FileBytes?
         do {
             mapped = try FileSystem.mapFile(at: path)
         } catch {

@@ -12,7 +12,7 @@ public enum GraphLocation {
     public static let relativePath = "wayfind/routegraph.json"
 
     /// The graph file's path for an explicit `--graph` value (or nil) and an environment.
-    public static func path(explicit: String?, environment: [String: String]) throws(ToolError) -> String {
+    public static func path(explicit: String?, environment: Environment) throws(ToolError) -> String {
         if let explicit {
             guard !explicit.isEmpty else { throw ToolError("--graph: the file name is empty") }
             return explicit
