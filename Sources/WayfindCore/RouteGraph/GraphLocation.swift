@@ -33,12 +33,15 @@ extension GraphLocation {
     public static let flag = FlagSpec(
         "graph", value: .required(name: "FILE"),
         help: "the route graph file (default: see FILES)",
-        manHelp: "Use FILE as the route graph. Without it, $ROUTEGRAPH_FILE, else ${XDG_STATE_HOME:-$HOME/.local/state}/wayfind/routegraph.json (see FILES).",
+        manHelp:
+            "Use FILE as the route graph. Without it, $ROUTEGRAPH_FILE, else ${XDG_STATE_HOME:-$HOME/.local/state}/wayfind/routegraph.json (see FILES).",
         completion: .file)
 
     /// The FILES and ENVIRONMENT man page sections both tools share.
     public static let manSections: [ManSection] = [
-        ManSection("FILES", """
+        ManSection(
+            "FILES",
+            """
             The route graph is a JSON file, described in routegraph(5). Its place is the first of: \
             the --graph option; $ROUTEGRAPH_FILE; $XDG_STATE_HOME/wayfind/routegraph.json when \
             XDG_STATE_HOME is an absolute path; $HOME/.local/state/wayfind/routegraph.json. \
@@ -47,7 +50,9 @@ extension GraphLocation {
             previous version, kept by every save). A symbolic link at FILE is followed, and \
             stays a link.
             """),
-        ManSection("ENVIRONMENT", """
+        ManSection(
+            "ENVIRONMENT",
+            """
             ROUTEGRAPH_FILE: the graph file, when --graph is not given and it is not empty.
 
             XDG_STATE_HOME, HOME: where the graph file is by default.

@@ -166,8 +166,14 @@ extension RouteGraph {
             case 4: self = matches("name") ? .name : .other
             case 5: self = matches("edges") ? .edges : .other
             case 6:
-                self = matches("origin") ? .origin : matches("weight") ? .weight : matches("places") ? .places
-                    : matches("visits") ? .visits : .other
+                self =
+                    matches("origin")
+                    ? .origin
+                    : matches("weight")
+                        ? .weight
+                        : matches("places")
+                            ? .places
+                            : matches("visits") ? .visits : .other
             case 7: self = matches("version") ? .version : .other
             case 11: self = matches("destination") ? .destination : .other
             case 13: self = matches("lastVisitedAt") ? .lastVisitedAt : .other

@@ -32,7 +32,9 @@ public enum RouteGraphSuggest {
             FlagSpec(
                 "half-life", value: .required(name: "DURATION"),
                 help: "let old habits fade with this half-life (off by default)",
-                manHelp: "Let old habits fade: an edge counts its weight times 2^(-age/DURATION), age being the time since it was last travelled, and frecency decays the same way (see ORDER). DURATION is seconds, or a number followed by s, m, h, d or w (30d). Off by default."),
+                manHelp:
+                    "Let old habits fade: an edge counts its weight times 2^(-age/DURATION), age being the time since it was last travelled, and frecency decays the same way (see ORDER). DURATION is seconds, or a number followed by s, m, h, d or w (30d). Off by default."
+            ),
             FlagSpec(
                 "scores", help: "add tab-separated columns: score, and edge or frecency"),
             FlagSpec("json", help: "print a JSON array of {place, score, source} objects"),
@@ -43,7 +45,9 @@ public enum RouteGraphSuggest {
         ],
         positionalCompletion: .none,
         manSections: [
-            ManSection("ORDER", """
+            ManSection(
+                "ORDER",
+                """
                 First come the successors of the from-place: the places it has edges to, by \
                 the edge's weight (how often that trip was made), heaviest first; equal \
                 weights by the time the edge was last travelled, latest first; then by name.
@@ -63,19 +67,25 @@ public enum RouteGraphSuggest {
                 If the from-place is unknown (never visited), only frecency remains. A \
                 missing graph file is an empty graph: nothing is printed and the status is 1.
                 """),
-            ManSection("OUTPUT", """
+            ManSection(
+                "OUTPUT",
+                """
                 One place per line. With --scores, each line is the place, a tab, the score \
                 (the edge's weight, faded with --half-life, or the frecency; up to three \
                 decimals) and a tab followed by edge or frecency. With --json, one JSON array \
                 of objects with the keys place, score and source.
                 """),
         ] + GraphLocation.manSections + [
-            ManSection("EXIT STATUS", """
+            ManSection(
+                "EXIT STATUS",
+                """
                 0 if a place was suggested, 1 if none was (no history, or nothing matches \
                 QUERY), 2 if an error occurred, such as a corrupt graph file. Output closed \
                 early (a reader such as 'head -1' going away) is not an error.
                 """),
-            ManSection("EXAMPLES", """
+            ManSection(
+                "EXAMPLES",
+                """
                 What usually comes after the last place visited:
 
                   routegraph-suggest

@@ -31,25 +31,33 @@ public enum RouteGraphVisit {
             FlagSpec(
                 "at", value: .required(name: "TIME"),
                 help: "the time of the visits: Unix seconds or ISO 8601 (default now)",
-                manHelp: "Record the visits at TIME instead of now: Unix seconds, or ISO 8601 such as 2024-05-01T08:30:00+02:00 (UTC when no offset is given). For importing old logs."),
+                manHelp:
+                    "Record the visits at TIME instead of now: Unix seconds, or ISO 8601 such as 2024-05-01T08:30:00+02:00 (UTC when no offset is given). For importing old logs."
+            ),
             FlagSpec(
                 "timestamped", short: "t",
                 help: "each input line is TIME<TAB>PLACE",
-                manHelp: "Each line of standard input is TIME, a tab, and PLACE, with TIME as for --at, so a whole history is imported in one call."),
+                manHelp:
+                    "Each line of standard input is TIME, a tab, and PLACE, with TIME as for --at, so a whole history is imported in one call."
+            ),
             FlagSpec(
                 "new-trip", short: "N",
                 help: "the first visit starts a trip: no edge from the last place"),
             FlagSpec(
                 "trip-gap", value: .required(name: "DURATION"),
                 help: "a visit more than DURATION after the last one starts a trip (off)",
-                manHelp: "A visit more than DURATION after the previous one starts a new trip, with no edge from the previous place. DURATION is seconds, or a number followed by s, m, h, d or w (3h). Off by default."),
+                manHelp:
+                    "A visit more than DURATION after the previous one starts a new trip, with no edge from the previous place. DURATION is seconds, or a number followed by s, m, h, d or w (3h). Off by default."
+            ),
             FlagSpec(
                 "forget", value: .required(name: "PLACE"),
                 help: "remove PLACE and all its edges (repeatable)"),
             FlagSpec(
                 "max-places", value: .required(name: "N"),
                 help: "keep at most N places, dropping the least used (default 50000; 0: no limit)",
-                manHelp: "Keep at most N places: after the visits, drop the least used places (fewest visits plus edge weights; ties: used longest ago) and their edges. The default, 50000, holds years of daily use; 0 means no limit. The last place is never dropped."),
+                manHelp:
+                    "Keep at most N places: after the visits, drop the least used places (fewest visits plus edge weights; ties: used longest ago) and their edges. The default, 50000, holds years of daily use; 0 means no limit. The last place is never dropped."
+            ),
             FlagSpec("self-loops", help: "record an edge when a place follows itself"),
             FlagSpec("null-data", short: "z", help: "input places end with NUL, not newline"),
             FlagSpec("quiet", short: "q", help: "do not warn about places to forget that are unknown"),
@@ -59,12 +67,16 @@ public enum RouteGraphVisit {
         ],
         positionalCompletion: .none,
         manSections: GraphLocation.manSections + [
-            ManSection("EXIT STATUS", """
+            ManSection(
+                "EXIT STATUS",
+                """
                 0 if a visit was recorded or a place forgotten, 1 if there was nothing to \
                 record (empty input, or only unknown places to forget), 2 if an error \
                 occurred. On error nothing is recorded and the graph file is left as it was.
                 """),
-            ManSection("EXAMPLES", """
+            ManSection(
+                "EXAMPLES",
+                """
                 Record a trip from home to the airport:
 
                   routegraph-visit Home Airport
