@@ -8,7 +8,9 @@ BASHDIR = $(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(PREFIX)/share/zsh/site-functions
 FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
 
-TOOLS = smartgrep magickey-suggest magickey-find
+TOOLS = smartgrep routegraph-visit routegraph-suggest magickey-suggest magickey-find
+# Hand-written pages of file formats (section 5).
+PAGES5 = routegraph
 SWIFT ?= swift
 RELEASE_FLAGS = -c release -Xswiftc -static-executable
 BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
@@ -68,7 +70,8 @@ places-index:
 	touch $(PLACES_DATA)/places.c
 
 install: build
-	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(BASHDIR)" "$(DESTDIR)$(ZSHDIR)" "$(DESTDIR)$(FISHDIR)"
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(BASHDIR)" "$(DESTDIR)$(ZSHDIR)" "$(DESTDIR)$(FISHDIR)"
+	@for p in $(PAGES5); do install -m 644 man/$$p.5 "$(DESTDIR)$(MANDIR)/man5/$$p.5" || exit 1; done
 	@for t in $(TOOLS); do \
 	  install -m 755 "$(BIN)/$$t" "$(DESTDIR)$(BINDIR)/$$t" && \
 	  install -m 644 man/$$t.1 "$(DESTDIR)$(MANDIR)/man1/$$t.1" && \
@@ -81,11 +84,13 @@ uninstall:
 	@for t in $(TOOLS); do \
 	  rm -f "$(DESTDIR)$(BINDIR)/$$t" "$(DESTDIR)$(MANDIR)/man1/$$t.1" "$(DESTDIR)$(BASHDIR)/$$t" \
 	        "$(DESTDIR)$(ZSHDIR)/_$$t" "$(DESTDIR)$(FISHDIR)/$$t.fish"; \
-	done; echo "uninstalled $(TOOLS) from $(DESTDIR)$(PREFIX)"
+	done; for p in $(PAGES5); do rm -f "$(DESTDIR)$(MANDIR)/man5/$$p.5"; done
+	@echo "uninstalled $(TOOLS) from $(DESTDIR)$(PREFIX)"
 
 bench: build
 	SMARTGREP="$(BIN)/smartgrep" bash bench/smartgrep.sh
 	BIN="$(BIN)" bash bench/magickey.sh
+	ROUTEGRAPH_BIN="$(BIN)" bash bench/routegraph.sh
 
 demo: build
 	@echo '$$ smartgrep "x bin" sf-symbols-ios14.txt'

@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "smartgrep", targets: ["smartgrep"]),
         .executable(name: "magickey-suggest", targets: ["magickey-suggest"]),
         .executable(name: "magickey-find", targets: ["magickey-find"]),
+        .executable(name: "routegraph-visit", targets: ["routegraph-visit"]),
+        .executable(name: "routegraph-suggest", targets: ["routegraph-suggest"]),
     ],
     targets: [
         // The embedded gazetteer: places.tsv and places.index, put into the binary by an
@@ -30,10 +32,14 @@ let package = Package(
         .executableTarget(name: "magickey-find", dependencies: ["WayfindCore", "WayfindPlacesData"]),
         // Regenerates Sources/WayfindPlacesData/places.index (`make places-index`).
         .executableTarget(name: "wayfind-places-index", dependencies: ["WayfindCore"]),
+        .executableTarget(name: "routegraph-visit", dependencies: ["WayfindCore"]),
+        .executableTarget(name: "routegraph-suggest", dependencies: ["WayfindCore"]),
         .testTarget(name: "WayfindCoreTests", dependencies: ["WayfindCore", "WayfindPlacesData"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["WayfindCore", "smartgrep", "magickey-suggest", "magickey-find"],
+            dependencies: [
+                "WayfindCore", "smartgrep", "routegraph-visit", "routegraph-suggest", "magickey-suggest", "magickey-find",
+            ],
             exclude: ["Fixtures"]
         ),
     ]

@@ -109,6 +109,18 @@ public enum Platform {
         Glibc.exit(status)
     }
 
+    /// `memcmp(a, b, count) == 0`.
+    @inline(__always)
+    public static func bytesEqual(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?, count: Int) -> Bool {
+        guard count > 0, let a, let b else { return true }
+        return memcmp(a, b, count) == 0
+    }
+
+    /// `exp2`: two to the power `x`.
+    public static func powerOfTwo(_ x: Double) -> Double {
+        exp2(x)
+    }
+
     /// `memchr`: the first `byte` in `[start, start+count)`, or nil.
     @inline(__always)
     public static func findByte(_ byte: UInt8, in start: UnsafePointer<UInt8>, count: Int) -> UnsafePointer<UInt8>? {

@@ -64,6 +64,31 @@ public enum FileSystem {
         return bytes
     }
 
+    /// The content of the file at `path`, mapped into memory read-only, or nil if there
+    /// is no such file.
+    ///
+    /// Mapping instead of reading saves a copy and the zeroing of a buffer as large as
+    /// the file: for a 14 MB graph that was a fifth of a load. Saves never write into
+    /// the file in place (they rename a new one over it), so the mapped bytes cannot
+    /// change under the reader.
+    public static func mapFile(at path: String) throws(FileSystemError) -> FileBytes? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 {
+            let code = errno
+            if code == ENOENT { return nil }
+            throw .cannotOpen(path: path, errno: code)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .cannotRead(path: path, errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+        if info.st_size == 0 { return FileBytes(mapping: nil) }
+        guard let mapping = MappedFile(FileDescriptor(descriptor), minimumSize: 1) else {
+            throw .cannotRead(path: path, errno: errno)
+        }
+        return FileBytes(mapping: mapping)
+    }
+
     /// Replaces the file at `path` with `bytes` atomically (see the type's description),
     /// first linking the current file as `backupPath` if one is given.
     ///
@@ -101,6 +126,32 @@ public enum FileSystem {
         guard rename(temporary, path) == 0 else { throw .cannotRename(from: temporary, to: path, errno: errno) }
         needsCleanup = false
         try syncDirectory(of: path)
+    }
+
+    /// The deepest chain of symbolic links followed, as the kernel's own limit (ELOOP).
+    private static let maximumLinkHops = 40
+
+    /// `path` with its last component's symbolic links followed (relative targets are
+    /// taken from the link's directory); `path` itself when it is not a link or does
+    /// not exist. A dangling link resolves to where it points, so a save creates the
+    /// file there.
+    public static func resolvingSymbolicLinks(_ path: String) throws(FileSystemError) -> String {
+        var current = path
+        for _ in 0..<maximumLinkHops {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { throw .cannotRead(path: current, errno: errno) }
+            let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if target.hasPrefix("/") {
+                current = target
+            } else {
+                let directory = directory(of: current)
+                current = directory == "." && !current.hasPrefix("./") ? target : directory + "/" + target
+            }
+        }
+        throw .cannotOpen(path: path, errno: ELOOP)
     }
 
     /// Creates `path` and any missing parents with mode 0700.
@@ -193,5 +244,17 @@ public enum FileSystem {
         if fsync(descriptor) != 0 && errno != EINVAL {
             throw .cannotSync(path: directory, errno: errno)
         }
+    }
+}
+
+/// The bytes of a file read by `FileSystem.mapFile(at:)`: a `MappedFile`, or nothing for an
+/// empty file (which cannot be mapped).
+public struct FileBytes {
+    /// The mapping, kept alive as long as this value.
+    let mapping: MappedFile?
+
+    /// The file's bytes, valid while this value lives.
+    public var bytes: UnsafeRawBufferPointer {
+        mapping.map { UnsafeRawBufferPointer($0.bytes) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
     }
 }

@@ -13,6 +13,10 @@
 /// A missing file is an empty graph. A file that cannot be parsed is never
 /// overwritten: `update` fails before calling the body, with the position of the error
 /// and how to recover.
+///
+/// When the path is a symbolic link (a graph kept in a dotfiles repository, say), the
+/// link is followed once, at creation: the lock, the temporary file, the backup and the
+/// rename all happen next to the real file, so the link stays a link.
 public struct GraphFile: Sendable {
     /// The graph file's path.
     public let path: String
@@ -22,6 +26,15 @@ public struct GraphFile: Sendable {
         self.path = path
     }
 
+    /// A graph file at `path`, or at what it points to when it is a symbolic link.
+    public init(resolving path: String) throws(GraphFileError) {
+        do {
+            self.path = try FileSystem.resolvingSymbolicLinks(path)
+        } catch {
+            throw .fileSystem(error)
+        }
+    }
+
     /// The sidecar file that `update(_:)` locks.
     public var lockPath: String { path + ".lock" }
     /// The previous version of the file, kept by every save.
@@ -29,15 +42,17 @@ public struct GraphFile: Sendable {
 
     /// Reads the graph without locking; an empty graph if the file does not exist.
     public func load() throws(GraphFileError) -> RouteGraph {
-        let bytes: [UInt8]?
+        let mapped: FileBytes?
         do {
-            bytes = try FileSystem.readFile(at: path)
+            mapped = try FileSystem.mapFile(at: path)
         } catch {
             throw .fileSystem(error)
         }
-        guard let bytes else { return RouteGraph() }
+        guard let mapped else { return RouteGraph() }
         do {
-            return try RouteGraph(json: bytes)
+            return try withExtendedLifetime(mapped) { () throws(RouteGraphDecodingError) in
+                try RouteGraph(json: mapped.bytes)
+            }
         } catch {
             switch error {
             case .invalid(let jsonError):
@@ -48,7 +63,8 @@ public struct GraphFile: Sendable {
         }
     }
 
-    /// Locks the file, reads the graph, lets `body` change it, saves it if it changed,
+    /// Locks the file, reads the graph, lets `body` change it, saves it if it changed
+    /// (its `revision` moved),
     /// and unlocks; returns what `body` returns. Missing directories are created (0700).
     ///
     /// Throws `GraphFileError` for file problems (then `body` may not have run) and
@@ -62,10 +78,10 @@ public struct GraphFile: Sendable {
         } catch {
             throw GraphFileError.fileSystem(error)
         }
-        let original = try load()
-        var graph = original
+        var graph = try load()
+        let revision = graph.revision
         let result = try body(&graph)
-        if graph != original {
+        if graph.revision != revision {
             do {
                 try FileSystem.writeAtomically(graph.json(), to: path, backupPath: backupPath)
             } catch {

@@ -131,6 +131,16 @@ public struct JSONReader {
         return key
     }
 
+    /// Like `nextKey()`, but hands the key's bytes to `body` instead of making a `String`:
+    /// a slice of the input when the key has no escapes, else its decoded bytes.
+    @inline(__always)
+    public mutating func nextKeyBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) throws(JSONError) -> T? {
+        guard try advanceToMember() else { return nil }
+        let result = try stringBytesAfterQuote(body)
+        try expectColon()
+        return result
+    }
+
     /// Reads `[`; then call `nextElement()` before each element until it returns false.
     public mutating func beginArray() throws(JSONError) {
         try expectKind(.array)
@@ -173,6 +183,15 @@ public struct JSONReader {
     public mutating func readString() throws(JSONError) -> String {
         try expectKind(.string)
         return try readStringAfterQuote()
+    }
+
+    /// Reads a string value and hands its bytes to `body` (valid only during the call):
+    /// a slice of the input when the string has no escapes, the common case, so reading
+    /// a name that is already known allocates nothing.
+    @inline(__always)
+    public mutating func readStringBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) throws(JSONError) -> T {
+        try expectKind(.string)
+        return try stringBytesAfterQuote(body)
     }
 
     /// Reads a number that is an integer in range of `Int64` (no fraction, no exponent).
@@ -242,6 +261,62 @@ public struct JSONReader {
         case .null:
             try expectLiteral("null")
         }
+    }
+
+    // MARK: Fast paths
+
+    // A document written by a known writer has a predictable shape. These calls let a
+    // caller read such a shape with plain byte comparisons, and `rewind(to:)` and read
+    // the same bytes again with the validating calls above when anything differs; the
+    // validating path then produces the error, if there is one. They accept nothing
+    // the validating path would reject.
+
+    /// Consumes `literal` if the input continues with exactly its bytes (no whitespace
+    /// is skipped); otherwise leaves the position alone and returns false.
+    @inline(__always)
+    public mutating func skipLiteral(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard offset + count <= bytes.count,
+            Platform.bytesEqual(bytes.baseAddress! + offset, literal.utf8Start, count: count)
+        else { return false }
+        offset += count
+        return true
+    }
+
+    /// After an opening quote already consumed: the bytes of a string without escapes,
+    /// consuming its closing quote; nil for a string with an escape or invalid content.
+    @inline(__always)
+    public mutating func plainStringBody() -> UnsafeRawBufferPointer? {
+        let start = offset
+        guard let isPlain = try? scanPlainString(), isPlain else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<offset - 1])
+    }
+
+    /// A non-negative integer of 1 to 18 digits without a leading zero, fraction or
+    /// exponent; nil (position unspecified) for anything else.
+    @inline(__always)
+    public mutating func plainNonNegativeInteger() -> Int64? {
+        let start = offset
+        var value: Int64 = 0
+        while offset < bytes.count {
+            let digit = bytes[offset] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            value = value &* 10 &+ Int64(digit)
+            offset += 1
+        }
+        let count = offset - start
+        guard count > 0, count <= 18, count == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
+        if offset < bytes.count {
+            let next = bytes[offset]
+            if next == UInt8(ascii: ".") || next | 0x20 == UInt8(ascii: "e") { return nil }
+        }
+        return value
+    }
+
+    /// Moves back to `offset`, an earlier position inside the current container, to read
+    /// the same bytes again.
+    public mutating func rewind(to offset: Int) {
+        self.offset = offset
     }
 
     // MARK: Containers
@@ -400,6 +475,18 @@ public struct JSONReader {
         return text
     }
 
+    @inline(__always)
+    private mutating func stringBytesAfterQuote<T>(_ body: (UnsafeRawBufferPointer) -> T) throws(JSONError) -> T {
+        let start = offset
+        if try scanPlainString() {
+            return body(UnsafeRawBufferPointer(rebasing: bytes[start..<offset - 1]))
+        }
+        offset = start
+        var decoded: [UInt8] = []
+        try decodeString(into: &decoded)
+        return decoded.withUnsafeBytes { body($0) }
+    }
+
     private mutating func skipStringAfterQuote() throws(JSONError) {
         if try scanPlainString() { return }
         var decoded: [UInt8] = []
@@ -409,7 +496,26 @@ public struct JSONReader {
     /// Validates up to the closing quote (consumed) and returns true, or stops at the
     /// first backslash and returns false.
     private mutating func scanPlainString() throws(JSONError) -> Bool {
-        while offset < bytes.count {
+        while true {
+            // Eight bytes at a time while they are plain ASCII: no quote, backslash,
+            // control character or byte ≥ 0x80 (the has-zero-byte test on each
+            // condition). Borrows only ever flag bytes above a true hit, so the lowest
+            // flagged byte is the first one that needs a look.
+            while offset + 8 <= bytes.count {
+                let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                let special =
+                    (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (word &- ones &* 0x20) | word)
+                    & 0x8080_8080_8080_8080
+                if special != 0 {
+                    offset += special.littleEndian.trailingZeroBitCount / 8
+                    break
+                }
+                offset += 8
+            }
+            guard offset < bytes.count else { break }
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
                 offset += 1

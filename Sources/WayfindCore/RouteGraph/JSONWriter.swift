@@ -93,6 +93,12 @@ public struct JSONWriter {
         }
     }
 
+    /// Writes a value that is already valid JSON (such as a string quoted earlier), as is.
+    public mutating func rawValue(_ json: [UInt8]) {
+        beginValue()
+        bytes.append(contentsOf: json)
+    }
+
     /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) {
         beginValue()

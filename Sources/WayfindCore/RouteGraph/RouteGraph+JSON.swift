@@ -9,12 +9,18 @@
 ///       ],
 ///       "lastVisitedAt": 1700000000,
 ///       "lastVisitedLocation": "Airport",
+///       "places": [
+///         {"lastVisitedAt":1700000000,"name":"Airport","visits":12}
+///       ],
 ///       "version": 1
 ///     }
 ///
 /// - The seed's keys keep their names and types: `edges` (array of `origin`,
 ///   `destination`, `weight`) and `lastVisitedLocation` (string, or absent or null).
-/// - Ours are additions: `version`, `lastVisitedAt` at the top and on each edge.
+/// - Ours are additions: `version`, `lastVisitedAt` at the top and on each edge, and
+///   `places`, the visit count and last visit of each place, for frecency. A file
+///   without `places` (the seed's) gets estimates from its edges: a place's visits are
+///   the weights of the edges into it, its last visit the latest of their times.
 /// - A file without `version` is the seed's format (version 0); a version newer than
 ///   `currentVersion` is refused, even when the rest does not parse, so an old program
 ///   says "upgrade" rather than "syntax error" about a newer file.
@@ -53,21 +59,33 @@ extension RouteGraph {
     }
 
     /// The graph as the bytes of a graph file, ending with a newline.
+    ///
+    /// Each place's name is escaped and quoted once, then copied into every edge that
+    /// names it; the rest of an edge line is fixed text and two integers.
     public func json() -> [UInt8] {
-        var writer = JSONWriter(wrapDepth: 2, capacity: 128 + links.count * 96)
+        let referenced = placesInFileOrder()
+        var quoted = [[UInt8]](repeating: [], count: placeTable.count)
+        var nameBytes = 0
+        for index in referenced {
+            var writer = JSONWriter()
+            writer.string(placeTable[index].name)
+            quoted[index] = writer.bytes
+            nameBytes += writer.bytes.count
+        }
+        var writer = JSONWriter(wrapDepth: 2, capacity: 256 + links.count * 80 + nameBytes * 4)
         writer.beginObject()
         writer.key("edges")
         writer.beginArray()
         for link in links {
             writer.beginObject()
             writer.key("destination")
-            writer.string(placeTable[link.destination].name)
+            writer.rawValue(quoted[link.destination])
             if let time = link.lastVisitedAt {
                 writer.key("lastVisitedAt")
                 writer.integer(time)
             }
             writer.key("origin")
-            writer.string(placeTable[link.origin].name)
+            writer.rawValue(quoted[link.origin])
             writer.key("weight")
             writer.integer(Int64(link.weight))
             writer.endObject()
@@ -77,10 +95,27 @@ extension RouteGraph {
             writer.key("lastVisitedAt")
             writer.integer(lastVisitedAt)
         }
-        if let lastVisitedLocation {
+        if let lastPlace {
             writer.key("lastVisitedLocation")
-            writer.string(lastVisitedLocation)
+            writer.rawValue(quoted[lastPlace])
         }
+        writer.key("places")
+        writer.beginArray()
+        for index in referenced {
+            let place = placeTable[index]
+            guard place.visits > 0 || place.lastVisitedAt != nil else { continue }
+            writer.beginObject()
+            if let time = place.lastVisitedAt {
+                writer.key("lastVisitedAt")
+                writer.integer(time)
+            }
+            writer.key("name")
+            writer.rawValue(quoted[index])
+            writer.key("visits")
+            writer.integer(Int64(place.visits))
+            writer.endObject()
+        }
+        writer.endArray()
         writer.key("version")
         writer.integer(Int64(Self.currentVersion))
         writer.endObject()
@@ -88,51 +123,110 @@ extension RouteGraph {
         return writer.bytes
     }
 
+    /// Adds read statistics to a place; two spellings of one place add their visits
+    /// and keep the later time.
+    @inline(__always)
+    mutating func addStatistics(visits: Int64, lastVisitedAt time: Int64?, to index: Int) {
+        let (sum, overflow) = placeTable[index].visits.addingReportingOverflow(Int(clamping: visits))
+        placeTable[index].visits = overflow ? .max : sum
+        if let time { placeTable[index].lastVisitedAt = max(placeTable[index].lastVisitedAt ?? time, time) }
+    }
+
+    /// The referenced places in the order a reader of the saved file meets them: by
+    /// edge, destination before origin (the keys are sorted), then the rest. Writing the
+    /// `places` array in this order makes a save of a freshly read graph byte-identical.
+    private func placesInFileOrder() -> [Int] {
+        var order: [Int] = []
+        order.reserveCapacity(placeTable.count)
+        var seen = [Bool](repeating: false, count: placeTable.count)
+        for link in links {
+            for index in [link.destination, link.origin] where !seen[index] {
+                seen[index] = true
+                order.append(index)
+            }
+        }
+        for index in referencedPlaces() where !seen[index] { order.append(index) }
+        return order
+    }
+
     // MARK: Reading
 
-    /// Place lookups while reading: most names repeat exactly, so the exact spelling is
-    /// looked up first and folded only the first time it is seen.
-    private struct SpellingCache {
-        var entries: [UTF8Key: (index: Int, display: String)] = [:]
+    /// The keys the reader acts on, recognized from their bytes without making strings.
+    private enum Key {
+        case edges, places, lastVisitedLocation, lastVisitedAt, version
+        case origin, destination, weight, name, visits
+        case other
 
-        mutating func place(named name: String, in graph: inout RouteGraph) -> Int? {
-            if let entry = entries[UTF8Key(name)] {
-                // A later spelling of the same place may have changed the display name.
-                if !UTF8Key.sameBytes(graph.placeTable[entry.index].name, entry.display) {
-                    graph.placeTable[entry.index].name = entry.display
-                }
-                return entry.index
+        init(_ bytes: UnsafeRawBufferPointer) {
+            func matches(_ text: StaticString) -> Bool {
+                bytes.count == text.utf8CodeUnitCount
+                    && Platform.bytesEqual(bytes.baseAddress, text.utf8Start, count: bytes.count)
             }
-            let (display, key) = RouteGraph.normalize(name)
-            guard !key.isEmpty else { return nil }
-            let index = graph.intern(display: display, key: key)
-            entries[UTF8Key(name)] = (index, display)
-            return index
+            switch bytes.count {
+            case 4: self = matches("name") ? .name : .other
+            case 5: self = matches("edges") ? .edges : .other
+            case 6:
+                self =
+                    matches("origin")
+                    ? .origin
+                    : matches("weight")
+                        ? .weight
+                        : matches("places")
+                            ? .places
+                            : matches("visits") ? .visits : .other
+            case 7: self = matches("version") ? .version : .other
+            case 11: self = matches("destination") ? .destination : .other
+            case 13: self = matches("lastVisitedAt") ? .lastVisitedAt : .other
+            case 19: self = matches("lastVisitedLocation") ? .lastVisitedLocation : .other
+            default: self = .other
+            }
+        }
+
+        var text: String {
+            switch self {
+            case .edges: "edges"
+            case .places: "places"
+            case .lastVisitedLocation: "lastVisitedLocation"
+            case .lastVisitedAt: "lastVisitedAt"
+            case .version: "version"
+            case .origin: "origin"
+            case .destination: "destination"
+            case .weight: "weight"
+            case .name: "name"
+            case .visits: "visits"
+            case .other: "?"
+            }
         }
     }
 
     private static func read(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> RouteGraph {
         var graph = RouteGraph()
         var reader = JSONReader(bytes)
-        var cache = SpellingCache()
-        var lastName: String?
+        // About one new spelling per 500 bytes of a typical file; the table grows if not.
+        let spellings = SpellingTable(expectedSpellings: bytes.count / 500)
+        graph.linkIndex.reserveCapacity(bytes.count / 100)
+        var lastName: [UInt8]?
         var version: Int64 = 0
+        var sawPlaces = false
         try within("the top level", &reader) { (reader) throws(JSONError) in try reader.beginObject() }
-        while let key = try reader.nextKey() {
+        while let key = try reader.nextKeyBytes(Key.init) {
             switch key {
-            case "edges":
-                try readEdges(&reader, into: &graph, cache: &cache)
-            case "lastVisitedLocation":
-                lastName = try within(key, &reader) { (reader) throws(JSONError) in
-                    try reader.readNullIfPresent() ? nil : try reader.readString()
+            case .edges:
+                try readEdges(&reader, into: &graph, spellings: spellings)
+            case .places:
+                sawPlaces = true
+                try readPlaces(&reader, into: &graph, spellings: spellings)
+            case .lastVisitedLocation:
+                lastName = try within(key.text, &reader) { (reader) throws(JSONError) in
+                    try reader.readNullIfPresent() ? nil : try reader.readStringBytes { Array($0) }
                 }
-            case "lastVisitedAt":
-                graph.lastVisitedAt = try within(key, &reader) { (reader) throws(JSONError) in
+            case .lastVisitedAt:
+                graph.lastVisitedAt = try within(key.text, &reader) { (reader) throws(JSONError) in
                     try reader.readNullIfPresent() ? nil : try reader.readInt64()
                 }
-            case "version":
+            case .version:
                 let start = reader.offset
-                version = try within(key, &reader) { (reader) throws(JSONError) in try reader.readInt64() }
+                version = try within(key.text, &reader) { (reader) throws(JSONError) in try reader.readInt64() }
                 if version < 0 { throw reader.error("version: must not be negative", at: start) }
             default:
                 try reader.skipValue()
@@ -141,40 +235,68 @@ extension RouteGraph {
         try reader.finish()
         // The last place is read last so that its spelling wins, whatever the key order.
         if let lastName {
-            graph.lastPlace = cache.place(named: lastName, in: &graph)
+            graph.lastPlace = lastName.withUnsafeBytes { spellings.place(spelled: $0, in: &graph) }
         }
         if graph.lastPlace == nil { graph.lastVisitedAt = nil }
+        if !sawPlaces { graph.estimateStatisticsFromEdges() }
         graph.version = Int(clamping: version)
         return graph
     }
 
     private static func readEdges(
-        _ reader: inout JSONReader, into graph: inout RouteGraph, cache: inout SpellingCache
+        _ reader: inout JSONReader, into graph: inout RouteGraph, spellings: SpellingTable
     ) throws(JSONError) {
         try within("edges", &reader) { (reader) throws(JSONError) in try reader.beginArray() }
         var position = 0
         while try reader.nextElement() {
             func path() -> String { "edges[\(position)]" }
             let start = reader.offset
+            // The shape this writer produces, read with byte comparisons; anything else
+            // (other key orders, whitespace, escapes, errors) goes the validating way.
+            if reader.skipLiteral(#"{"destination":""#), let destinationBytes = reader.plainStringBody() {
+                var time: Int64? = nil
+                var shapeHolds = true
+                if reader.skipLiteral(#","lastVisitedAt":"#) {
+                    time = reader.plainNonNegativeInteger()
+                    shapeHolds = time != nil
+                }
+                if shapeHolds, reader.skipLiteral(#","origin":""#), let originBytes = reader.plainStringBody(),
+                    reader.skipLiteral(#","weight":"#), let weight = reader.plainNonNegativeInteger(),
+                    reader.skipLiteral("}")
+                {
+                    if let to = spellings.place(spelled: destinationBytes, in: &graph),
+                        let from = spellings.place(spelled: originBytes, in: &graph)
+                    {
+                        graph.strengthen(from: from, to: to, by: Int(clamping: weight), at: time)
+                    }
+                    position += 1
+                    continue
+                }
+            }
+            reader.rewind(to: start)
             try within(path(), &reader) { (reader) throws(JSONError) in try reader.beginObject() }
-            var origin: String?
-            var destination: String?
+            var origin: Int?? = nil
+            var destination: Int?? = nil
             var weight: Int64 = 1
             var time: Int64?
-            while let key = try reader.nextKey() {
+            while let key = try reader.nextKeyBytes(Key.init) {
                 switch key {
-                case "origin":
-                    origin = try within(path(), key: key, &reader) { (reader) throws(JSONError) in try reader.readString() }
-                case "destination":
-                    destination = try within(path(), key: key, &reader) { (reader) throws(JSONError) in
-                        try reader.readString()
+                case .origin:
+                    origin = try within(path(), key: key.text, &reader) { (reader) throws(JSONError) in
+                        try reader.readStringBytes { spellings.place(spelled: $0, in: &graph) }
                     }
-                case "weight":
+                case .destination:
+                    destination = try within(path(), key: key.text, &reader) { (reader) throws(JSONError) in
+                        try reader.readStringBytes { spellings.place(spelled: $0, in: &graph) }
+                    }
+                case .weight:
                     let valueStart = reader.offset
-                    weight = try within(path(), key: key, &reader) { (reader) throws(JSONError) in try reader.readInt64() }
+                    weight = try within(path(), key: key.text, &reader) { (reader) throws(JSONError) in
+                        try reader.readInt64()
+                    }
                     if weight < 0 { throw reader.error("\(path()).weight: must not be negative", at: valueStart) }
-                case "lastVisitedAt":
-                    time = try within(path(), key: key, &reader) { (reader) throws(JSONError) in
+                case .lastVisitedAt:
+                    time = try within(path(), key: key.text, &reader) { (reader) throws(JSONError) in
                         try reader.readNullIfPresent() ? nil : try reader.readInt64()
                     }
                 default:
@@ -183,9 +305,60 @@ extension RouteGraph {
             }
             guard let origin else { throw reader.error("\(path()): missing \"origin\"", at: start) }
             guard let destination else { throw reader.error("\(path()): missing \"destination\"", at: start) }
-            if let from = cache.place(named: origin, in: &graph), let to = cache.place(named: destination, in: &graph) {
+            if let from = origin, let to = destination {
                 graph.strengthen(from: from, to: to, by: Int(clamping: weight), at: time)
             }
+            position += 1
+        }
+    }
+
+    private static func readPlaces(
+        _ reader: inout JSONReader, into graph: inout RouteGraph, spellings: SpellingTable
+    ) throws(JSONError) {
+        try within("places", &reader) { (reader) throws(JSONError) in try reader.beginArray() }
+        var position = 0
+        while try reader.nextElement() {
+            func path() -> String { "places[\(position)]" }
+            let start = reader.offset
+            // The shape this writer produces first, as for edges.
+            if reader.skipLiteral(#"{"lastVisitedAt":"#), let time = reader.plainNonNegativeInteger(),
+                reader.skipLiteral(#","name":""#), let nameBytes = reader.plainStringBody(),
+                reader.skipLiteral(#","visits":"#), let visits = reader.plainNonNegativeInteger(),
+                reader.skipLiteral("}")
+            {
+                if let index = spellings.place(spelled: nameBytes, in: &graph) {
+                    graph.addStatistics(visits: visits, lastVisitedAt: time, to: index)
+                }
+                position += 1
+                continue
+            }
+            reader.rewind(to: start)
+            try within(path(), &reader) { (reader) throws(JSONError) in try reader.beginObject() }
+            var place: Int?? = nil
+            var visits: Int64 = 0
+            var time: Int64?
+            while let key = try reader.nextKeyBytes(Key.init) {
+                switch key {
+                case .name:
+                    place = try within(path(), key: key.text, &reader) { (reader) throws(JSONError) in
+                        try reader.readStringBytes { spellings.place(spelled: $0, in: &graph) }
+                    }
+                case .visits:
+                    let valueStart = reader.offset
+                    visits = try within(path(), key: key.text, &reader) { (reader) throws(JSONError) in
+                        try reader.readInt64()
+                    }
+                    if visits < 0 { throw reader.error("\(path()).visits: must not be negative", at: valueStart) }
+                case .lastVisitedAt:
+                    time = try within(path(), key: key.text, &reader) { (reader) throws(JSONError) in
+                        try reader.readNullIfPresent() ? nil : try reader.readInt64()
+                    }
+                default:
+                    try reader.skipValue()
+                }
+            }
+            guard let place else { throw reader.error("\(path()): missing \"name\"", at: start) }
+            if let index = place { graph.addStatistics(visits: visits, lastVisitedAt: time, to: index) }
             position += 1
         }
     }

@@ -52,12 +52,33 @@ public struct RouteGraph: Sendable {
         }
     }
 
-    /// A place: how it is shown and what it is known by.
+    /// A place: how it is shown, what it is known by, and how often it was visited.
     struct Place: Sendable {
         /// The most recently used spelling, whitespace trimmed and collapsed.
         var name: String
         /// `placeKey(name)`.
         var key: String
+        /// How many visits it had (frecency's "often").
+        var visits: Int = 0
+        /// When it was last visited, in Unix seconds (frecency's "recently").
+        var lastVisitedAt: Int64? = nil
+    }
+
+    /// What is known about visits to one place, for frecency.
+    public struct PlaceStatistics: Sendable, Equatable {
+        /// The display spelling.
+        public var name: String
+        /// How many visits it had.
+        public var visits: Int
+        /// When it was last visited, in Unix seconds, if known.
+        public var lastVisitedAt: Int64?
+
+        /// Statistics for one place.
+        public init(name: String, visits: Int, lastVisitedAt: Int64?) {
+            self.name = name
+            self.visits = visits
+            self.lastVisitedAt = lastVisitedAt
+        }
     }
 
     /// An edge between place indices.
@@ -78,6 +99,9 @@ public struct RouteGraph: Sendable {
     var linkIndex: [UInt64: Int] = [:]
     /// Index of the place visited last.
     var lastPlace: Int?
+    /// Counts the changes made since the graph was created or read; `GraphFile.update`
+    /// saves only when it moved, which is cheaper than comparing whole graphs.
+    public internal(set) var revision = 0
 
     /// When the last visit happened, in Unix seconds.
     public internal(set) var lastVisitedAt: Int64?
@@ -120,6 +144,21 @@ public struct RouteGraph: Sendable {
     public func edges(from place: String) -> [Edge] {
         guard let from = placeIndex[UTF8Key(Self.placeKey(place))] else { return [] }
         return links.lazy.filter { $0.origin == from }.map(edge(for:))
+    }
+
+    /// The visit statistics of `place` (any spelling), if it is known.
+    public func statistics(of place: String) -> PlaceStatistics? {
+        placeIndex[UTF8Key(Self.placeKey(place))].map(statistics(at:))
+    }
+
+    /// The visit statistics of every place, in the order they were first seen.
+    public var placeStatistics: [PlaceStatistics] {
+        referencedPlaces().map(statistics(at:))
+    }
+
+    func statistics(at index: Int) -> PlaceStatistics {
+        let place = placeTable[index]
+        return PlaceStatistics(name: place.name, visits: place.visits, lastVisitedAt: place.lastVisitedAt)
     }
 
     /// How `place` is shown (its most recently used spelling), if it is known.
@@ -173,7 +212,7 @@ public struct RouteGraph: Sendable {
 
     private static func isWhitespace(_ scalar: UInt32) -> Bool {
         if scalar < 0x80 { return scalar == 0x20 || (scalar >= 0x09 && scalar <= 0x0D) }
-        return Unicode.Scalar(scalar)?.properties.isWhitespace ?? false
+        return TextFolding.isUnicodeWhitespace(scalar)
     }
 
     private static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
@@ -184,8 +223,8 @@ public struct RouteGraph: Sendable {
     // MARK: Changing
 
     /// Records a visit to `place` at `time` (Unix seconds): strengthens the edge from the
-    /// last place (creating it with weight 1), then makes `place` the last place and its
-    /// spelling the displayed one.
+    /// last place (creating it with weight 1), counts the visit on the place, then makes
+    /// `place` the last place and its spelling the displayed one.
     ///
     /// No edge is recorded when `newTrip` is set, or when `place` is the last place
     /// itself and `selfLoops` is not set. Returns false, changing nothing, when the name
@@ -200,8 +239,12 @@ public struct RouteGraph: Sendable {
         if let last = lastPlace, !newTrip, last != here || selfLoops {
             strengthen(from: last, to: here, by: 1, at: time)
         }
+        let (visits, overflow) = placeTable[here].visits.addingReportingOverflow(1)
+        placeTable[here].visits = overflow ? .max : visits
+        placeTable[here].lastVisitedAt = max(placeTable[here].lastVisitedAt ?? time, time)
         lastPlace = here
         lastVisitedAt = time
+        revision += 1
         return true
     }
 
@@ -213,22 +256,26 @@ public struct RouteGraph: Sendable {
         var removed = [Bool](repeating: false, count: placeTable.count)
         removed[doomed] = true
         remove(places: removed)
+        revision += 1
         return true
     }
 
     /// Drops the least used places until at most `maxPlaces` remain, and returns how
     /// many were dropped.
     ///
-    /// A place's use is the total weight of the edges touching it; ties go to the one
-    /// travelled longest ago, then to the key, so the result does not depend on order.
+    /// A place's use is its visit count plus the total weight of the edges touching it;
+    /// ties go to the one used longest ago, then to the key, so the result does not
+    /// depend on order.
     /// The last place is never dropped. Dropping a place removes its edges, which can
     /// leave neighbours with no edges; they go too, so fewer places may remain.
     @discardableResult
     public mutating func prune(maxPlaces: Int) -> Int {
+        // The table holds at least every referenced place: usually nothing to count.
+        guard placeTable.count > maxPlaces else { return 0 }
         let referenced = referencedPlaces()
         guard referenced.count > maxPlaces else { return 0 }
-        var use = [Int](repeating: 0, count: placeTable.count)
-        var recent = [Int64](repeating: .min, count: placeTable.count)
+        var use = placeTable.map(\.visits)
+        var recent = placeTable.map { $0.lastVisitedAt ?? .min }
         for link in links {
             for end in [link.origin, link.destination] {
                 let (sum, overflow) = use[end].addingReportingOverflow(link.weight)
@@ -244,6 +291,7 @@ public struct RouteGraph: Sendable {
         for index in candidates.prefix(excess) { removed[index] = true }
         let before = referenced.count
         remove(places: removed)
+        revision += 1
         return before - placeTable.count
     }
 
@@ -284,9 +332,28 @@ public struct RouteGraph: Sendable {
         }
     }
 
-    /// The places on an edge or visited last, as a set of indices in index order.
-    private func referencedPlaces() -> [Int] {
-        var seen = [Bool](repeating: false, count: placeTable.count)
+    /// Fills in visit statistics for a file that has none (the seed's format): a place
+    /// was visited as often as edges led into it, last when the latest of them was
+    /// travelled; the last place was visited at least once, at the graph's last visit.
+    mutating func estimateStatisticsFromEdges() {
+        for link in links {
+            let (sum, overflow) = placeTable[link.destination].visits.addingReportingOverflow(link.weight)
+            placeTable[link.destination].visits = overflow ? .max : sum
+            if let time = link.lastVisitedAt {
+                placeTable[link.destination].lastVisitedAt = max(placeTable[link.destination].lastVisitedAt ?? time, time)
+            }
+        }
+        if let lastPlace {
+            placeTable[lastPlace].visits = max(placeTable[lastPlace].visits, 1)
+            if let lastVisitedAt {
+                placeTable[lastPlace].lastVisitedAt = max(placeTable[lastPlace].lastVisitedAt ?? lastVisitedAt, lastVisitedAt)
+            }
+        }
+    }
+
+    /// The places on an edge, with visits, or visited last, in index order.
+    func referencedPlaces() -> [Int] {
+        var seen = placeTable.map { $0.visits > 0 }
         for link in links {
             seen[link.origin] = true
             seen[link.destination] = true
@@ -295,10 +362,14 @@ public struct RouteGraph: Sendable {
         return seen.indices.filter { seen[$0] }
     }
 
-    /// Removes the marked places and their edges, then renumbers what is left, dropping
-    /// places no edge refers to.
+    /// Removes the marked places, their visit counts and their edges, then renumbers
+    /// what is left, dropping places no edge refers to and that were never visited.
     private mutating func remove(places removed: [Bool]) {
         links.removeAll { removed[$0.origin] || removed[$0.destination] }
+        for index in removed.indices where removed[index] {
+            placeTable[index].visits = 0
+            placeTable[index].lastVisitedAt = nil
+        }
         if let last = lastPlace, removed[last] {
             lastPlace = nil
             lastVisitedAt = nil
@@ -308,7 +379,7 @@ public struct RouteGraph: Sendable {
 
     /// Renumbers places so only referenced ones remain, keeping their relative order.
     mutating func compact() {
-        var newIndex = [Int](repeating: -1, count: placeTable.count)
+        var newIndex = placeTable.map { $0.visits > 0 ? 0 : -1 }
         for link in links {
             newIndex[link.origin] = 0
             newIndex[link.destination] = 0
@@ -334,8 +405,9 @@ public struct RouteGraph: Sendable {
 
 extension RouteGraph: Equatable {
     /// Graphs are equal when they would be saved the same: the same edges in the same
-    /// order with the same spellings (byte for byte), weights and times, the same last place and time,
-    /// and the same version. Unreferenced places and internal numbering do not count.
+    /// order with the same spellings (byte for byte), weights and times, the same place
+    /// statistics, the same last place and time, and the same version. Unreferenced
+    /// places and internal numbering do not count.
     public static func == (lhs: RouteGraph, rhs: RouteGraph) -> Bool {
         guard lhs.version == rhs.version, lhs.lastVisitedAt == rhs.lastVisitedAt,
             lhs.lastVisitedLocation.map(UTF8Key.init) == rhs.lastVisitedLocation.map(UTF8Key.init),
@@ -345,6 +417,15 @@ extension RouteGraph: Equatable {
             guard left.weight == right.weight, left.lastVisitedAt == right.lastVisitedAt,
                 UTF8Key.sameBytes(lhs.placeTable[left.origin].name, rhs.placeTable[right.origin].name),
                 UTF8Key.sameBytes(lhs.placeTable[left.destination].name, rhs.placeTable[right.destination].name)
+            else { return false }
+        }
+        let left = lhs.referencedPlaces()
+        let right = rhs.referencedPlaces()
+        guard left.count == right.count else { return false }
+        for (l, r) in zip(left, right) {
+            let a = lhs.placeTable[l]
+            let b = rhs.placeTable[r]
+            guard a.visits == b.visits, a.lastVisitedAt == b.lastVisitedAt, UTF8Key.sameBytes(a.name, b.name)
             else { return false }
         }
         return true

@@ -111,14 +111,16 @@ struct RouteGraphTests {
         #expect(graph == RouteGraph())
     }
 
-    @Test func forgettingAPlaceRemovesItsEdgesAndOrphans() {
+    @Test func forgettingAPlaceRemovesItsEdgesButKeepsTheOtherVisitedPlaces() {
         var graph = graph(visiting: ["A", "B", "C", "A"])
         let forgotB = graph.forget("b")
         #expect(forgotB)
         #expect(graph.edges.map { "\($0.origin)→\($0.destination)" } == ["C→A"])
         let forgotA = graph.forget("a")
         #expect(forgotA)
-        #expect(graph.edges.isEmpty && graph.lastVisitedLocation == nil && graph.places.isEmpty)
+        #expect(graph.edges.isEmpty && graph.lastVisitedLocation == nil)
+        // C has no edge left, but it was visited, so frecency still offers it.
+        #expect(graph.places == ["C"])
         let forgotNowhere = graph.forget("nowhere")
         #expect(forgotNowhere == false)
     }

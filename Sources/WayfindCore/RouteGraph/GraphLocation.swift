@@ -1,0 +1,61 @@
+/// Where the route graph file is: the rule both routegraph tools share.
+///
+///     --graph FILE                       if given
+///     $ROUTEGRAPH_FILE                   if set and not empty
+///     $XDG_STATE_HOME/wayfind/routegraph.json          if XDG_STATE_HOME is absolute
+///     $HOME/.local/state/wayfind/routegraph.json       otherwise
+///
+/// A relative `XDG_STATE_HOME` is ignored, as the XDG Base Directory specification says.
+/// Missing directories are created with mode 0700 when the graph is first saved.
+public enum GraphLocation {
+    /// The file name under the state directory.
+    public static let relativePath = "wayfind/routegraph.json"
+
+    /// The graph file's path for an explicit `--graph` value (or nil) and an environment.
+    public static func path(explicit: String?, environment: Environment) throws(ToolError) -> String {
+        if let explicit {
+            guard !explicit.isEmpty else { throw ToolError("--graph: the file name is empty") }
+            return explicit
+        }
+        if let file = environment["ROUTEGRAPH_FILE"], !file.isEmpty { return file }
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return state + "/" + relativePath
+        }
+        if let home = environment["HOME"], !home.isEmpty {
+            return (home.hasSuffix("/") ? home : home + "/") + ".local/state/" + relativePath
+        }
+        throw ToolError("cannot tell where the route graph is: HOME is not set (set ROUTEGRAPH_FILE or use --graph FILE)")
+    }
+}
+
+extension GraphLocation {
+    /// The `--graph FILE` flag both tools share.
+    public static let flag = FlagSpec(
+        "graph", value: .required(name: "FILE"),
+        help: "the route graph file (default: see FILES)",
+        manHelp:
+            "Use FILE as the route graph. Without it, $ROUTEGRAPH_FILE, else ${XDG_STATE_HOME:-$HOME/.local/state}/wayfind/routegraph.json (see FILES).",
+        completion: .file)
+
+    /// The FILES and ENVIRONMENT man page sections both tools share.
+    public static let manSections: [ManSection] = [
+        ManSection(
+            "FILES",
+            """
+            The route graph is a JSON file, described in routegraph(5). Its place is the first of: \
+            the --graph option; $ROUTEGRAPH_FILE; $XDG_STATE_HOME/wayfind/routegraph.json when \
+            XDG_STATE_HOME is an absolute path; $HOME/.local/state/wayfind/routegraph.json. \
+            Missing directories are created with mode 0700 and a new file with mode 0600. \
+            Next to it live FILE.lock (the lock every change takes) and FILE.bak (the \
+            previous version, kept by every save). A symbolic link at FILE is followed, and \
+            stays a link.
+            """),
+        ManSection(
+            "ENVIRONMENT",
+            """
+            ROUTEGRAPH_FILE: the graph file, when --graph is not given and it is not empty.
+
+            XDG_STATE_HOME, HOME: where the graph file is by default.
+            """),
+    ]
+}

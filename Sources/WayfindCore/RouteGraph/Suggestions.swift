@@ -1,0 +1,196 @@
+/// Which places come next: the ordering behind `routegraph-suggest`.
+///
+/// Suggestions start from one place, the *from-place* (by default the last place
+/// visited). They come in two tiers.
+///
+/// **Successors first.** The places the from-place has edges to, by the edge's weight,
+/// heaviest first; equal weights by the most recent use of the edge, then by name. In
+/// the seed's scenario, from City Center:
+///
+///     City Center → Airport          weight 11   → 1st
+///     City Center → Football Field   weight 1    → 2nd
+///
+/// **Then everything else, by frecency**: how often and how recently each place was
+/// visited, so that a place you go to a lot is offered even from a place you never
+/// left before, and the tool never comes back empty-handed while there is history.
+///
+///     frecency = visits × recency(age)     age = now − last visit of the place
+///
+/// `recency` is zoxide's step function, which has proved itself for directories:
+/// ×4 within the hour, ×2 within the day, ×½ within the week, ×¼ after that (and for
+/// places whose last visit is unknown). So 3 visits an hour ago (score 12) beat 20
+/// visits last month (score 5), but 100 visits last month (25) beat both.
+///
+/// **Old habits fade** with a half-life `H` (off by default). Then an edge counts
+/// `weight × 2^(−age/H)`, age being the time since the edge was last travelled, and
+/// frecency uses `2^(−age/H)` in place of the step function. With `H` = 30 days, a route
+/// taken 20 times two months ago (score 5) ranks below one taken 6 times this week
+/// (about 5.4). Edges with no time (files written by the seed's code) do not fade.
+///
+/// The from-place itself is never suggested. A `filter` (the QUERY words, with
+/// smartgrep's rules) applies to both tiers before the limit.
+public struct SuggestionRequest: Sendable {
+    /// The place to suggest from (any spelling); nil means the last place visited.
+    public var from: String?
+    /// At most this many suggestions; nil for all.
+    public var limit: Int?
+    /// Leave out the frecency tier.
+    public var successorsOnly: Bool
+    /// The half-life of a habit in seconds; nil means habits do not fade.
+    public var halfLife: Int64?
+    /// The current time, in Unix seconds.
+    public var now: Int64
+
+    /// A request; the defaults are `routegraph-suggest`'s.
+    public init(from: String? = nil, limit: Int? = 10, successorsOnly: Bool = false, halfLife: Int64? = nil, now: Int64) {
+        self.from = from
+        self.limit = limit
+        self.successorsOnly = successorsOnly
+        self.halfLife = halfLife
+        self.now = now
+    }
+}
+
+/// One suggested place.
+public struct Suggestion: Sendable, Equatable {
+    /// Where a suggestion's score came from.
+    public enum Source: String, Sendable {
+        /// An edge from the from-place: the score is its (faded) weight.
+        case edge
+        /// The place's frecency.
+        case frecency
+    }
+
+    /// The place, as it is shown.
+    public var place: String
+    /// The score that ranked it within its tier.
+    public var score: Double
+    /// Which tier it came from.
+    public var source: Source
+}
+
+/// The recency multipliers of frecency without a half-life (zoxide's).
+enum Recency {
+    /// Visited within the hour: counts four times.
+    static let withinHour = (seconds: Int64(3600), factor: 4.0)
+    /// Within the day: twice.
+    static let withinDay = (seconds: Int64(86_400), factor: 2.0)
+    /// Within the week: half.
+    static let withinWeek = (seconds: Int64(604_800), factor: 0.5)
+    /// Older, or unknown: a quarter.
+    static let older = 0.25
+}
+
+extension RouteGraph {
+    /// Up to this many frecency suggestions are kept by insertion into a sorted array
+    /// (linear per insertion, but no sort of every place); longer lists sort once.
+    static let shortListLength = 64
+
+    /// The suggestions for `request`, best first; `filter` keeps only the places whose
+    /// display name it accepts (all if nil).
+    public func suggestions(
+        for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
+    ) -> [Suggestion] {
+        let from: Int?
+        if let name = request.from {
+            from = placeIndex[UTF8Key(Self.placeKey(name))]
+        } else {
+            from = lastPlace
+        }
+        let limit = request.limit ?? .max
+        guard limit > 0 else { return [] }
+        var isTaken = [Bool](repeating: false, count: placeTable.count)
+        if let from { isTaken[from] = true }
+        var result: [Suggestion] = []
+
+        // Tier one: successors. Few per place, so they are simply collected and sorted.
+        if let from {
+            var successors: [(place: Int, score: Double, time: Int64)] = []
+            for link in links where link.origin == from && link.destination != from {
+                var score = Double(link.weight)
+                if let halfLife = request.halfLife, let time = link.lastVisitedAt {
+                    score *= fade(age: request.now - time, halfLife: halfLife)
+                }
+                successors.append((link.destination, score, link.lastVisitedAt ?? .min))
+            }
+            successors.sort { a, b in
+                if a.score != b.score { return a.score > b.score }
+                if a.time != b.time { return a.time > b.time }
+                return isOrderedByName(a.place, b.place)
+            }
+            for successor in successors where result.count < limit {
+                isTaken[successor.place] = true
+                let name = placeTable[successor.place].name
+                if let filter, !filter(name) { continue }
+                result.append(Suggestion(place: name, score: successor.score, source: .edge))
+            }
+        }
+        guard !request.successorsOnly, result.count < limit else { return result }
+
+        // Tier two: frecency over every other place. For a short list (the usual
+        // case) only the best `room` are kept, in a small sorted array, instead of
+        // sorting every place; a long one is sorted once.
+        let room = limit - result.count
+        typealias Candidate = (place: Int, score: Double, time: Int64)
+        func ranksBefore(_ a: Candidate, _ b: Candidate) -> Bool {
+            if a.score != b.score { return a.score > b.score }
+            if a.time != b.time { return a.time > b.time }
+            return isOrderedByName(a.place, b.place)
+        }
+        var best: [Candidate] = []
+        let keepsSorted = room <= Self.shortListLength
+        for index in referencedPlaces() where !isTaken[index] {
+            let place = placeTable[index]
+            let candidate = (index, frecency(of: place, now: request.now, halfLife: request.halfLife), place.lastVisitedAt ?? .min)
+            if keepsSorted, best.count == room, let worst = best.last, !ranksBefore(candidate, worst) { continue }
+            if let filter, !filter(place.name) { continue }
+            if keepsSorted {
+                let position = best.firstIndex { !ranksBefore($0, candidate) } ?? best.count
+                best.insert(candidate, at: position)
+                if best.count > room { best.removeLast() }
+            } else {
+                best.append(candidate)
+            }
+        }
+        if !keepsSorted {
+            best.sort(by: ranksBefore)
+            if best.count > room { best.removeLast(best.count - room) }
+        }
+        for entry in best {
+            result.append(Suggestion(place: placeTable[entry.place].name, score: entry.score, source: .frecency))
+        }
+        return result
+    }
+
+    /// `visits × recency(age)`; see the essay at the top of this file.
+    func frecency(of place: Place, now: Int64, halfLife: Int64?) -> Double {
+        let visits = Double(place.visits)
+        guard let time = place.lastVisitedAt else {
+            return halfLife == nil ? visits * Recency.older : visits
+        }
+        let age = max(now - time, 0)
+        if let halfLife { return visits * fade(age: age, halfLife: halfLife) }
+        if age <= Recency.withinHour.seconds { return visits * Recency.withinHour.factor }
+        if age <= Recency.withinDay.seconds { return visits * Recency.withinDay.factor }
+        if age <= Recency.withinWeek.seconds { return visits * Recency.withinWeek.factor }
+        return visits * Recency.older
+    }
+
+    /// `2^(−age/halfLife)`; times in the future count as now.
+    func fade(age: Int64, halfLife: Int64) -> Double {
+        guard age > 0, halfLife > 0 else { return 1 }
+        return Platform.powerOfTwo(-Double(age) / Double(halfLife))
+    }
+
+    /// Name order for ties: by folded key, then by spelling, byte for byte.
+    private func isOrderedByName(_ a: Int, _ b: Int) -> Bool {
+        let left = placeTable[a]
+        let right = placeTable[b]
+        if !UTF8Key.sameBytes(left.key, right.key) { return Self.bytesPrecede(left.key, right.key) }
+        return Self.bytesPrecede(left.name, right.name)
+    }
+
+    private static func bytesPrecede(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+}

@@ -1,0 +1,226 @@
+/// `routegraph-suggest`: print the places that usually come next.
+
+/// The routegraph-suggest tool: its flag table, its options, and `run`.
+public enum RouteGraphSuggest {
+    /// How many suggestions are printed by default: a screenful for a completion menu.
+    public static let defaultLimit = 10
+
+    /// The flag table: the parser, `--help`, the man page and the completions read it.
+    public static let spec = ToolSpec(
+        name: "routegraph-suggest",
+        summary: "print the places that usually come next, best first",
+        usage: ["[OPTIONS] [QUERY...]"],
+        description: """
+            Print likely next places, best first, one per line: first the places the \
+            from-place (by default the last place visited) has edges to, by weight, then \
+            every other place by frecency (see ORDER). The from-place itself is never \
+            suggested. QUERY words keep only the places in which every word starts a \
+            different word, ignoring case and accents, as smartgrep(1) matches: 'ai' \
+            finds Airport, 'sao' finds São Paulo.
+            """,
+        flags: [
+            GraphLocation.flag,
+            FlagSpec(
+                "from", short: "f", value: .required(name: "PLACE"),
+                help: "suggest what follows PLACE (default: the last place visited)"),
+            FlagSpec(
+                "limit", short: "n", value: .required(name: "N"),
+                help: "print at most N suggestions (default 10; 0: all)"),
+            FlagSpec(
+                "successors-only", short: "s",
+                help: "only places reached from the from-place, no frecency"),
+            FlagSpec(
+                "half-life", value: .required(name: "DURATION"),
+                help: "let old habits fade with this half-life (off by default)",
+                manHelp:
+                    "Let old habits fade: an edge counts its weight times 2^(-age/DURATION), age being the time since it was last travelled, and frecency decays the same way (see ORDER). DURATION is seconds, or a number followed by s, m, h, d or w (30d). Off by default."
+            ),
+            FlagSpec(
+                "scores", help: "add tab-separated columns: score, and edge or frecency"),
+            FlagSpec("json", help: "print a JSON array of {place, score, source} objects"),
+            FlagSpec("null-data", short: "z", help: "end each suggestion with NUL, not newline"),
+            StandardFlags.help(),
+            StandardFlags.version,
+            StandardFlags.generate,
+        ],
+        positionalCompletion: .none,
+        manSections: [
+            ManSection(
+                "ORDER",
+                """
+                First come the successors of the from-place: the places it has edges to, by \
+                the edge's weight (how often that trip was made), heaviest first; equal \
+                weights by the time the edge was last travelled, latest first; then by name.
+
+                Then, unless --successors-only, every other place, by frecency, highest \
+                first; equal scores by the time of the last visit, then by name. Frecency \
+                is visits × recency, where recency is 4 when the place was last visited \
+                within the hour, 2 within the day, 0.5 within the week and 0.25 after that \
+                (or when the time is unknown), as in zoxide. So 3 visits an hour ago (12) \
+                beat 20 visits last month (5), but 100 visits last month (25) beat both.
+
+                With --half-life H, an edge counts weight × 2^(-age/H), age being the time \
+                since the edge was last travelled, and frecency is visits × 2^(-age/H), age \
+                being the time since the place was last visited. Edges without a time (from \
+                files written by other programs) do not fade.
+
+                If the from-place is unknown (never visited), only frecency remains. A \
+                missing graph file is an empty graph: nothing is printed and the status is 1.
+                """),
+            ManSection(
+                "OUTPUT",
+                """
+                One place per line. With --scores, each line is the place, a tab, the score \
+                (the edge's weight, faded with --half-life, or the frecency; up to three \
+                decimals) and a tab followed by edge or frecency. With --json, one JSON array \
+                of objects with the keys place, score and source.
+                """),
+        ] + GraphLocation.manSections + [
+            ManSection(
+                "EXIT STATUS",
+                """
+                0 if a place was suggested, 1 if none was (no history, or nothing matches \
+                QUERY), 2 if an error occurred, such as a corrupt graph file. Output closed \
+                early (a reader such as 'head -1' going away) is not an error.
+                """),
+            ManSection(
+                "EXAMPLES",
+                """
+                What usually comes after the last place visited:
+
+                  routegraph-suggest
+
+                Complete a place name that starts with 'ai', going from Home:
+
+                  routegraph-suggest --from Home ai
+
+                The three best guesses with their scores:
+
+                  routegraph-suggest -n3 --scores
+                """),
+            ManSection("SEE ALSO", "routegraph-visit(1), routegraph(5), smartgrep(1), zoxide(1)"),
+        ]
+    )
+
+    /// Runs routegraph-suggest with `arguments` (without argv[0]) in `context`.
+    public static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
+        runTool(spec, arguments: arguments, context: context) { parsed, output, _ in
+            let options = try RouteGraphSuggestOptions(parsed, context: context)
+            let path = try GraphLocation.path(explicit: options.graph, environment: context.environment)
+            let loaded = Result { () throws(GraphFileError) -> RouteGraph in try GraphFile(resolving: path).load() }
+            guard case .success(let graph) = loaded else {
+                if case .failure(let error) = loaded { throw ToolError(error.description) }
+                return .error
+            }
+            var filter: ((String) -> Bool)? = nil
+            if let query = options.query {
+                let matcher = LineMatcher(query)
+                filter = { name in
+                    var name = name
+                    return name.withUTF8 { matcher.matches($0) }
+                }
+            }
+            let suggestions = graph.suggestions(for: options.request, filter: filter)
+            if options.json {
+                output.write(Self.json(suggestions))
+            } else {
+                for suggestion in suggestions {
+                    if output.isClosed { break }
+                    output.write(suggestion.place)
+                    if options.scores {
+                        output.write(byte: 0x09)
+                        output.write(formatScore(suggestion.score))
+                        output.write(byte: 0x09)
+                        output.write(suggestion.source.rawValue)
+                    }
+                    output.write(byte: options.nullData ? 0 : 0x0A)
+                    output.endRecord()
+                }
+            }
+            return suggestions.isEmpty ? .nothingFound : .success
+        }
+    }
+
+    /// A score with up to three decimals and no trailing zeros: `11`, `3.25`, `0.125`.
+    public static func formatScore(_ score: Double) -> String {
+        guard score.isFinite, score >= 0, score < 1e15 else { return score.isFinite ? "\(score)" : "0" }
+        let thousandths = Int64((score * 1000).rounded())
+        let whole = thousandths / 1000
+        var fraction = thousandths % 1000
+        guard fraction != 0 else { return "\(whole)" }
+        var digits = 3
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        let text = "\(fraction)"
+        return "\(whole)." + String(repeating: "0", count: digits - text.count) + text
+    }
+
+    /// The suggestions as a JSON array, one object per line.
+    static func json(_ suggestions: [Suggestion]) -> [UInt8] {
+        var writer = JSONWriter(wrapDepth: 1)
+        writer.beginArray()
+        for suggestion in suggestions {
+            writer.beginObject()
+            writer.key("place")
+            writer.string(suggestion.place)
+            writer.key("score")
+            writer.rawValue(Array(formatScore(suggestion.score).utf8))
+            writer.key("source")
+            writer.string(suggestion.source.rawValue)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.finish()
+        return writer.bytes
+    }
+}
+
+extension OutputBuffer {
+    /// Appends raw bytes.
+    func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { write($0) }
+    }
+}
+
+/// routegraph-suggest's options, checked and resolved from the command line.
+public struct RouteGraphSuggestOptions {
+    public var graph: String?
+    /// What to suggest.
+    public var request: SuggestionRequest
+    /// The QUERY words, compiled; nil when there are none.
+    public var query: MatchQuery?
+    public var scores: Bool
+    public var json: Bool
+    public var nullData: Bool
+
+    /// Resolves options; throws `UsageError` for bad values.
+    public init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
+        graph = parsed.lastValue("graph")
+        request = SuggestionRequest(now: context.now())
+        request.limit = RouteGraphSuggest.defaultLimit
+        if let from = parsed.lastValue("from") {
+            guard !RouteGraph.placeKey(from).isEmpty else { throw UsageError("--from: empty place name") }
+            request.from = from
+        }
+        if let value = parsed.lastValue("limit") {
+            guard let n = Int(value), n >= 0 else { throw UsageError("invalid --limit '\(value)' (expected a number ≥ 0)") }
+            request.limit = n == 0 ? nil : n
+        }
+        request.successorsOnly = parsed.has("successors-only")
+        if let value = parsed.lastValue("half-life") {
+            guard let halfLife = TimeText.duration(value), halfLife > 0 else {
+                throw UsageError("invalid --half-life '\(value)' (expected a duration such as 30d, 12h or 3600)")
+            }
+            request.halfLife = halfLife
+        }
+        scores = parsed.has("scores")
+        json = parsed.has("json")
+        nullData = parsed.has("null-data")
+        if json && (scores || nullData) { throw UsageError("--json cannot be combined with --scores or --null-data") }
+        let text = parsed.positionals.joined(separator: " ")
+        let compiled = MatchQuery(text)
+        query = compiled.matchesEverything ? nil : compiled
+    }
+}

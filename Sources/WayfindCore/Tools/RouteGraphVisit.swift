@@ -1,0 +1,267 @@
+/// `routegraph-visit`: record that someone went to a place, learning where they go next.
+
+/// The routegraph-visit tool: its flag table, its options, and `run`.
+public enum RouteGraphVisit {
+    /// The default of `--max-places`: enough for years of daily use (a place a day for a
+    /// century is 36,500), small enough that the file stays a few megabytes and every
+    /// visit stays within a few milliseconds.
+    public static let defaultMaximumPlaces = 50_000
+    /// The longest place name accepted, in UTF-8 bytes. The longest real place names
+    /// (Bangkok's ceremonial name, in Thai) are about 500 bytes; anything far longer is
+    /// a mistake, such as a whole file piped in as one line.
+    public static let maximumNameBytes = 4096
+
+    /// The flag table: the parser, `--help`, the man page and the completions read it.
+    public static let spec = ToolSpec(
+        name: "routegraph-visit",
+        summary: "record visits to places, learning which place follows which",
+        usage: ["[OPTIONS] [PLACE...]"],
+        description: """
+            Record a visit to each PLACE, in order; with no PLACE (and no --forget), read \
+            one place per line from standard input, trimming whitespace and skipping empty \
+            lines. A visit adds 1 to the weight of the edge from the last place visited to \
+            this one (creating it with weight 1), counts the visit on the place, and makes \
+            it the last place. Visiting the place you are already at adds no edge. Places \
+            are the same when they differ only in case, accents or runs of whitespace; the \
+            spelling used last is the one shown. A whole batch is one locked \
+            read-modify-write of the graph file, which is saved atomically.
+            """,
+        flags: [
+            GraphLocation.flag,
+            FlagSpec(
+                "at", value: .required(name: "TIME"),
+                help: "the time of the visits: Unix seconds or ISO 8601 (default now)",
+                manHelp:
+                    "Record the visits at TIME instead of now: Unix seconds, or ISO 8601 such as 2024-05-01T08:30:00+02:00 (UTC when no offset is given). For importing old logs."
+            ),
+            FlagSpec(
+                "timestamped", short: "t",
+                help: "each input line is TIME<TAB>PLACE",
+                manHelp:
+                    "Each line of standard input is TIME, a tab, and PLACE, with TIME as for --at, so a whole history is imported in one call."
+            ),
+            FlagSpec(
+                "new-trip", short: "N",
+                help: "the first visit starts a trip: no edge from the last place"),
+            FlagSpec(
+                "trip-gap", value: .required(name: "DURATION"),
+                help: "a visit more than DURATION after the last one starts a trip (off)",
+                manHelp:
+                    "A visit more than DURATION after the previous one starts a new trip, with no edge from the previous place. DURATION is seconds, or a number followed by s, m, h, d or w (3h). Off by default."
+            ),
+            FlagSpec(
+                "forget", value: .required(name: "PLACE"),
+                help: "remove PLACE and all its edges (repeatable)"),
+            FlagSpec(
+                "max-places", value: .required(name: "N"),
+                help: "keep at most N places, dropping the least used (default 50000; 0: no limit)",
+                manHelp:
+                    "Keep at most N places: after the visits, drop the least used places (fewest visits plus edge weights; ties: used longest ago) and their edges. The default, 50000, holds years of daily use; 0 means no limit. The last place is never dropped."
+            ),
+            FlagSpec("self-loops", help: "record an edge when a place follows itself"),
+            FlagSpec("null-data", short: "z", help: "input places end with NUL, not newline"),
+            FlagSpec("quiet", short: "q", help: "do not warn about places to forget that are unknown"),
+            StandardFlags.help(),
+            StandardFlags.version,
+            StandardFlags.generate,
+        ],
+        positionalCompletion: .none,
+        manSections: GraphLocation.manSections + [
+            ManSection(
+                "EXIT STATUS",
+                """
+                0 if a visit was recorded or a place forgotten, 1 if there was nothing to \
+                record (empty input, or only unknown places to forget), 2 if an error \
+                occurred. On error nothing is recorded and the graph file is left as it was.
+                """),
+            ManSection(
+                "EXAMPLES",
+                """
+                Record a trip from home to the airport:
+
+                  routegraph-visit Home Airport
+
+                Import a log of timestamped visits in one go:
+
+                  routegraph-visit --timestamped < visits.tsv
+
+                Forget a place:
+
+                  routegraph-visit --forget 'Old Office'
+                """),
+            ManSection("SEE ALSO", "routegraph-suggest(1), routegraph(5), zoxide(1)"),
+        ]
+    )
+
+    /// Runs routegraph-visit with `arguments` (without argv[0]) in `context`.
+    public static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
+        runTool(spec, arguments: arguments, context: context) { parsed, _, errors in
+            let options = try RouteGraphVisitOptions(parsed, context: context)
+            var visits: [(place: String, time: Int64)] = []
+            for place in options.places {
+                if place == "-" {
+                    visits += try readVisits(from: context.standardInput, options: options)
+                } else {
+                    visits.append((try checkedName(place, where: "place name"), options.time))
+                }
+            }
+            let path = try GraphLocation.path(explicit: options.graph, environment: context.environment)
+            let file: GraphFile
+            let outcome: (recorded: Int, unknown: [String])
+            do {
+                file = try GraphFile(resolving: path)
+                outcome = try file.update { graph in
+                    var unknown: [String] = []
+                    for place in options.forget where !graph.forget(place) { unknown.append(place) }
+                    var recorded = 0
+                    for (offset, visit) in visits.enumerated() {
+                        var newTrip = offset == 0 && options.newTrip
+                        if let gap = options.tripGap, let last = graph.lastVisitedAt, visit.time - last > gap {
+                            newTrip = true
+                        }
+                        if graph.visit(visit.place, at: visit.time, selfLoops: options.selfLoops, newTrip: newTrip) {
+                            recorded += 1
+                        }
+                    }
+                    if options.maximumPlaces > 0 { graph.prune(maxPlaces: options.maximumPlaces) }
+                    return (recorded, unknown)
+                }
+            } catch let error as GraphFileError {
+                throw ToolError(error.description)
+            }
+            if !options.quiet {
+                for place in outcome.unknown { errors.report("\(place): no such place to forget") }
+            }
+            let forgotten = options.forget.count - outcome.unknown.count
+            return outcome.recorded + forgotten > 0 ? .success : .nothingFound
+        }
+    }
+
+    /// A place name from the command line or input, checked: not empty once trimmed, not
+    /// absurdly long.
+    static func checkedName(_ name: String, where origin: @autoclosure () -> String) throws -> String {
+        let count = name.utf8.count
+        if count > maximumNameBytes {
+            throw ToolError(
+                "\(origin()): a place name of \(count) bytes is longer than the limit of \(maximumNameBytes); nothing was recorded")
+        }
+        if RouteGraph.placeKey(name).isEmpty {
+            throw UsageError("\(origin()): empty place name")
+        }
+        return name
+    }
+
+    /// The visits on standard input: one per line (or NUL-terminated record), trimmed,
+    /// empty ones skipped; with `--timestamped`, `TIME<TAB>PLACE`.
+    static func readVisits(from input: FileDescriptor, options: RouteGraphVisitOptions) throws -> [(
+        place: String, time: Int64
+    )] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let result = chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemError) -> Int in try input.read(into: buffer.baseAddress!, count: buffer.count) }
+            }
+            guard case .success(let count) = result else {
+                if case .failure(let error) = result { throw ToolError("standard input: \(error.description)") }
+                break
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        let terminator: UInt8 = options.nullData ? 0 : 0x0A
+        var visits: [(place: String, time: Int64)] = []
+        var lineNumber = 0
+        for line in bytes.split(separator: terminator, omittingEmptySubsequences: false) {
+            lineNumber += 1
+            if line.isEmpty { continue }
+            let origin = "standard input, \(options.nullData ? "record" : "line") \(lineNumber)"
+            var time = options.time
+            var nameBytes = line[...]
+            if options.timestamped {
+                guard let tab = line.firstIndex(of: 0x09) else {
+                    if line.allSatisfy(TextFolding.isASCIIWhitespace) { continue }
+                    throw ToolError("\(origin): expected TIME<TAB>PLACE; nothing was recorded")
+                }
+                let timeText = String(decoding: line[line.startIndex..<tab], as: UTF8.self)
+                guard let parsed = TimeText.timestamp(trimmed(timeText)) else {
+                    throw ToolError("\(origin): invalid time '\(timeText)' (expected Unix seconds or ISO 8601); nothing was recorded")
+                }
+                time = parsed
+                nameBytes = line[(tab + 1)...]
+            }
+            guard let name = String(validating: nameBytes, as: UTF8.self) else {
+                throw ToolError("\(origin): the place name is not valid UTF-8; nothing was recorded")
+            }
+            if name.utf8.count <= maximumNameBytes && RouteGraph.placeKey(name).isEmpty {
+                if options.timestamped {
+                    throw ToolError("\(origin): empty place name; nothing was recorded")
+                }
+                continue
+            }
+            visits.append((try checkedName(name, where: origin), time))
+        }
+        return visits
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+}
+
+/// routegraph-visit's options, checked and resolved from the command line.
+public struct RouteGraphVisitOptions {
+    /// The places given as arguments; `["-"]` means standard input.
+    public var places: [String]
+    public var graph: String?
+    /// The time of visits without their own.
+    public var time: Int64
+    public var timestamped: Bool
+    public var newTrip: Bool
+    public var tripGap: Int64?
+    public var forget: [String]
+    public var maximumPlaces: Int
+    public var selfLoops: Bool
+    public var nullData: Bool
+    public var quiet: Bool
+
+    /// Resolves options; throws `UsageError` for bad values.
+    public init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
+        graph = parsed.lastValue("graph")
+        forget = parsed.values("forget")
+        places = parsed.positionals
+        if places.isEmpty && forget.isEmpty { places = ["-"] }
+        timestamped = parsed.has("timestamped")
+        newTrip = parsed.has("new-trip")
+        selfLoops = parsed.has("self-loops")
+        nullData = parsed.has("null-data")
+        quiet = parsed.has("quiet")
+        time = context.now()
+        if let value = parsed.lastValue("at") {
+            guard let at = TimeText.timestamp(value) else {
+                throw UsageError("invalid --at '\(value)' (expected Unix seconds or ISO 8601 such as 2024-05-01T08:30:00Z)")
+            }
+            if timestamped { throw UsageError("--at and --timestamped cannot be used together") }
+            time = at
+        }
+        if timestamped && places != ["-"] {
+            throw UsageError("--timestamped reads standard input; give no PLACE")
+        }
+        if let value = parsed.lastValue("trip-gap") {
+            guard let gap = TimeText.duration(value) else {
+                throw UsageError("invalid --trip-gap '\(value)' (expected a duration such as 90, 30m, 3h or 2d)")
+            }
+            tripGap = gap
+        }
+        maximumPlaces = RouteGraphVisit.defaultMaximumPlaces
+        if let value = parsed.lastValue("max-places") {
+            guard let n = Int(value), n >= 0 else {
+                throw UsageError("invalid --max-places '\(value)' (expected a number ≥ 0)")
+            }
+            maximumPlaces = n
+        }
+        for place in forget where RouteGraph.placeKey(place).isEmpty {
+            throw UsageError("--forget: empty place name")
+        }
+    }
+}

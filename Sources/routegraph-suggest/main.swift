@@ -1,0 +1,4 @@
+import WayfindCore
+
+let status = RouteGraphSuggest.run(Array(CommandLine.arguments.dropFirst()), context: .process())
+Platform.exit(status.rawValue)

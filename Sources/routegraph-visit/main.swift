@@ -1,0 +1,4 @@
+import WayfindCore
+
+let status = RouteGraphVisit.run(Array(CommandLine.arguments.dropFirst()), context: .process())
+Platform.exit(status.rawValue)

@@ -1,0 +1,396 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A fresh directory for one test's graph files, removed at the end.
+struct GraphScratch {
+    let url: URL
+    var path: String { url.path }
+    var graph: String { url.appendingPathComponent("graph.json").path }
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("wayfind-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func cleanUp() {
+        chmod(path, 0o700)
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func bytes(_ file: String? = nil) -> Data? { FileManager.default.contents(atPath: file ?? graph) }
+
+    func write(_ text: String, to file: String? = nil) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file ?? graph))
+    }
+
+    /// The graph file, parsed by Foundation (a second opinion on what our tools wrote).
+    func parsed() throws -> [String: Any] {
+        let data = try #require(bytes())
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func totalWeight() throws -> Int {
+        let edges = try #require(try parsed()["edges"] as? [[String: Any]])
+        return edges.reduce(0) { $0 + ($1["weight"] as? Int ?? 0) }
+    }
+
+    func visits(of place: String) throws -> Int? {
+        let places = try #require(try parsed()["places"] as? [[String: Any]])
+        return places.first { $0["name"] as? String == place }?["visits"] as? Int
+    }
+}
+
+func fileMode(atPath path: String) -> mode_t {
+    var info = stat()
+    stat(path, &info)
+    return info.st_mode & 0o7777
+}
+
+/// Runs the built `routegraph-visit` and `routegraph-suggest` and checks stdout, stderr and status.
+@Suite("routegraph: end to end", .serialized)
+struct RouteGraphEndToEndTests {
+    func visit(_ arguments: [String], graph: String, input: String = "", environment: [String: String] = [:]) throws
+        -> RunResult
+    {
+        try Binaries.run("routegraph-visit", ["--graph", graph] + arguments, input: Data(input), environment: environment)
+    }
+
+    func suggest(_ arguments: [String], graph: String, environment: [String: String] = [:]) throws -> RunResult {
+        try Binaries.run("routegraph-suggest", ["--graph", graph] + arguments, environment: environment)
+    }
+
+    @Test func theSeedScenarioSuggestsAirportThenFootballField() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        for place in ["City Center", "Football Field", "Airport", "City Center"] {
+            #expect(try visit([place], graph: scratch.graph).status == 0)
+        }
+        let eleven = Array(repeating: ["City Center", "Airport"], count: 11).flatMap { $0 }
+        let batch = try visit([], graph: scratch.graph, input: eleven.joined(separator: "\n") + "\n")
+        #expect(batch.status == 0 && batch.stdout.isEmpty && batch.stderr == "", "\(batch)")
+        #expect(try visit(["City Center"], graph: scratch.graph).status == 0)
+        let result = try suggest([], graph: scratch.graph)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(Array(result.lines.prefix(2)) == ["Airport", "Football Field"])
+        #expect(try scratch.totalWeight() == 1 + 1 + 12 + 11)
+    }
+
+    @Test func aMissingGraphSuggestsNothingWithoutAnError() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let result = try suggest([], graph: scratch.graph)
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "")
+        #expect(scratch.bytes() == nil)
+    }
+
+    @Test func emptyInputRecordsNothingAndExitsOne() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let result = try visit([], graph: scratch.graph, input: "\n   \n\t\n")
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty && result.stderr == "")
+        #expect(scratch.bytes() == nil)
+    }
+
+    @Test func queryWordsFilterSuggestionsAsSmartgrepMatches() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        _ = try visit(["Home", "Airport", "Home", "São Paulo", "Home", "Beach", "Home"], graph: scratch.graph)
+        #expect(try suggest(["ai"], graph: scratch.graph).lines == ["Airport"])
+        #expect(try suggest(["sao"], graph: scratch.graph).lines == ["São Paulo"])
+        let none = try suggest(["zzz"], graph: scratch.graph)
+        #expect(none.status == 1 && none.stdout.isEmpty && none.stderr == "")
+    }
+
+    @Test func scoresAndJSONDescribeWhereEachSuggestionCameFrom() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        _ = try visit(["--at", "1700000000", "Home", "Work", "Home", "Gym", "Home", "Work", "Home"], graph: scratch.graph)
+        _ = try visit(["--at", "1700000000", "--new-trip", "Shop", "Home"], graph: scratch.graph)
+        let scores = try suggest(["--scores", "--from", "Home"], graph: scratch.graph)
+        #expect(scores.lines == ["Work\t2\tedge", "Gym\t1\tedge", "Shop\t0.25\tfrecency"])
+        let json = try suggest(["--json", "-n", "2"], graph: scratch.graph)
+        let array = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
+        #expect(array.map { $0["place"] as? String } == ["Work", "Gym"])
+        #expect(array.map { $0["source"] as? String } == ["edge", "edge"])
+        #expect(array.first?["score"] as? Int == 2)
+    }
+
+    @Test func timestampedInputImportsAWholeHistoryInOneCall() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let log = "1700000000\tHome\n2023-11-14T23:00:00Z\tWork\n2023-11-15T08:00:00+01:00\tHome\n"
+        let result = try visit(["--timestamped", "--trip-gap", "2h"], graph: scratch.graph, input: log)
+        #expect(result.status == 0 && result.stderr == "", "\(result)")
+        let edges = try #require(try scratch.parsed()["edges"] as? [[String: Any]])
+        // Work is 46 min after Home (an edge); Home again is 8 hours later (a new trip).
+        #expect(edges.count == 1)
+        #expect(edges.first?["origin"] as? String == "Home" && edges.first?["destination"] as? String == "Work")
+        #expect(try scratch.parsed()["lastVisitedAt"] as? Int == 1_700_031_600)
+    }
+
+    @Test func forgettingAPlaceRemovesItAndAnUnknownOneIsReported() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        _ = try visit(["A", "B", "C"], graph: scratch.graph)
+        let forgot = try visit(["--forget", "b"], graph: scratch.graph)
+        #expect(forgot.status == 0 && forgot.stderr == "")
+        #expect(try visit(["--forget", "Nowhere"], graph: scratch.graph).stderr == "routegraph-visit: Nowhere: no such place to forget\n")
+        let quiet = try visit(["--forget", "Nowhere", "-q"], graph: scratch.graph)
+        #expect(quiet.status == 1 && quiet.stderr == "")
+        #expect(try suggest(["-n0", "--from", "A"], graph: scratch.graph).lines == ["C"])
+    }
+
+    @Test(arguments: [
+        ("routegraph-visit", ["--frob"]), ("routegraph-visit", ["--at", "yesterday", "A"]),
+        ("routegraph-visit", ["--trip-gap", "soon", "A"]), ("routegraph-visit", ["--max-places", "-1", "A"]),
+        ("routegraph-visit", ["--timestamped", "A"]), ("routegraph-visit", [""]), ("routegraph-visit", ["--forget", " "]),
+        ("routegraph-suggest", ["--limit", "many"]), ("routegraph-suggest", ["--half-life", "0"]),
+        ("routegraph-suggest", ["--json", "--scores"]), ("routegraph-suggest", ["-x"]),
+    ])
+    func aBadCommandLineExitsTwoWithOneErrorLineAndAHint(tool: String, arguments: [String]) throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let r = try Binaries.run(tool, ["--graph", scratch.graph] + arguments)
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 2, "\(r)")
+        #expect(lines.first?.hasPrefix("\(tool): ") == true)
+        #expect(lines.last == "Try '\(tool) --help' for more information.")
+        #expect(scratch.bytes() == nil)
+    }
+
+    static let brokenFiles: [(name: String, content: String, message: String)] = [
+        ("corrupt", "{\"edges\": [}", "line 1, column 12 (byte 11)"),
+        ("truncated", "{\n  \"edges\": [\n    {\"destination\":\"Airport\",\"ori", "unexpected end of input"),
+        ("newer", "{\"edges\": [], \"version\": 9}", "format version 9 is newer than this program supports (1)"),
+        ("not a graph", "[1, 2, 3]", "expected an object"),
+        ("invalid UTF-8 inside", "", "invalid UTF-8 byte 0xFC in a string"),
+    ]
+
+    @Test(arguments: 0..<5)
+    func aBrokenGraphFileIsAnErrorThatNamesItAndIsLeftUnchanged(index: Int) throws {
+        let broken = Self.brokenFiles[index]
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        var content = Data(broken.content.utf8)
+        if broken.name == "invalid UTF-8 inside" {
+            content = Data(#"{"lastVisitedLocation": "Z"#.utf8) + Data([0xFC]) + Data(#"rich", "edges": []}"#.utf8)
+        }
+        try content.write(to: scratch.url.appendingPathComponent("graph.json"))
+        for (tool, arguments) in [("routegraph-visit", ["Home"]), ("routegraph-suggest", [])] {
+            let r = try Binaries.run(tool, ["--graph", scratch.graph] + arguments)
+            #expect(r.status == 2, "\(broken.name): \(r)")
+            #expect(r.stdout.isEmpty)
+            #expect(r.stderr.hasPrefix("\(tool): \(scratch.graph): "), "\(r)")
+            #expect(r.stderr.contains(broken.message), "\(r)")
+            #expect(r.stderr.filter { $0 == "\n" }.count == 1)
+            #expect(scratch.bytes() == content)
+        }
+        if broken.name != "newer" {
+            #expect(try Binaries.run("routegraph-visit", ["--graph", scratch.graph, "A"]).stderr.contains("to recover"))
+        }
+    }
+
+    @Test func aDirectoryInsteadOfAGraphFileIsAnError() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        try FileManager.default.createDirectory(atPath: scratch.graph, withIntermediateDirectories: false)
+        for tool in ["routegraph-visit", "routegraph-suggest"] {
+            let r = try Binaries.run(tool, ["--graph", scratch.graph, "A"])
+            #expect(r.status == 2)
+            #expect(r.stderr == "\(tool): \(scratch.graph) is not a regular file\n")
+        }
+    }
+
+    @Test func invalidUTF8PlacesAreRefusedAndNothingIsRecorded() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        _ = try visit(["Home"], graph: scratch.graph)
+        let before = scratch.bytes()
+        let input = Data("Work\n".utf8) + Data([0x5A, 0xFC, 0x72, 0x0A]) + Data("Gym\n".utf8)
+        let r = try Binaries.run("routegraph-visit", ["--graph", scratch.graph], input: input)
+        #expect(r.status == 2)
+        #expect(r.stderr == "routegraph-visit: standard input, line 2: the place name is not valid UTF-8; nothing was recorded\n")
+        #expect(scratch.bytes() == before)
+    }
+
+    @Test func aMegabytePlaceNameIsRefusedAndNothingIsRecorded() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        _ = try visit(["Home"], graph: scratch.graph)
+        let before = scratch.bytes()
+        let huge = String(repeating: "x", count: 1 << 20)
+        let fromInput = try visit([], graph: scratch.graph, input: "Work\n\(huge)\n")
+        #expect(fromInput.status == 2)
+        #expect(
+            fromInput.stderr
+                == "routegraph-visit: standard input, line 2: a place name of 1048576 bytes is longer than the limit of 4096; nothing was recorded\n"
+        )
+        // One argument can be at most 128 KiB on Linux (MAX_ARG_STRLEN).
+        let fromArguments = try visit([String(repeating: "y", count: 100_000)], graph: scratch.graph)
+        #expect(fromArguments.status == 2 && fromArguments.stderr.contains("longer than the limit"))
+        #expect(scratch.bytes() == before)
+    }
+
+    @Test func theDefaultGraphIsPrivateUnderXDGStateHome() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let environment = ["XDG_STATE_HOME": scratch.path + "/state", "ROUTEGRAPH_FILE": "", "HOME": "/nonexistent"]
+        let r = try Binaries.run("routegraph-visit", ["Home", "Work"], environment: environment)
+        #expect(r.status == 0 && r.stderr == "", "\(r)")
+        let file = scratch.path + "/state/wayfind/routegraph.json"
+        #expect(fileMode(atPath: file) == 0o600)
+        #expect(fileMode(atPath: scratch.path + "/state/wayfind") == 0o700)
+        #expect(try Binaries.run("routegraph-suggest", ["--from", "Home"], environment: environment).lines == ["Work"])
+        let viaVariable = try Binaries.run(
+            "routegraph-suggest", ["--from", "Home"], environment: ["ROUTEGRAPH_FILE": file, "XDG_STATE_HOME": ""])
+        #expect(viaVariable.lines == ["Work"])
+    }
+
+    @Test func aSymlinkPlantedAtTheTemporaryPathIsNotFollowed() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        _ = try visit(["Home"], graph: scratch.graph)
+        let victim = scratch.path + "/victim"
+        try scratch.write("precious\n", to: victim)
+        try FileManager.default.createSymbolicLink(atPath: scratch.graph + ".tmp", withDestinationPath: victim)
+        let r = try visit(["Work"], graph: scratch.graph)
+        #expect(r.status == 0 && r.stderr == "")
+        #expect(scratch.bytes(victim) == Data("precious\n".utf8))
+        #expect(try suggest(["--from", "Home"], graph: scratch.graph).lines == ["Work"])
+    }
+
+    @Test func aSymlinkedGraphFileStaysALinkAndItsTargetIsUpdated() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let real = scratch.path + "/dotfiles/routegraph.json"
+        try FileManager.default.createDirectory(atPath: scratch.path + "/dotfiles", withIntermediateDirectories: false)
+        _ = try visit(["Home"], graph: real)
+        try FileManager.default.createSymbolicLink(atPath: scratch.graph, withDestinationPath: "dotfiles/routegraph.json")
+        #expect(try visit(["Work"], graph: scratch.graph).status == 0)
+        let attributes = try FileManager.default.attributesOfItem(atPath: scratch.graph)
+        #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
+        #expect(try suggest(["--from", "Home"], graph: real).lines == ["Work"])
+    }
+
+    @Test func aWriteBeyondTheFileSizeLimitFailsAndLeavesTheOldFile() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let places = (0..<100).map { "Place number \($0)" }
+        _ = try visit(places, graph: scratch.graph)
+        let before = scratch.bytes()
+        #expect((before?.count ?? 0) > 4096)
+        let r = try Binaries.shell("ulimit -f 2; routegraph-visit --graph '\(scratch.graph)' 'One more place'")
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("routegraph-visit: cannot write \(scratch.graph).tmp: file too large"), "\(r)")
+        #expect(scratch.bytes() == before)
+        #expect(!FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
+    }
+
+    @Test func aReadOnlyDirectoryFailsTheVisitAndLeavesTheOldFile() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        _ = try visit(["Home"], graph: scratch.graph)
+        chmod(scratch.graph, 0o644)
+        chmod(scratch.graph + ".lock", 0o666)
+        chmod(scratch.path, 0o555)
+        let before = scratch.bytes()
+        // Root ignores permissions, so run as nobody.
+        let asNobody = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
+        let r = try Binaries.shell("\(asNobody)routegraph-visit --graph '\(scratch.graph)' Work")
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("routegraph-visit: cannot open \(scratch.graph).tmp: permission denied"), "\(r)")
+        #expect(scratch.bytes() == before)
+        let readable = try Binaries.shell("\(asNobody)routegraph-suggest --graph '\(scratch.graph)' --from Nowhere")
+        #expect(readable.status == 0 && readable.lines == ["Home"], "\(readable)")
+    }
+
+    @Test func eightProcessesOfFiveHundredVisitsEachAreAllCounted() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let script = """
+            for p in 1 2 3 4 5 6 7 8; do
+              ( for i in $(seq 1 500); do routegraph-visit --self-loops --graph '\(scratch.graph)' "Place $p-$((i % 3))" || echo "failed $p $i" >&2; done ) &
+            done
+            wait
+            """
+        let r = try Binaries.shell(script)
+        #expect(r.status == 0)
+        #expect(r.stderr == "")
+        // With self-loops every visit but the very first adds exactly 1.
+        #expect(try scratch.totalWeight() == 8 * 500 - 1)
+        let places = try #require(try scratch.parsed()["places"] as? [[String: Any]])
+        #expect(places.reduce(0) { $0 + ($1["visits"] as? Int ?? 0) } == 8 * 500)
+    }
+
+    @Test func killingVisitsAtRandomMomentsNeverLosesAVisitThatReturned() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let log = scratch.path + "/returned.log"
+        var random = SplitMix64(seed: 0x5EED)
+        var next = 1
+        var rounds = 0
+        while next <= 1000 {
+            let script = """
+                for i in $(seq \(next) 1000); do routegraph-visit --graph '\(scratch.graph)' "Stop $i" && echo $i >> '\(log)'; done
+                """
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+            process.arguments = ["bash", "-c", script]
+            var environment = ProcessInfo.processInfo.environment
+            environment["PATH"] = Binaries.directory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            process.environment = environment
+            try process.run()
+            rounds += 1
+            if rounds <= 6 {
+                usleep(UInt32(20_000 + random.next() % 300_000))
+                kill(-process.processIdentifier, SIGKILL)
+            }
+            process.waitUntilExit()
+            // Whatever moment the kill came at, the file parses and holds every visit that returned.
+            let returned = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int($0) }
+            if FileManager.default.fileExists(atPath: scratch.graph) {
+                let places = try #require(try scratch.parsed()["places"] as? [[String: Any]])
+                let names = Set(places.compactMap { $0["name"] as? String })
+                let missing = returned.filter { !names.contains("Stop \($0)") }
+                #expect(missing.isEmpty, "round \(rounds): visits that returned but are missing: \(missing)")
+            } else {
+                #expect(returned.isEmpty)
+            }
+            let suggestion = try Binaries.run("routegraph-suggest", ["--graph", scratch.graph, "-n1"])
+            #expect(suggestion.status != 2, "\(suggestion)")
+            next = (returned.last ?? 0) + 1
+        }
+        #expect(try scratch.totalWeight() >= 999 - rounds)
+    }
+
+    @Test func aClosedPipeEndsSuggestQuietly() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let places = (0..<20000).map { "Place \($0)" }.joined(separator: "\n")
+        _ = try visit([], graph: scratch.graph, input: places)
+        let r = try Binaries.shell(
+            "routegraph-suggest --graph '\(scratch.graph)' -n0 | head -1; echo \"status ${PIPESTATUS[0]}\"")
+        // All visited once, just now: a tie broken by name.
+        #expect(r.lines == ["Place 0", "status 0"])
+        #expect(r.stderr == "")
+    }
+
+    @Test func nulSeparatedInputAndOutputKeepNamesIntact() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let r = try Binaries.run("routegraph-visit", ["--graph", scratch.graph, "-z"], input: Data("Home\0Rue de la Paix\0Home\0".utf8))
+        #expect(r.status == 0)
+        let out = try suggest(["-z"], graph: scratch.graph)
+        #expect(out.stdout == Data("Rue de la Paix\0".utf8))
+    }
+}

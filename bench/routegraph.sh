@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Benchmark routegraph-visit and routegraph-suggest against zoxide add and zoxide query,
+# in the same hyperfine run, on route graphs of 1k, 10k and 100k edges and zoxide
+# databases of 1k, 10k and 100k entries; and a batch of 10,000 visits on stdin.
+#
+# Usage: bash bench/routegraph.sh            (after `make build`)
+#
+# Environment:
+#   ROUTEGRAPH_BIN   folder with the routegraph binaries (default: the release build)
+#   BENCH_DIR        where inputs and results go (default: /tmp/wayfind-bench-routegraph)
+#   BENCH_RUNS       hyperfine --runs (default 30)
+#   SIZES            the sizes (default "1000 10000 100000")
+#
+# Targets (issue 3): routegraph-visit, fsync included, <= 1.0x zoxide add; routegraph-suggest
+# <= 0.5x zoxide query; 10,000 visits on stdin <= 1 s on a 10k-edge graph.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/.." && pwd)"
+BIN="${ROUTEGRAPH_BIN:-$(cd "$ROOT" && swift build -c release -Xswiftc -static-executable --show-bin-path 2>/dev/null)}"
+WORK="${BENCH_DIR:-/tmp/wayfind-bench-routegraph}"
+RUNS="${BENCH_RUNS:-30}"
+SIZES="${SIZES:-1000 10000 100000}"
+for tool in hyperfine zoxide python3; do
+  command -v "$tool" >/dev/null || { echo "routegraph.sh: $tool is needed (apt-get install $tool)" >&2; exit 2; }
+done
+for tool in routegraph-visit routegraph-suggest; do
+  [ -x "$BIN/$tool" ] || { echo "routegraph.sh: $BIN/$tool not found; run make build" >&2; exit 2; }
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $(zoxide --version); $(hyperfine --version)"
+
+mkdir -p "$WORK/results"
+for n in $SIZES; do
+  [ -f "$WORK/graph-$n.json" ] || python3 "$HERE/make-routegraph-corpus.py" "$WORK" "$n"
+done
+
+# Fresh copies each run: both tools change their file on every add/visit.
+export _ZO_MAXAGE=1000000000   # keep zoxide from ageing entries away mid-run
+for n in $SIZES; do
+  cp "$WORK/graph-$n.json" "$WORK/run-graph-$n.json"
+  rm -rf "$WORK/run-zoxide-$n" && mkdir -p "$WORK/run-zoxide-$n"
+  _ZO_DATA_DIR="$WORK/run-zoxide-$n" zoxide import "$WORK/zoxide-$n.txt" >/dev/null
+  place=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["edges"][7]["destination"])' "$WORK/graph-$n.json")
+  dir="$WORK/dirs-$n/north/project-7"
+  [ -d "$dir" ] || dir=$(head -8 "$WORK/zoxide-$n.txt" | tail -1 | cut -d'|' -f1)
+  echo
+  echo "== $n edges / entries"
+  _ZO_DATA_DIR="$WORK/run-zoxide-$n" hyperfine -N --output=pipe --warmup 3 --runs "$RUNS" \
+    --export-json "$WORK/results/visit-$n.json" \
+    -n "routegraph-visit" "$BIN/routegraph-visit --graph $WORK/run-graph-$n.json '$place'" \
+    -n "zoxide add" "zoxide add $dir" | grep -E "^(Benchmark|  Time)"
+  _ZO_DATA_DIR="$WORK/run-zoxide-$n" hyperfine -N --output=pipe --warmup 3 --runs "$RUNS" \
+    --export-json "$WORK/results/suggest-$n.json" \
+    -n "routegraph-suggest" "$BIN/routegraph-suggest --graph $WORK/run-graph-$n.json" \
+    -n "zoxide query" "zoxide query project" | grep -E "^(Benchmark|  Time)"
+done
+
+# 10,000 visits on stdin, one read-modify-write, on the 10k-edge graph.
+python3 - "$WORK" <<'PY'
+import json, random, sys
+work = sys.argv[1]
+names = [e["origin"] for e in json.load(open(f"{work}/graph-10000.json"))["edges"]]
+rng = random.Random(10000)
+open(f"{work}/visits-10000.txt", "w", encoding="utf-8").write("".join(rng.choice(names) + "\n" for _ in range(10000)))
+PY
+cp "$WORK/graph-10000.json" "$WORK/run-batch.json"
+echo
+echo "== 10,000 visits on stdin, 10k-edge graph"
+hyperfine --output=pipe --warmup 1 --runs 10 --export-json "$WORK/results/batch-10000.json" \
+  -n "routegraph-visit < 10,000 lines" "$BIN/routegraph-visit --graph $WORK/run-batch.json < $WORK/visits-10000.txt" \
+  | grep -E "^(Benchmark|  Time)"
+
+echo
+python3 - "$WORK/results" "$SIZES" <<'PY'
+import json, sys
+results, sizes = sys.argv[1], sys.argv[2].split()
+def median(path, name):
+    for r in json.load(open(path))["results"]:
+        if r["command"] == name:
+            return r["median"] * 1000
+print(f"{'size':>7}  {'visit ms':>9} {'zoxide add':>10} {'ratio':>6} {'≤1.0':>5}   {'suggest ms':>10} {'zoxide query':>12} {'ratio':>6} {'≤0.5':>5}")
+for n in sizes:
+    v, a = median(f"{results}/visit-{n}.json", "routegraph-visit"), median(f"{results}/visit-{n}.json", "zoxide add")
+    s, q = median(f"{results}/suggest-{n}.json", "routegraph-suggest"), median(f"{results}/suggest-{n}.json", "zoxide query")
+    print(f"{n:>7}  {v:9.2f} {a:10.2f} {v/a:6.2f} {'pass' if v <= a else 'FAIL':>5}   {s:10.2f} {q:12.2f} {s/q:6.2f} {'pass' if s <= 0.5*q else 'FAIL':>5}")
+b = median(f"{results}/batch-10000.json", "routegraph-visit < 10,000 lines")
+print(f"10,000 visits on stdin (10k-edge graph): median {b:.1f} ms (target ≤ 1000 ms: {'pass' if b <= 1000 else 'FAIL'})")
+PY
