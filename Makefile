@@ -100,11 +100,14 @@ demo: build
 	@echo '$$ magickey-suggest --location 32.78,-96.80 paris | head -1 | magickey-find'
 	@"$(BIN)/magickey-suggest" --location 32.78,-96.80 paris | head -1 | "$(BIN)/magickey-find"
 
+# Generated files keep the generators' layout.
+SWIFT_SOURCES = $(shell find Sources Tests -name '*.swift' ! -name '*.generated.swift') Package.swift
+
 fmt:
-	$(SWIFT) format format --in-place --recursive Sources Tests Package.swift
+	$(SWIFT) format format --in-place $(SWIFT_SOURCES)
 
 lint:
-	$(SWIFT) format lint --recursive Sources Package.swift
+	$(SWIFT) format lint $(SWIFT_SOURCES)
 	@for m in man/*.[15]; do groff -man -ww -z "$$m" || exit 1; done; echo "man pages ok"
 
 clean:
