@@ -101,9 +101,9 @@ public struct GazetteerScanner {
         finder?.reset(start, count: block.count)
         let blockOffset = state.offset - (p - start)
         if row.schema.format == .geonames, let rowFilter {
-            guard try scanDumpRows(from: p, block: block, blockOffset: blockOffset, state: &state, row: row, filter: rowFilter, finder: finder, body) else {
-                return false
-            }
+            let more = try scanDumpRows(
+                from: p, block: block, blockOffset: blockOffset, state: &state, row: row, filter: rowFilter, finder: finder, body)
+            guard more else { return false }
             state.offset = blockOffset + block.count
             return true
         }

@@ -112,24 +112,6 @@ public final class PlaceRow {
         }
     }
 
-    /// The bytes of columns `a` and `b` (a < b) of a raw line, without splitting it.
-    public static func columns(_ a: Int, _ b: Int, of line: UnsafeBufferPointer<UInt8>) -> (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) {
-        var column = 0
-        var start = 0
-        var first = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-        let base = line.baseAddress!
-        while true {
-            let tab = Platform.findByte(0x09, in: base + start, count: line.count - start)
-            let end = tab.map { $0 - base } ?? line.count
-            if column == a { first = UnsafeBufferPointer(rebasing: line[start..<end]) }
-            if column == b { return (first, UnsafeBufferPointer(rebasing: line[start..<end])) }
-            guard tab != nil else { break }
-            column += 1
-            start = end + 1
-        }
-        return (first, UnsafeBufferPointer(start: nil, count: 0))
-    }
-
     /// Checks only the column count of `line` (for rows that cannot match): tabs are
     /// counted eight bytes at a time, nothing is recorded or parsed.
     public func checkColumnCount(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(GazetteerError) {
@@ -163,7 +145,9 @@ public final class PlaceRow {
     /// by the next, or lands beyond the columns): whether a group of eight bytes holds a
     /// tab is a coin toss the branch predictor loses, and this is the scan's hottest loop.
     @inline(__always)
-    public func locateColumns(_ line: UnsafeBufferPointer<UInt8>, number: Int, into starts: UnsafeMutablePointer<Int>) throws(GazetteerError) {
+    public func locateColumns(
+        _ line: UnsafeBufferPointer<UInt8>, number: Int, into starts: UnsafeMutablePointer<Int>
+    ) throws(GazetteerError) {
         let base = line.baseAddress!
         let count = line.count
         let columns = columnCount

@@ -19,7 +19,8 @@ import Testing
                 let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
                 let id = (Int(f[0]) ?? 0) + round * 20_000_000
                 let code = f[6].isEmpty ? "PPL" : f[6]
-                dump += [String(id), f[1], f[2], f[3], f[4], f[5], "P", code, f[8], "", f[10], "", "", "", f[12], "", "0", f[13], "2024-01-01"]
+                dump +=
+                    [String(id), f[1], f[2], f[3], f[4], f[5], "P", code, f[8], "", f[10], "", "", "", f[12], "", "0", f[13], "2024-01-01"]
                     .joined(separator: "\t") + "\n"
             }
         }
@@ -49,7 +50,9 @@ import Testing
         let (text, location, limit) = query
         let expected = try suggestions(text, near: location, limit: limit, prefilter: false)
         let actual = try suggestions(text, near: location, limit: limit, prefilter: true)
-        #expect(actual == expected, "query '\(text)':\nexpected:\n\(expected.joined(separator: "\n"))\nactual:\n\(actual.joined(separator: "\n"))")
+        #expect(
+            actual == expected,
+            "query '\(text)':\nexpected:\n\(expected.joined(separator: "\n"))\nactual:\n\(actual.joined(separator: "\n"))")
     }
 
     @Test func locatedColumnsStartWhereSplittingAtTabsSaysTheyDo() throws {
@@ -96,8 +99,10 @@ import Testing
         let answer = country.withUnsafeMutableBufferPointer { c in
             admin1.withUnsafeMutableBufferPointer { a in
                 // Twice: computed, then looked up.
-                [cache.holdsWord(country: UnsafeBufferPointer(c), admin1: UnsafeBufferPointer(a)),
-                 cache.holdsWord(country: UnsafeBufferPointer(c), admin1: UnsafeBufferPointer(a))]
+                [
+                    cache.holdsWord(country: UnsafeBufferPointer(c), admin1: UnsafeBufferPointer(a)),
+                    cache.holdsWord(country: UnsafeBufferPointer(c), admin1: UnsafeBufferPointer(a)),
+                ]
             }
         }
         #expect(answer == [holds, holds])
@@ -109,7 +114,8 @@ import Testing
         ("北京", "北京", true),
     ])
     func aNameMayBeSpelledOnlyIfEveryLetterIsTheQuerys(query: String, name: String, mayBe: Bool) {
-        let filter = DumpRowFilter(matcher: LineMatcher(MatchQuery(query, mode: .all)), names: nil, bias: LocationBias(location: nil, radius: nil))
+        let filter = DumpRowFilter(
+            matcher: LineMatcher(MatchQuery(query, mode: .all)), names: nil, bias: LocationBias(location: nil, radius: nil))
         var bytes = Array(name.utf8)
         #expect(bytes.withUnsafeMutableBufferPointer { filter.mayBeSpelled(UnsafeBufferPointer($0)) } == mayBe)
     }
