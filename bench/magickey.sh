@@ -40,10 +40,14 @@ hyperfine -N -i --warmup 20 --runs "$RUNS" --export-json /tmp/magickey-startup.j
   "$BIN/magickey-suggest sao paulo" \
   "$BIN/magickey-suggest s" \
   "$BIN/magickey-find $KEY" >/dev/null
-hyperfine -N -i --warmup 1 --runs 10 --export-json /tmp/magickey-scan.json \
+hyperfine -N -i --output=pipe --warmup 1 --runs 10 --export-json /tmp/magickey-scan.json \
   "grep -c zzqx $DUMP" \
   "$BIN/magickey-suggest --places $DUMP springfield" \
+  "$BIN/magickey-suggest --places $DUMP paris" \
   "$BIN/magickey-suggest --places $DUMP sao paulo" \
+  "$BIN/magickey-suggest --places $DUMP paris tx" \
+  "$BIN/magickey-suggest --places $DUMP s" \
+  "$BIN/magickey-suggest --places $DUMP --location 42.1,-72.6 springfield" \
   "$BIN/magickey-find --places $DUMP $("$BIN/magickey-suggest" --places "$DUMP" zurich | head -1 | cut -f2)" >/dev/null || true
 python3 - "$SIZE" "$BIN/" <<'PY'
 import json, sys

@@ -9,6 +9,11 @@
 /// is; candidate rows (all rows, with `splitEveryRow`) are also split and their name and
 /// coordinates checked, and only they reach the caller. Splitting every row would halve
 /// the scan's speed.
+///
+/// A GeoNames dump with a `rowFilter` is scanned differently (`scanDumpRows`): its rows'
+/// columns are located, a hit counts only in the name columns (not in `Europe/Paris`),
+/// and rows that cannot rank into the results or whose region cannot hold the anchor
+/// word are skipped before they are split (see `DumpRowFilter`).
 public struct GazetteerScanner {
     /// The file name used in messages (`-` is shown as standard input).
     public let path: String
@@ -20,9 +25,10 @@ public struct GazetteerScanner {
     public private(set) var schema: GazetteerSchema? = nil
     /// Whether non-candidate rows are split and passed to the caller too.
     public var splitEveryRow = false
-    /// A second test that makes a raw line a candidate (a GeoNames row in a region a query
-    /// word names).
-    public var isAlsoCandidate: ((UnsafeBufferPointer<UInt8>) -> Bool)? = nil
+    /// For a GeoNames dump: the checks that decide from a row's raw columns whether it can
+    /// be a result (`DumpRowFilter`). With it, anchor hits count only in the name columns,
+    /// and rows that cannot rank or match are only counted.
+    var rowFilter: DumpRowFilter? = nil
 
     /// A scanner for rows of `path`, flagging candidates for `matcher`.
     public init(path: String, matcher: LineMatcher?) {
@@ -91,14 +97,21 @@ public struct GazetteerScanner {
             }
         }
         let row = state.row!
-        var finder = matcher.flatMap { CandidateFinder(query: $0.query) }
+        let finder = matcher.flatMap { CandidateFinder(query: $0.query) }
+        finder?.reset(start, count: block.count)
+        let blockOffset = state.offset - (p - start)
+        if row.schema.format == .geonames, let rowFilter {
+            let more = try scanDumpRows(
+                from: p, block: block, blockOffset: blockOffset, state: &state, row: row, filter: rowFilter, finder: finder, body)
+            guard more else { return false }
+            state.offset = blockOffset + block.count
+            return true
+        }
         let anchor = finder?.anchorWord.map { matcher!.wordBuffers[$0] }
         let anchorOffset = finder?.anchorOffset ?? 0
-        finder?.reset(start, count: block.count)
         // The next hit that survived the direct check, at or after the current line.
         var hit: UnsafePointer<UInt8>? = p
         var hitIsFresh = false
-        let blockOffset = state.offset - (p - start)
         while p < end {
             let lineEnd = Platform.findByte(0x0A, in: p, count: end - p) ?? end
             state.line += 1
@@ -109,13 +122,12 @@ public struct GazetteerScanner {
             var isCandidate = true
             if finder != nil {
                 if !hitIsFresh || (hit != nil && hit! < p) {
-                    hit = nextHit(from: p, finder: &finder!, anchor: anchor, anchorOffset: anchorOffset, start: start, end: end)
+                    hit = nextHit(from: p, finder: finder!, anchor: anchor, anchorOffset: anchorOffset, start: start, end: end)
                     hitIsFresh = true
                 }
                 isCandidate = hit != nil && hit! < lineEnd
             }
             let line = UnsafeBufferPointer(start: p, count: lineEnd - p)
-            if !isCandidate, let isAlsoCandidate, isAlsoCandidate(line) { isCandidate = true }
             if isCandidate || splitEveryRow {
                 try row.split(line, number: state.line, offset: blockOffset + (p - start))
                 if try !body(row, isCandidate) { return false }
@@ -128,14 +140,74 @@ public struct GazetteerScanner {
         return true
     }
 
+    /// `scanBlock` for a GeoNames dump with a `rowFilter`: each row's columns are located
+    /// and judged (`DumpRowFilter`), anchor hits count only between the name and the end of
+    /// the alternate names, and only rows that pass are split and handed to `body`.
+    private func scanDumpRows(
+        from first: UnsafePointer<UInt8>, block: UnsafeBufferPointer<UInt8>, blockOffset: Int, state: inout ScanState,
+        row: PlaceRow, filter: DumpRowFilter, finder: CandidateFinder?,
+        _ body: (PlaceRow, Bool) throws(GazetteerError) -> Bool
+    ) throws(GazetteerError) -> Bool {
+        let start = block.baseAddress!
+        let end = start + block.count
+        let columnStarts = UnsafeMutablePointer<Int>.allocate(capacity: row.columnStartsCapacity)
+        defer { columnStarts.deallocate() }
+        let anchor = finder?.anchorWord.map { matcher!.wordBuffers[$0] }
+        let anchorOffset = finder?.anchorOffset ?? 0
+        // The next hit that survived the direct check, once searched for; nil: none left.
+        var hit: UnsafePointer<UInt8>? = nil
+        var searched = false
+        var p = first
+        while p < end {
+            let lineEnd = Platform.findByte(0x0A, in: p, count: end - p) ?? end
+            state.line += 1
+            if lineEnd == p || (lineEnd - p == 1 && p.pointee == 0x0D) {
+                p = lineEnd + 1
+                continue
+            }
+            let line = UnsafeBufferPointer(start: p, count: lineEnd - p)
+            try row.locateColumns(line, number: state.line, into: columnStarts)
+            filter.noteFeatureCode(p, columnStarts)
+            let chance = filter.rankChance(p, columnStarts, offset: blockOffset + (p - start))
+            var isCandidate = chance != .none
+            let needsWholeName = chance == .onlyAsWholeName
+            if isCandidate && needsWholeName && filter.checksWholeNameFirst {
+                isCandidate = filter.mayBeWholeName(p, columnStarts)
+            }
+            if isCandidate, let finder {
+                let span = DumpRowFilter.nameSpan(columnStarts)
+                let spanStart = p + span.lowerBound
+                if !searched || (hit != nil && hit! < spanStart) {
+                    hit = nextHit(from: spanStart, finder: finder, anchor: anchor, anchorOffset: anchorOffset, start: start, end: end)
+                    searched = true
+                }
+                isCandidate = (hit != nil && hit! < p + span.upperBound) || filter.regionHoldsAnchor(p, columnStarts)
+            }
+            if isCandidate && needsWholeName && !filter.checksWholeNameFirst {
+                isCandidate = filter.mayBeWholeName(p, columnStarts)
+            }
+            if isCandidate || splitEveryRow {
+                try row.split(line, number: state.line, offset: blockOffset + (p - start))
+                if try !body(row, isCandidate) { return false }
+            }
+            p = lineEnd + 1
+        }
+        return true
+    }
+
     /// The next hit of the finder at or after `from` that a direct check does not rule out.
     @inline(__always)
     private func nextHit(
-        from: UnsafePointer<UInt8>, finder: inout CandidateFinder, anchor: UnsafeBufferPointer<UInt8>?,
+        from: UnsafePointer<UInt8>, finder: CandidateFinder, anchor: UnsafeBufferPointer<UInt8>?,
         anchorOffset: Int, start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>
     ) -> UnsafePointer<UInt8>? {
         var from = from
         while let h = finder.next(from: from) {
+            // A lead byte whose character does not fold to the anchor: ł shares ž's C5, not its z.
+            if h.pointee >= 0x80 && !finder.characterFoldsToAnchor(at: h) {
+                from = h + 1
+                continue
+            }
             if h.pointee < 0x80, let anchor, let matcher,
                 matcher.startsWord(anchor, at: h - anchorOffset, blockStart: start, blockEnd: end, terminator: 0x0A) == .no
             {

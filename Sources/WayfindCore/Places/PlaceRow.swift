@@ -112,24 +112,6 @@ public final class PlaceRow {
         }
     }
 
-    /// The bytes of columns `a` and `b` (a < b) of a raw line, without splitting it.
-    public static func columns(_ a: Int, _ b: Int, of line: UnsafeBufferPointer<UInt8>) -> (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) {
-        var column = 0
-        var start = 0
-        var first = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-        let base = line.baseAddress!
-        while true {
-            let tab = Platform.findByte(0x09, in: base + start, count: line.count - start)
-            let end = tab.map { $0 - base } ?? line.count
-            if column == a { first = UnsafeBufferPointer(rebasing: line[start..<end]) }
-            if column == b { return (first, UnsafeBufferPointer(rebasing: line[start..<end])) }
-            guard tab != nil else { break }
-            column += 1
-            start = end + 1
-        }
-        return (first, UnsafeBufferPointer(start: nil, count: 0))
-    }
-
     /// Checks only the column count of `line` (for rows that cannot match): tabs are
     /// counted eight bytes at a time, nothing is recorded or parsed.
     public func checkColumnCount(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(GazetteerError) {
@@ -152,6 +134,67 @@ public final class PlaceRow {
             throw .wrongColumnCount(path: path, line: number, expected: columnCount, found: tabs + 1)
         }
     }
+
+    /// Checks the column count of `line` as `checkColumnCount` does, and records where
+    /// each column starts, so that a caller can look at a few columns without splitting
+    /// the row: column `c` is `starts[c] ..< starts[c + 1] - 1`. `starts` must have room
+    /// for `columnStartsCapacity` entries.
+    ///
+    /// Tabs are found eight bytes at a time, and the first two of each eight are stored
+    /// without asking whether there are any (a store past the last real tab is overwritten
+    /// by the next, or lands beyond the columns): whether a group of eight bytes holds a
+    /// tab is a coin toss the branch predictor loses, and this is the scan's hottest loop.
+    @inline(__always)
+    public func locateColumns(
+        _ line: UnsafeBufferPointer<UInt8>, number: Int, into starts: UnsafeMutablePointer<Int>
+    ) throws(GazetteerError) {
+        let base = line.baseAddress!
+        let count = line.count
+        let columns = columnCount
+        let lastRecorded = columns - 1
+        var tabs = 0
+        var i = 0
+        starts[0] = 0
+        let raw = UnsafeRawPointer(base)
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        while i + 8 <= count {
+            let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ 0x0909_0909_0909_0909
+            var found = ~(((x & low) &+ low) | x | low)
+            // One bit per tab, at the top of its byte: a multiply sums them (nonzeroBitCount
+            // is a dozen instructions on baseline x86-64, which has no popcnt).
+            let foundCount = Int(truncatingIfNeeded: ((found >> 7) &* 0x0101_0101_0101_0101) >> 56)
+            let slot = starts + min(tabs, lastRecorded) + 1
+            let next = i &+ 1
+            slot[0] = next &+ found.trailingZeroBitCount >> 3
+            found &= found &- 1
+            slot[1] = next &+ found.trailingZeroBitCount >> 3
+            if foundCount > 2 {
+                var k = 2
+                while k < foundCount {
+                    found &= found &- 1
+                    slot[k] = next &+ found.trailingZeroBitCount >> 3
+                    k &+= 1
+                }
+            }
+            tabs &+= foundCount
+            i &+= 8
+        }
+        while i < count {
+            if base[i] == 0x09 {
+                tabs += 1
+                if tabs < columns { starts[tabs] = i + 1 }
+            }
+            i += 1
+        }
+        if tabs + 1 != columns {
+            throw .wrongColumnCount(path: path, line: number, expected: columns, found: tabs + 1)
+        }
+        starts[columns] = count + 1
+    }
+
+    /// The entries `locateColumns` may write: one per column and one past the last, and
+    /// room for a group of eight bytes' tabs beyond.
+    public var columnStartsCapacity: Int { columnCount + 9 }
 
     /// The bytes of `field`; empty when the schema has no such column.
     @inline(__always)
@@ -176,9 +219,13 @@ public final class PlaceRow {
     }
 
     /// The population, 0 when empty or not a number.
-    public var population: Int {
+    public var population: Int { Self.parsePopulation(field(.population)) }
+
+    /// A population field's value: its digits, 0 when empty or not a number.
+    @inline(__always)
+    static func parsePopulation(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var n = 0
-        for b in field(.population) {
+        for b in bytes {
             guard b >= 0x30 && b <= 0x39 else { return 0 }
             n = n &* 10 &+ Int(b - 0x30)
         }

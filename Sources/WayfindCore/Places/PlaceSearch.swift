@@ -31,6 +31,9 @@ public final class PlaceSearch {
     /// How many places to return.
     public let limit: Int
     private var text: [UInt8] = []
+    /// Whether a dump's rows are judged on their raw columns before matching (always, but
+    /// for the tests that compare with matching every row in full).
+    var prefiltersDumpRows = true
 
     /// A search for `text`.
     public init(text: String, bias: LocationBias, filters: PlaceFilters, limit: Int) {
@@ -178,28 +181,17 @@ public final class PlaceSearch {
     /// country names of a GeoNames dump.
     public func search(scanning descriptor: FileDescriptor, path: String, names: RegionNames?) throws(GazetteerError) -> SearchResult {
         var result = SearchResult()
-        // Rows are skipped on their raw bytes, which lack the country and region names a
-        // GeoNames dump leaves to `names`: rows in a region whose name a query word
-        // starts are never skipped.
-        var regions = RegionSet()
-        if let index = names as? PlacesIndex, !isEmpty {
-            regions = index.regionsNaming(matcher.query.words)
-        }
         var scanner = GazetteerScanner(path: path, matcher: isEmpty ? nil : matcher)
-        if !regions.isEmpty {
-            let countryColumn = GazetteerSchema.geonames.column(.countryCode)!
-            let admin1Column = GazetteerSchema.geonames.column(.admin1Code)!
-            scanner.isAlsoCandidate = { [regions] line in
-                let (country, admin1) = PlaceRow.columns(countryColumn, admin1Column, of: line)
-                return regions.contains(country: country, admin1: admin1)
-            }
-        }
+        // A dump's rows are judged on their raw columns first (see `DumpRowFilter`).
+        let filter = isEmpty || !prefiltersDumpRows ? nil : DumpRowFilter(matcher: matcher, names: names, bias: bias)
+        scanner.rowFilter = filter
+        if !isEmpty && !prefiltersDumpRows { scanner.splitEveryRow = true }
         var best: [(RankKey, FoundPlace)] = []
         var categories: [String] = []
         var lastCategoryBytes: [UInt8] = [0xFF]
         let wantsCollections = !isEmpty
         try scanner.scan(descriptor) { row, isCandidate throws(GazetteerError) in
-            if wantsCollections {
+            if wantsCollections && (filter == nil || row.schema.format != .geonames) {
                 let raw = row.schema.column(.category) != nil ? row.field(.category) : row.field(.featureCode)
                 if !raw.elementsEqual(lastCategoryBytes) {
                     lastCategoryBytes = Array(raw)
@@ -208,7 +200,7 @@ public final class PlaceSearch {
                 }
             }
             guard !isEmpty else { return true }
-            guard isCandidate else { return true }
+            guard isCandidate || !prefiltersDumpRows else { return true }
             let category = row.category
             guard filters.accepts(countryCode: row.countryCode, coordinate: row.coordinate, category: category),
                 matches(row, names: names)
@@ -220,6 +212,7 @@ public final class PlaceSearch {
                 let place = try Place(row: row, names: names)
                 let found = FoundPlace(place: place, rank: key, score: matchScore(tier: key.tier, queryLetters: queryLetters, name: place.name))
                 Self.insert(found, key: key, into: &best, limit: limit)
+                if best.count == limit { filter?.threshold = best.last!.0 }
             }
             return true
         }
@@ -227,6 +220,9 @@ public final class PlaceSearch {
         result.fingerprint = scanner.fingerprint.value
         // A dump's categories come from feature codes, not from bytes a query can hit.
         if scanner.schema?.format == .geonames {
+            if let filter {
+                for category in filter.categories where !categories.contains(category) { categories.append(category) }
+            }
             for category in ["capital", "admin_seat", "section", "city"] where !categories.contains(category) {
                 categories.append(category)
             }

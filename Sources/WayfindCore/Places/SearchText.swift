@@ -20,7 +20,7 @@ public enum SearchText {
             appendField(names.countryName(code: row.field(.countryCode)), to: &text)
         }
         let a1 = row.field(.admin1Code)
-        if !a1.isEmpty && a1.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) {
+        if isLetterCode(a1) {
             appendField(a1, to: &text)
         }
         if row.schema.column(.admin1Name) != nil {
@@ -28,6 +28,13 @@ public enum SearchText {
         } else if let names {
             appendField(names.admin1Name(country: row.field(.countryCode), code: a1), to: &text)
         }
+    }
+
+    /// Whether an admin-1 code is letters (`TX`), which a reader may type, rather than
+    /// GeoNames' numbers (`11`, `A8`).
+    @inline(__always)
+    static func isLetterCode(_ code: UnsafeBufferPointer<UInt8>) -> Bool {
+        !code.isEmpty && code.allSatisfy { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }
     }
 
     private static func appendField(_ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8]) {

@@ -128,8 +128,9 @@ public struct MagickeyOptions {
         GeoNames dump with 19 columns and no header, whose region and country names are \
         taken from the embedded gazetteer. A row with the wrong number of columns stops the \
         run with its line number; so does a row that can match the query and has an empty \
-        name, a bad coordinate or a name that is not UTF-8 (rows that cannot match are \
-        only counted, which keeps the scan fast).
+        name, a bad coordinate or a name that is not UTF-8 (rows that cannot match, or \
+        in a dump cannot rank among the suggestions, are only counted, which keeps the \
+        scan fast).
 
         Contains data from GeoNames (geonames.org), licensed under CC BY 4.0.
         """)
