@@ -49,6 +49,30 @@ public struct GraphFile: Sendable {
             throw .fileSystem(error)
         }
         guard let mapped else { return RouteGraph() }
+        return try load(mapped)
+    }
+
+    /// The suggestions for `request` (see `RouteGraph.suggestions(for:filter:)`), read
+    /// without locking; found by a scan of the file when its shape allows
+    /// (`RouteGraph.scannedSuggestions`), else from a full load.
+    public func suggestions(
+        for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
+    ) throws(GraphFileError) -> [Suggestion] {
+        let mapped: FileBytes?
+        do {
+            mapped = try FileSystem.mapFile(at: path)
+        } catch {
+            throw .fileSystem(error)
+        }
+        guard let mapped else { return RouteGraph().suggestions(for: request, filter: filter) }
+        let scanned = withExtendedLifetime(mapped) {
+            RouteGraph.scannedSuggestions(in: mapped.bytes, for: request, filter: filter)
+        }
+        if let scanned { return scanned }
+        return try load(mapped).suggestions(for: request, filter: filter)
+    }
+
+    private func load(_ mapped: FileBytes) throws(GraphFileError) -> RouteGraph {
         do {
             return try withExtendedLifetime(mapped) { () throws(RouteGraphDecodingError) in
                 try RouteGraph(json: mapped.bytes)
