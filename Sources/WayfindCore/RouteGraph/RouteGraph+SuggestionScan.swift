@@ -164,22 +164,49 @@ extension RouteGraph {
         return intern(display: isNormal ? spelling : Self.normalize(spelling).display, key: keyText)
     }
 
-    /// Whether the place spelled `bytes` has the folded key `key`: decided on the first
-    /// differing byte while the name is plain ASCII (most names differ at once), folded
-    /// in full otherwise. `scratch` is reused between calls.
+    /// Whether the place spelled `bytes` has the folded key `key`: folded and compared
+    /// piece by piece, so a name that differs is usually rejected at its first letter;
+    /// unusual whitespace (leading, trailing, runs, tabs, non-ASCII) is left to the full
+    /// fold. `scratch` is reused between calls.
     @inline(__always)
     static func keyMatches(_ bytes: UnsafeRawBufferPointer, _ key: [UInt8], scratch: inout [UInt8]) -> Bool {
-        let count = min(bytes.count, key.count)
+        let count = bytes.count
+        let keyCount = key.count
         var index = 0
+        var keyIndex = 0
+        var hasBegun = false
         while index < count {
             let byte = bytes[index]
-            // Whitespace and non-ASCII fold in ways only the full fold knows.
-            guard byte > 0x20, byte < 0x80 else { break }
-            let folded = byte &- 0x41 < 26 ? byte | 0x20 : byte
-            if folded != key[index] { return false }
-            index += 1
+            if byte > 0x20 && byte < 0x80 {
+                guard keyIndex < keyCount, key[keyIndex] == (byte &- 0x41 < 26 ? byte | 0x20 : byte) else { return false }
+                index += 1
+                keyIndex += 1
+                hasBegun = true
+            } else if byte == 0x20 && hasBegun && index + 1 < count && bytes[index + 1] > 0x20 && bytes[index + 1] < 0x80 {
+                // One space between two plain characters is one space in the key.
+                guard keyIndex < keyCount, key[keyIndex] == 0x20 else { return false }
+                index += 1
+                keyIndex += 1
+            } else if byte >= 0x80 {
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                guard index + length <= count else { break }
+                var scalar = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                for offset in 1..<length { scalar = scalar << 6 | UInt32(bytes[index + offset] & 0x3F) }
+                if TextFolding.isUnicodeWhitespace(scalar) { break }
+                scratch.removeAll(keepingCapacity: true)
+                UnicodeFolding.appendFolded(scalar, to: &scratch)
+                guard keyIndex + scratch.count <= keyCount else { return false }
+                for folded in scratch {
+                    guard key[keyIndex] == folded else { return false }
+                    keyIndex += 1
+                }
+                index += length
+                hasBegun = true
+            } else {
+                break
+            }
         }
-        if index == bytes.count { return index == key.count }
+        if index == count { return keyIndex == keyCount }
         foldKey(bytes, into: &scratch)
         return scratch == key
     }
