@@ -265,49 +265,101 @@ extension RouteGraph {
 }
 
 /// Counts distinct byte strings that lie in one buffer, by offset and length.
-private struct SpellingCounter {
+///
+/// Raw storage and inline comparisons: it sees every name on every edge (200,000 in a
+/// 100k-edge file), and array bounds checks and memcmp calls showed in profiles.
+private struct SpellingCounter: ~Copyable {
     /// Slots hold a 32-bit hash fragment (high half) and entry number + 1 (low half).
-    private var slots: [UInt64]
-    private var mask: Int
-    private var entries: [(start: Int, count: Int)] = []
-    private let bytes: UnsafeRawBufferPointer
-
-    var count: Int { entries.count }
+    private var slots: UnsafeMutablePointer<UInt64>
+    private var slotCount: Int
+    private var entries: UnsafeMutablePointer<(start: Int32, count: Int32)>
+    private(set) var count = 0
+    private let base: UnsafeRawPointer
 
     init(expected: Int, bytes: UnsafeRawBufferPointer) {
         var capacity = 1024
         while capacity < expected * 2 { capacity *= 2 }
-        slots = [UInt64](repeating: 0, count: capacity)
-        mask = capacity - 1
-        self.bytes = bytes
+        slotCount = capacity
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: 0, count: capacity)
+        entries = .allocate(capacity: capacity / 2 + 1)
+        base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
     }
 
-    mutating func insert(_ start: Int, _ count: Int) {
-        let text = UnsafeRawBufferPointer(rebasing: bytes[start..<start + count])
-        let hash = SpellingTable.hash(text)
+    deinit {
+        slots.deallocate()
+        entries.deallocate()
+    }
+
+    mutating func insert(_ start: Int, _ length: Int) {
+        let hash = Self.hash(base + start, length)
         let fragment = hash >> 32
+        let mask = slotCount - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let stored = slots[slot]
             if stored == 0 { break }
             if stored >> 32 == fragment {
                 let entry = entries[Int(stored & 0xFFFF_FFFF) - 1]
-                if entry.count == count && Platform.bytesEqual(bytes.baseAddress! + entry.start, text.baseAddress, count: count) {
-                    return
-                }
+                if Int(entry.count) == length && Self.equal(base + Int(entry.start), base + start, length) { return }
             }
             slot = (slot + 1) & mask
         }
-        entries.append((start, count))
-        slots[slot] = fragment << 32 | UInt64(entries.count)
-        if entries.count * 2 > slots.count { grow() }
+        entries[count] = (Int32(start), Int32(length))
+        count += 1
+        slots[slot] = fragment << 32 | UInt64(count)
+        if count * 2 >= slotCount { grow() }
+    }
+
+    /// A hash of the first and last eight bytes and the length: place names differ in
+    /// their beginning (the town) or their end (a number), and equal hashes are checked
+    /// byte by byte anyway, so hashing the middle would only cost time.
+    @inline(__always)
+    private static func hash(_ start: UnsafeRawPointer, _ count: Int) -> UInt64 {
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        if count >= 8 {
+            head = start.loadUnaligned(as: UInt64.self)
+            tail = start.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        } else {
+            for index in 0..<count { head |= UInt64(start.load(fromByteOffset: index, as: UInt8.self)) << (8 * index) }
+        }
+        var hash = (head &* 0x9E37_79B9_7F4A_7C15) ^ (tail &* 0xD6E8_FEB8_6659_FD93) ^ UInt64(truncatingIfNeeded: count)
+        hash ^= hash >> 29
+        hash &*= 0xBF58_476D_1CE4_E5B9
+        hash ^= hash >> 32
+        return hash
+    }
+
+    @inline(__always)
+    private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+        var index = 0
+        while index + 8 <= count {
+            if a.loadUnaligned(fromByteOffset: index, as: UInt64.self) != b.loadUnaligned(fromByteOffset: index, as: UInt64.self) {
+                return false
+            }
+            index += 8
+        }
+        while index < count {
+            if a.load(fromByteOffset: index, as: UInt8.self) != b.load(fromByteOffset: index, as: UInt8.self) { return false }
+            index += 1
+        }
+        return true
     }
 
     private mutating func grow() {
-        slots = [UInt64](repeating: 0, count: slots.count * 2)
-        mask = slots.count - 1
-        for (index, entry) in entries.enumerated() {
-            let hash = SpellingTable.hash(UnsafeRawBufferPointer(rebasing: bytes[entry.start..<entry.start + entry.count]))
+        slots.deallocate()
+        slotCount *= 2
+        slots = .allocate(capacity: slotCount)
+        slots.initialize(repeating: 0, count: slotCount)
+        let bigger = UnsafeMutablePointer<(start: Int32, count: Int32)>.allocate(capacity: slotCount / 2 + 1)
+        bigger.update(from: entries, count: count)
+        entries.deallocate()
+        entries = bigger
+        let mask = slotCount - 1
+        for index in 0..<count {
+            let entry = entries[index]
+            let hash = Self.hash(base + Int(entry.start), Int(entry.count))
             var slot = Int(truncatingIfNeeded: hash) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = (hash >> 32) << 32 | UInt64(index + 1)
