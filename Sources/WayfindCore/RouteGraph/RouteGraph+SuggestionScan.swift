@@ -217,43 +217,77 @@ extension RouteGraph {
     @discardableResult
     static func foldKey(_ bytes: UnsafeRawBufferPointer, into key: inout [UInt8]) -> Bool {
         key.removeAll(keepingCapacity: true)
-        var pendingSpace = false
-        var isUnchanged = true
-        // Whether the display spelling has begun (a mark can fold to nothing, so `key`
-        // may still be empty).
-        var hasBegun = false
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            let byte = bytes[index]
-            var scalar: UInt32
-            if byte < 0x80 {
-                scalar = UInt32(byte)
-                index += 1
-            } else {
-                // Lead byte's length; the reader has validated the sequence.
-                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
-                scalar = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-                for offset in 1..<length where index + offset < count {
-                    scalar = scalar << 6 | UInt32(bytes[index + offset] & 0x3F)
+        // Raw output: at most seven bytes per scalar (`FoldedScalar`), and no array
+        // appends in the loop (they were most of a fold's cost).
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count * 7 + 8) { output in
+            guard let out = output.baseAddress else { return true }
+            var written = 0
+            var pendingSpace = false
+            var isUnchanged = true
+            // Whether the display spelling has begun (a mark can fold to nothing, so the
+            // key may still be empty).
+            var hasBegun = false
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                let byte = bytes[index]
+                var scalar: UInt32
+                if byte < 0x80 {
+                    if byte > 0x20 {
+                        // Plain ASCII: the common case.
+                        if pendingSpace {
+                            out[written] = 0x20
+                            written += 1
+                            pendingSpace = false
+                        }
+                        out[written] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                        written += 1
+                        hasBegun = true
+                        index += 1
+                        continue
+                    }
+                    scalar = UInt32(byte)
+                    index += 1
+                } else {
+                    // Lead byte's length; the reader has validated the sequence.
+                    let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                    scalar = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                    for offset in 1..<length where index + offset < count {
+                        scalar = scalar << 6 | UInt32(bytes[index + offset] & 0x3F)
+                    }
+                    index += length
                 }
-                index += length
+                let isSpace =
+                    scalar < 0x80
+                    ? (scalar == 0x20 || (scalar >= 0x09 && scalar <= 0x0D)) : TextFolding.isUnicodeWhitespace(scalar)
+                if isSpace {
+                    if scalar != 0x20 || pendingSpace || !hasBegun { isUnchanged = false }
+                    if hasBegun { pendingSpace = true }
+                    continue
+                }
+                hasBegun = true
+                if pendingSpace {
+                    out[written] = 0x20
+                    written += 1
+                    pendingSpace = false
+                }
+                let folded: FoldedScalar
+                if scalar < 0x80 {
+                    folded = FoldedScalar(encoding: scalar)
+                } else {
+                    let tables = FoldingTables.shared
+                    folded = tables.folded(tables.entry(scalar), scalar)
+                }
+                var bits = folded.rawValue
+                for _ in 0..<folded.count {
+                    out[written] = UInt8(truncatingIfNeeded: bits)
+                    written += 1
+                    bits >>= 8
+                }
             }
-            let isSpace =
-                scalar < 0x80 ? (scalar == 0x20 || (scalar >= 0x09 && scalar <= 0x0D)) : TextFolding.isUnicodeWhitespace(scalar)
-            if isSpace {
-                if scalar != 0x20 || pendingSpace || !hasBegun { isUnchanged = false }
-                if hasBegun { pendingSpace = true }
-                continue
-            }
-            hasBegun = true
-            if pendingSpace {
-                key.append(0x20)
-                pendingSpace = false
-            }
-            UnicodeFolding.appendFolded(scalar, to: &key)
+            if pendingSpace { isUnchanged = false }
+            key.append(contentsOf: UnsafeBufferPointer(start: out, count: written))
+            return isUnchanged
         }
-        if pendingSpace { isUnchanged = false }
-        return isUnchanged
     }
 }
