@@ -283,8 +283,9 @@ public struct JSONReader {
         let text = UnsafeRawPointer(literal.utf8Start)
         var index = 0
         while index + 8 <= count {
-            guard here.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                == text.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            guard
+                here.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    == text.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             else { return false }
             index += 8
         }
