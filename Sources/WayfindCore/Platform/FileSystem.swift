@@ -97,6 +97,20 @@ public enum FileSystem {
     public static func writeAtomically(
         _ bytes: [UInt8], to path: String, backupPath: String? = nil, temporaryPath: String? = nil
     ) throws(FileSystemError) {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(FileSystemError) in
+                try writeAtomically(pieces: [buffer], to: path, backupPath: backupPath, temporaryPath: temporaryPath)
+            }
+        }
+        try result.get()
+    }
+
+    /// Replaces the file at `path` with the concatenation of `pieces`, as
+    /// `writeAtomically(_:to:backupPath:temporaryPath:)` does; the pieces may point into
+    /// a mapping of the old file, which stays valid (the old inode is never written).
+    public static func writeAtomically(
+        pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil, temporaryPath: String? = nil
+    ) throws(FileSystemError) {
         ignoreFileSizeSignal()
         var mode = privateFileMode
         var existing = stat()
@@ -116,7 +130,7 @@ public enum FileSystem {
         if mode != privateFileMode, fchmod(descriptor, mode) != 0 {
             throw .cannotWrite(path: temporary, errno: errno)
         }
-        try writeAll(bytes, to: descriptor, path: temporary)
+        for piece in pieces { try writeAll(piece, to: descriptor, path: temporary) }
         guard fsync(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
         isOpen = false
         guard close(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
@@ -207,12 +221,13 @@ public enum FileSystem {
         }
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileSystemError) {
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String)
+        throws(FileSystemError)
+    {
+        guard let base = bytes.baseAddress else { return }
         var written = 0
         while written < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-            }
+            let result = write(descriptor, base + written, bytes.count - written)
             if result < 0 {
                 if errno == EINTR { continue }
                 throw .cannotWrite(path: path, errno: errno)

@@ -49,6 +49,30 @@ public struct GraphFile: Sendable {
             throw .fileSystem(error)
         }
         guard let mapped else { return RouteGraph() }
+        return try load(mapped)
+    }
+
+    /// The suggestions for `request` (see `RouteGraph.suggestions(for:filter:)`), read
+    /// without locking; found by a scan of the file when its shape allows
+    /// (`RouteGraph.scannedSuggestions`), else from a full load.
+    public func suggestions(
+        for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
+    ) throws(GraphFileError) -> [Suggestion] {
+        let mapped: FileBytes?
+        do {
+            mapped = try FileSystem.mapFile(at: path)
+        } catch {
+            throw .fileSystem(error)
+        }
+        guard let mapped else { return RouteGraph().suggestions(for: request, filter: filter) }
+        let scanned = withExtendedLifetime(mapped) {
+            RouteGraph.scannedSuggestions(in: mapped.bytes, for: request, filter: filter)
+        }
+        if let scanned { return scanned }
+        return try load(mapped).suggestions(for: request, filter: filter)
+    }
+
+    private func load(_ mapped: FileBytes) throws(GraphFileError) -> RouteGraph {
         do {
             return try withExtendedLifetime(mapped) { () throws(RouteGraphDecodingError) in
                 try RouteGraph(json: mapped.bytes)
@@ -71,6 +95,17 @@ public struct GraphFile: Sendable {
     /// whatever `body` throws (then nothing is saved).
     @discardableResult
     public func update<Result>(_ body: (inout RouteGraph) throws -> Result) throws -> Result {
+        try update(patching: { _ in nil }, body)
+    }
+
+    /// Like `update(_:)`, but first offers the file's bytes to `patch`, which may describe
+    /// the change as a `FilePatch` of them (with the result to return); when it does, the
+    /// patched file is saved (same lock, same atomic save, same backup) and `body` never
+    /// runs; when it returns nil, the graph is loaded and `body` changes it.
+    @discardableResult
+    public func update<Result>(
+        patching patch: (UnsafeRawBufferPointer) -> (FilePatch, Result)?, _ body: (inout RouteGraph) throws -> Result
+    ) throws -> Result {
         let lock: FileLock
         do {
             try FileSystem.createDirectories(FileSystem.directory(of: path))
@@ -78,7 +113,43 @@ public struct GraphFile: Sendable {
         } catch {
             throw GraphFileError.fileSystem(error)
         }
-        var graph = try load()
+        let mapped: FileBytes?
+        do {
+            mapped = try FileSystem.mapFile(at: path)
+        } catch {
+            throw GraphFileError.fileSystem(error)
+        }
+        if let mapped, let (fix, result) = withExtendedLifetime(mapped, { patch(mapped.bytes) }) {
+            // The new pieces go into one buffer, so every piece is a pointer that stays
+            // valid through the save.
+            let old = mapped.bytes
+            var added = 0
+            for case .new(let bytes) in fix.pieces { added += bytes.count }
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(added, 1), alignment: 1)
+            defer { buffer.deallocate() }
+            var used = 0
+            let pieces = fix.pieces.map { piece -> UnsafeRawBufferPointer in
+                switch piece {
+                case .old(let range):
+                    return UnsafeRawBufferPointer(rebasing: old[range])
+                case .new(let bytes):
+                    let target = UnsafeMutableRawBufferPointer(rebasing: buffer[used..<used + bytes.count])
+                    target.copyBytes(from: bytes)
+                    used += bytes.count
+                    return UnsafeRawBufferPointer(target)
+                }
+            }
+            do {
+                try withExtendedLifetime(mapped) { () throws(FileSystemError) in
+                    try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: backupPath)
+                }
+            } catch {
+                throw GraphFileError.fileSystem(error)
+            }
+            lock.release()
+            return result
+        }
+        var graph = try mapped.map { mapped throws(GraphFileError) in try load(mapped) } ?? RouteGraph()
         let revision = graph.revision
         let result = try body(&graph)
         if graph.revision != revision {

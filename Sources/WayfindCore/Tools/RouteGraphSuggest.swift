@@ -107,11 +107,6 @@ public enum RouteGraphSuggest {
         runTool(spec, arguments: arguments, context: context) { parsed, output, _ in
             let options = try RouteGraphSuggestOptions(parsed, context: context)
             let path = try GraphLocation.path(explicit: options.graph, environment: context.environment)
-            let loaded = Result { () throws(GraphFileError) -> RouteGraph in try GraphFile(resolving: path).load() }
-            guard case .success(let graph) = loaded else {
-                if case .failure(let error) = loaded { throw ToolError(error.description) }
-                return .error
-            }
             var filter: ((String) -> Bool)? = nil
             if let query = options.query {
                 let matcher = LineMatcher(query)
@@ -120,7 +115,13 @@ public enum RouteGraphSuggest {
                     return name.withUTF8 { matcher.matches($0) }
                 }
             }
-            let suggestions = graph.suggestions(for: options.request, filter: filter)
+            let found = Result { () throws(GraphFileError) -> [Suggestion] in
+                try GraphFile(resolving: path).suggestions(for: options.request, filter: filter)
+            }
+            guard case .success(let suggestions) = found else {
+                if case .failure(let error) = found { throw ToolError(error.description) }
+                return .error
+            }
             if options.json {
                 output.write(Self.json(suggestions))
             } else {

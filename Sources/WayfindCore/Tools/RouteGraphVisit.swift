@@ -110,7 +110,17 @@ public enum RouteGraphVisit {
             let outcome: (recorded: Int, unknown: [String])
             do {
                 file = try GraphFile(resolving: path)
-                outcome = try file.update { graph in
+                // One visit, the usual call from a shell hook: patch the file in place
+                // of a full load and save when its shape allows.
+                let patch = { (bytes: UnsafeRawBufferPointer) -> (FilePatch, (recorded: Int, unknown: [String]))? in
+                    guard visits.count == 1, options.forget.isEmpty,
+                        let patch = RouteGraph.visitPatch(
+                            bytes, place: visits[0].place, at: visits[0].time, selfLoops: options.selfLoops,
+                            newTrip: options.newTrip, tripGap: options.tripGap, maxPlaces: options.maximumPlaces)
+                    else { return nil }
+                    return (patch, (1, []))
+                }
+                outcome = try file.update(patching: patch) { graph in
                     var unknown: [String] = []
                     for place in options.forget where !graph.forget(place) { unknown.append(place) }
                     var recorded = 0

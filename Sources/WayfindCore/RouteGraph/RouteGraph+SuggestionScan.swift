@@ -1,0 +1,293 @@
+/// Suggestions without loading the whole graph: a scan of the file's bytes that keeps
+/// only what `suggestions(for:filter:)` can look at.
+///
+/// Suggesting from one place needs the edges *leaving that place* and the visit
+/// statistics of every place, nothing else. A full load interns both ends of every edge
+/// (200,000 names in a 100k-edge file) and builds an edge index; this scan instead
+/// checks each edge's origin against the from-place's key, usually on its first byte,
+/// and folds names only for the `places` records and the few matching edges:
+///
+///     {"destination":"Airport",…,"origin":"City Center","weight":11}   origin matches: kept
+///     {"destination":"Harbour",…,"origin":"Old Town","weight":3}       'o' ≠ 'c': skipped
+///
+/// From these it builds a small graph (every place with statistics, plus the from-place's
+/// edges) and asks it for suggestions, so the ranking is the same code as for a full
+/// load. The small graph gives the same answer as the whole one when:
+///
+/// - the file has exactly the shape `json()` writes (top-level keys in order, one edge or
+///   place per line, no escapes), so every byte is checked here and a file the full
+///   reader would reject is never accepted;
+/// - every successor has a `places` record, which is then where its displayed spelling
+///   comes from (those records come after the edges, so they hold the latest spelling);
+/// - the frecency tier is filled with places whose score is above zero: places that
+///   only lie on edges (no record, no visits) score zero, and the small graph does not
+///   know them, so a list that would reach them is left to the full load.
+///
+/// Otherwise the scan returns nil and the caller loads the graph; nothing is guessed.
+extension RouteGraph {
+    /// The suggestions for `request` read straight from the bytes of a graph file, or nil
+    /// when the file is not in the writer's exact shape or the answer could depend on
+    /// what the scan skips (then load the graph and ask it).
+    public static func scannedSuggestions(
+        in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
+    ) -> [Suggestion]? {
+        guard let graph = suggestionGraph(scanning: bytes, from: request.from) else { return nil }
+        let suggestions = graph.suggestions(for: request, filter: filter)
+        if request.successorsOnly || request.limit == 0 { return suggestions }
+        // A full list whose last frecency score is above zero cannot have left out a
+        // zero-score place the small graph does not know.
+        guard let limit = request.limit, suggestions.count == limit else { return nil }
+        if let last = suggestions.last, last.source == .frecency, !(last.score > 0) { return nil }
+        return suggestions
+    }
+
+    /// The small graph described at the top of this file, or nil.
+    static func suggestionGraph(scanning bytes: UnsafeRawBufferPointer, from: String?) -> RouteGraph? {
+        var reader = JSONReader(bytes)
+        guard reader.skipLiteral("{\n  \"edges\": [\n    ") else { return nil }
+        // Pass 1: check every edge line, remembering where each one and its origin are.
+        var lines: [(line: Int32, origin: Int32, originCount: Int32)] = []
+        lines.reserveCapacity(bytes.count / 120)
+        while true {
+            let line = reader.offset
+            guard let origin = scanEdge(&reader) else { return nil }
+            lines.append(
+                (Int32(truncatingIfNeeded: line), Int32(truncatingIfNeeded: origin.start), Int32(truncatingIfNeeded: origin.count)))
+            if reader.skipLiteral(",\n    ") { continue }
+            guard reader.skipLiteral("\n  ],\n") else { return nil }
+            break
+        }
+        guard bytes.count < Int(Int32.max) else { return nil }
+        if reader.skipLiteral("  \"lastVisitedAt\": ") {
+            guard reader.plainNonNegativeInteger() != nil, reader.skipLiteral(",\n") else { return nil }
+        }
+        var lastName: UnsafeRawBufferPointer? = nil
+        if reader.skipLiteral("  \"lastVisitedLocation\": \"") {
+            guard let name = reader.plainStringBody(), reader.skipLiteral(",\n") else { return nil }
+            lastName = name
+        }
+        guard reader.skipLiteral("  \"places\": [\n    ") else { return nil }
+
+        // The places, one per folded key: later records of a key add to earlier ones
+        // and their spelling wins, as in a full load.
+        var graph = RouteGraph()
+        var key: [UInt8] = []
+        while true {
+            var time: Int64? = nil
+            if reader.skipLiteral("{\"lastVisitedAt\":") {
+                guard let value = reader.plainNonNegativeInteger(), reader.skipLiteral(",\"name\":\"") else { return nil }
+                time = value
+            } else {
+                guard reader.skipLiteral("{\"name\":\"") else { return nil }
+            }
+            guard let name = reader.plainStringBody(), reader.skipLiteral(",\"visits\":"),
+                let visits = reader.plainNonNegativeInteger(), reader.skipLiteral("}")
+            else { return nil }
+            if let index = graph.internSpelling(name, key: &key) {
+                graph.addStatistics(visits: visits, lastVisitedAt: time, to: index)
+            }
+            if reader.skipLiteral(",\n    ") { continue }
+            guard reader.skipLiteral("\n  ],\n  \"version\": 1\n}\n"), reader.offset == bytes.count else { return nil }
+            break
+        }
+        if let lastName { graph.lastPlace = graph.internSpelling(lastName, key: &key) }
+
+        // Pass 2: the from-place's edges. Their destinations must have records (above).
+        let fromKey: [UInt8]
+        if let from {
+            fromKey = Array(placeKey(from).utf8)
+        } else if let last = graph.lastPlace {
+            fromKey = Array(graph.placeTable[last].key.utf8)
+        } else {
+            return graph
+        }
+        guard !fromKey.isEmpty else { return graph }
+        for entry in lines {
+            let origin = UnsafeRawBufferPointer(rebasing: bytes[Int(entry.origin)..<Int(entry.origin + entry.originCount)])
+            guard keyMatches(origin, fromKey, scratch: &key) else { continue }
+            var line = JSONReader(UnsafeRawBufferPointer(rebasing: bytes[Int(entry.line)...]))
+            guard let edge = readEdge(&line) else { return nil }
+            RouteGraph.foldKey(edge.destination, into: &key)
+            // A full load drops an edge to an empty name; one to the from-place itself is
+            // never suggested.
+            guard !key.isEmpty, key != fromKey else { continue }
+            guard let to = key.withUnsafeBytes({ graph.placeIndex[UTF8Key(String(decoding: $0, as: UTF8.self))] })
+            else { return nil }
+            guard let from = graph.internSpelling(origin, key: &key, keepingName: true) else { return nil }
+            graph.strengthen(from: from, to: to, by: Int(clamping: edge.weight), at: edge.time)
+        }
+        return graph
+    }
+
+    /// Checks one edge line of the writer's shape (after its indentation) and returns
+    /// where its origin's bytes are; nil for any other shape.
+    @inline(__always)
+    private static func scanEdge(_ reader: inout JSONReader) -> (start: Int, count: Int)? {
+        guard reader.skipLiteral("{\"destination\":\""), reader.plainStringBody() != nil else { return nil }
+        if reader.skipLiteral(",\"lastVisitedAt\":") {
+            guard reader.plainNonNegativeInteger() != nil else { return nil }
+        }
+        guard reader.skipLiteral(",\"origin\":\"") else { return nil }
+        let start = reader.offset
+        guard let origin = reader.plainStringBody(), reader.skipLiteral(",\"weight\":"),
+            reader.plainNonNegativeInteger() != nil, reader.skipLiteral("}")
+        else { return nil }
+        return (start, origin.count)
+    }
+
+    /// One edge line of the writer's shape, read.
+    private static func readEdge(_ reader: inout JSONReader)
+        -> (destination: UnsafeRawBufferPointer, time: Int64?, weight: Int64)?
+    {
+        guard reader.skipLiteral("{\"destination\":\""), let destination = reader.plainStringBody() else { return nil }
+        var time: Int64? = nil
+        if reader.skipLiteral(",\"lastVisitedAt\":") {
+            guard let value = reader.plainNonNegativeInteger() else { return nil }
+            time = value
+        }
+        guard reader.skipLiteral(",\"origin\":\""), reader.plainStringBody() != nil, reader.skipLiteral(",\"weight\":"),
+            let weight = reader.plainNonNegativeInteger()
+        else { return nil }
+        return (destination, time, weight)
+    }
+
+    /// The place spelled `bytes` (created if new), whose shown spelling becomes this one
+    /// unless `keepingName`; nil for a name that is empty once trimmed. `key` is scratch.
+    mutating func internSpelling(
+        _ bytes: UnsafeRawBufferPointer, key: inout [UInt8], keepingName: Bool = false
+    ) -> Int? {
+        let isNormal = RouteGraph.foldKey(bytes, into: &key)
+        guard !key.isEmpty else { return nil }
+        let keyText = String(decoding: key, as: UTF8.self)
+        if keepingName, let index = placeIndex[UTF8Key(keyText)] { return index }
+        let spelling = String(decoding: bytes, as: UTF8.self)
+        return intern(display: isNormal ? spelling : Self.normalize(spelling).display, key: keyText)
+    }
+
+    /// Whether the place spelled `bytes` has the folded key `key`: folded and compared
+    /// piece by piece, so a name that differs is usually rejected at its first letter;
+    /// unusual whitespace (leading, trailing, runs, tabs, non-ASCII) is left to the full
+    /// fold. `scratch` is reused between calls.
+    @inline(__always)
+    static func keyMatches(_ bytes: UnsafeRawBufferPointer, _ key: [UInt8], scratch: inout [UInt8]) -> Bool {
+        let count = bytes.count
+        let keyCount = key.count
+        var index = 0
+        var keyIndex = 0
+        var hasBegun = false
+        while index < count {
+            let byte = bytes[index]
+            if byte > 0x20 && byte < 0x80 {
+                guard keyIndex < keyCount, key[keyIndex] == (byte &- 0x41 < 26 ? byte | 0x20 : byte) else { return false }
+                index += 1
+                keyIndex += 1
+                hasBegun = true
+            } else if byte == 0x20 && hasBegun && index + 1 < count && bytes[index + 1] > 0x20 && bytes[index + 1] < 0x80 {
+                // One space between two plain characters is one space in the key.
+                guard keyIndex < keyCount, key[keyIndex] == 0x20 else { return false }
+                index += 1
+                keyIndex += 1
+            } else if byte >= 0x80 {
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                guard index + length <= count else { break }
+                var scalar = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                for offset in 1..<length { scalar = scalar << 6 | UInt32(bytes[index + offset] & 0x3F) }
+                if TextFolding.isUnicodeWhitespace(scalar) { break }
+                scratch.removeAll(keepingCapacity: true)
+                UnicodeFolding.appendFolded(scalar, to: &scratch)
+                guard keyIndex + scratch.count <= keyCount else { return false }
+                for folded in scratch {
+                    guard key[keyIndex] == folded else { return false }
+                    keyIndex += 1
+                }
+                index += length
+                hasBegun = true
+            } else {
+                break
+            }
+        }
+        if index == count { return keyIndex == keyCount }
+        foldKey(bytes, into: &scratch)
+        return scratch == key
+    }
+
+    /// Writes the key of the place spelled `bytes` (valid UTF-8) into `key`, exactly as
+    /// `placeKey(_:)` would, and returns whether `bytes` is already its own display
+    /// spelling (trimmed, whitespace runs one space).
+    @discardableResult
+    static func foldKey(_ bytes: UnsafeRawBufferPointer, into key: inout [UInt8]) -> Bool {
+        key.removeAll(keepingCapacity: true)
+        // Raw output: at most seven bytes per scalar (`FoldedScalar`), and no array
+        // appends in the loop (they were most of a fold's cost).
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count * 7 + 8) { output in
+            guard let out = output.baseAddress else { return true }
+            var written = 0
+            var pendingSpace = false
+            var isUnchanged = true
+            // Whether the display spelling has begun (a mark can fold to nothing, so the
+            // key may still be empty).
+            var hasBegun = false
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                let byte = bytes[index]
+                var scalar: UInt32
+                if byte < 0x80 {
+                    if byte > 0x20 {
+                        // Plain ASCII: the common case.
+                        if pendingSpace {
+                            out[written] = 0x20
+                            written += 1
+                            pendingSpace = false
+                        }
+                        out[written] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                        written += 1
+                        hasBegun = true
+                        index += 1
+                        continue
+                    }
+                    scalar = UInt32(byte)
+                    index += 1
+                } else {
+                    // Lead byte's length; the reader has validated the sequence.
+                    let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                    scalar = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                    for offset in 1..<length where index + offset < count {
+                        scalar = scalar << 6 | UInt32(bytes[index + offset] & 0x3F)
+                    }
+                    index += length
+                }
+                let isSpace =
+                    scalar < 0x80
+                    ? (scalar == 0x20 || (scalar >= 0x09 && scalar <= 0x0D)) : TextFolding.isUnicodeWhitespace(scalar)
+                if isSpace {
+                    if scalar != 0x20 || pendingSpace || !hasBegun { isUnchanged = false }
+                    if hasBegun { pendingSpace = true }
+                    continue
+                }
+                hasBegun = true
+                if pendingSpace {
+                    out[written] = 0x20
+                    written += 1
+                    pendingSpace = false
+                }
+                let folded: FoldedScalar
+                if scalar < 0x80 {
+                    folded = FoldedScalar(encoding: scalar)
+                } else {
+                    let tables = FoldingTables.shared
+                    folded = tables.folded(tables.entry(scalar), scalar)
+                }
+                var bits = folded.rawValue
+                for _ in 0..<folded.count {
+                    out[written] = UInt8(truncatingIfNeeded: bits)
+                    written += 1
+                    bits >>= 8
+                }
+            }
+            if pendingSpace { isUnchanged = false }
+            key.append(contentsOf: UnsafeBufferPointer(start: out, count: written))
+            return isUnchanged
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Testing
+
+@testable import WayfindCore
+
+@Suite("RouteGraph: suggestions by scanning the file")
+struct SuggestionScanTests {
+    static let epoch: Int64 = 1_700_000_000
+    /// Spellings chosen to collide: case, accents, whitespace, marks that fold away.
+    static let names = [
+        "Airport", "airport", "Aírport", "City Center", "city  center", " City Center ", "Zürich Süd", "Zurich Sud",
+        "São Paulo", "Sao Paulo", "Home", "HOME", "Gym", "Old Town", "Harbour", "\u{301}Mark", "Ölberg", "a", "A b",
+        "Bäckerei", "Café", "Cafe\u{301}", "Köln Hbf", "Tōkyō",
+    ]
+
+    /// A graph from a random walk over a few of `names`, with random trips and times.
+    static func randomGraph(using random: inout SplitMix64) -> RouteGraph {
+        var graph = RouteGraph()
+        let pool = names.shuffled(using: &random).prefix(Int.random(in: 2...names.count, using: &random))
+        for step in 0..<Int.random(in: 0...60, using: &random) {
+            let place = pool.randomElement(using: &random)!
+            let time = epoch + Int64(step) * Int64.random(in: 1...200_000, using: &random)
+            graph.visit(place, at: time, selfLoops: Bool.random(using: &random), newTrip: random.next() % 7 == 0)
+        }
+        if random.next() % 5 == 0, let doomed = pool.randomElement(using: &random) { graph.forget(doomed) }
+        return graph
+    }
+
+    static func randomRequest(using random: inout SplitMix64) -> SuggestionRequest {
+        SuggestionRequest(
+            from: random.next() % 3 == 0 ? names.randomElement(using: &random) : nil,
+            limit: [nil, 0, 1, 2, 3, 5, 10].randomElement(using: &random)!,
+            successorsOnly: random.next() % 4 == 0,
+            halfLife: random.next() % 3 == 0 ? Int64.random(in: 1...1_000_000, using: &random) : nil,
+            now: epoch + Int64.random(in: 0...10_000_000, using: &random))
+    }
+
+    @Test func scanningAFileGivesTheSameSuggestionsAsLoadingIt() throws {
+        var random = SplitMix64(seed: 3)
+        var scanned = 0
+        for _ in 0..<400 {
+            let graph = Self.randomGraph(using: &random)
+            let bytes = graph.json()
+            let loaded = try RouteGraph(json: bytes)
+            for _ in 0..<8 {
+                let request = Self.randomRequest(using: &random)
+                let letter = ["a", "c", "h", "z", "o"].randomElement(using: &random)!
+                let filter: ((String) -> Bool)? = random.next() % 3 == 0 ? { RouteGraph.placeKey($0).contains(letter) } : nil
+                let fast = bytes.withUnsafeBytes { RouteGraph.scannedSuggestions(in: $0, for: request, filter: filter) }
+                guard let fast else { continue }
+                scanned += 1
+                let full = loaded.suggestions(for: request, filter: filter)
+                #expect(fast == full, "request \(request) on\n\(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
+        // The comparison means something only if the scan mostly answers by itself.
+        #expect(scanned > 1000)
+    }
+
+    @Test func aFileNotInTheWritersShapeIsLeftToTheFullLoad() {
+        let request = SuggestionRequest(from: "Home", now: Self.epoch)
+        for text in [
+            #"{"edges":[{"origin":"Home","destination":"Gym","weight":2}],"lastVisitedLocation":"Gym"}"#,
+            "{\n  \"edges\": [\n    {\"destination\":\"Gym\",\"origin\":\"Home\",\"weight\":2}\n  ],\n  \"places\": [\n    {\"name\":\"Gym\",\"visits\":2}\n  ],\n  \"version\": 2\n}\n",
+            "{\n  \"edges\": [\n    {\"destination\":\"Gym\",\"origin\":\"Home\",\"weight\":2}\n  ],\n  \"places\": [\n    {\"name\":\"Gym\",\"visits\":2}\n  ],\n  \"version\": 1\n}\n trailing",
+        ] {
+            let bytes = Array(text.utf8)
+            #expect(bytes.withUnsafeBytes { RouteGraph.scannedSuggestions(in: $0, for: request) } == nil)
+        }
+    }
+
+    @Test(arguments: names + ["  ", "\t a \u{2003} b\n", "x\u{00A0}", "ǅemal", "ﬁne"])
+    func foldingBytesGivesThePlaceKey(_ name: String) {
+        var key: [UInt8] = []
+        var text = name
+        let isNormal = text.withUTF8 { RouteGraph.foldKey(UnsafeRawBufferPointer($0), into: &key) }
+        #expect(String(decoding: key, as: UTF8.self) == RouteGraph.placeKey(name))
+        #expect(isNormal == (RouteGraph.normalize(name).display == name))
+    }
+}

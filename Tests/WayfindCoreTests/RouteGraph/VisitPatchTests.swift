@@ -1,0 +1,87 @@
+import Testing
+
+@testable import WayfindCore
+
+@Suite("RouteGraph: visits recorded by patching the file")
+struct VisitPatchTests {
+    typealias Random = SuggestionScanTests
+
+    /// What loading `bytes`, visiting and saving would write.
+    static func fullRewrite(
+        _ bytes: [UInt8], place: String, at time: Int64, selfLoops: Bool, newTrip: Bool, tripGap: Int64?, maxPlaces: Int
+    ) throws -> [UInt8] {
+        var graph = try RouteGraph(json: bytes)
+        var startsTrip = newTrip
+        if let tripGap, let last = graph.lastVisitedAt, time - last > tripGap { startsTrip = true }
+        graph.visit(place, at: time, selfLoops: selfLoops, newTrip: startsTrip)
+        if maxPlaces > 0 { graph.prune(maxPlaces: maxPlaces) }
+        return graph.json()
+    }
+
+    @Test func aPatchedFileIsByteForByteWhatAFullRewriteWouldWrite() throws {
+        var random = SplitMix64(seed: 11)
+        var patched = 0
+        for _ in 0..<600 {
+            var bytes = Random.randomGraph(using: &random).json()
+            // A few visits in a row, each patched when the patch allows, else rewritten.
+            for _ in 0..<4 {
+                let place = Random.names.randomElement(using: &random)!
+                guard !RouteGraph.placeKey(place).isEmpty else { continue }
+                let time = Random.epoch + Int64.random(in: -1000...20_000_000, using: &random)
+                let selfLoops = random.next() % 4 == 0
+                let newTrip = random.next() % 6 == 0
+                let tripGap: Int64? = random.next() % 4 == 0 ? Int64.random(in: 1...5_000_000, using: &random) : nil
+                let maxPlaces = [0, 0, 3, 5, 50_000].randomElement(using: &random)!
+                let expected = try Self.fullRewrite(
+                    bytes, place: place, at: time, selfLoops: selfLoops, newTrip: newTrip, tripGap: tripGap,
+                    maxPlaces: maxPlaces)
+                let patch = bytes.withUnsafeBytes {
+                    RouteGraph.visitPatch(
+                        $0, place: place, at: time, selfLoops: selfLoops, newTrip: newTrip, tripGap: tripGap,
+                        maxPlaces: maxPlaces)
+                }
+                if let patch {
+                    patched += 1
+                    let actual = bytes.withUnsafeBytes { patch.applied(to: $0) }
+                    #expect(
+                        actual == expected,
+                        """
+                        visit \(place) at \(time) selfLoops \(selfLoops) newTrip \(newTrip) gap \(String(describing: tripGap)) max \(maxPlaces) of
+                        \(String(decoding: bytes, as: UTF8.self))
+                        expected
+                        \(String(decoding: expected, as: UTF8.self))
+                        actual
+                        \(String(decoding: actual, as: UTF8.self))
+                        """)
+                }
+                bytes = expected
+            }
+        }
+        // The comparison means something only if patches are common.
+        #expect(patched > 300)
+    }
+
+    @Test func aVisitThatChangesASpellingIsLeftToTheFullRewrite() throws {
+        var graph = RouteGraph()
+        for place in ["Home", "Airport", "Home", "Airport"] { graph.visit(place, at: Random.epoch) }
+        let bytes = graph.json()
+        #expect(bytes.withUnsafeBytes { RouteGraph.visitPatch($0, place: "home", at: Random.epoch) } == nil)
+        #expect(bytes.withUnsafeBytes { RouteGraph.visitPatch($0, place: "Home", at: Random.epoch) } != nil)
+    }
+
+    @Test func aCorruptOrForeignFileIsNeverPatched() {
+        for text in [
+            #"{"edges":[{"origin":"Home","destination":"Gym","weight":2}],"lastVisitedLocation":"Gym"}"#,
+            "{\n  \"edges\": [\n    {\"destination\":\"Gym\",\"origin\":\"Home\",\"weight\":2}\n  ],\n  \"lastVisitedLocation\": \"Gym\",\n  \"places\": [\n    {\"name\":\"Gym\",\"visits\":2}\n  ],\n  \"version\": 1\n}",
+            "{\n  \"edges\": [\n    {\"destination\":\"G\u{1}ym\",\"origin\":\"Home\",\"weight\":2}\n  ],\n  \"lastVisitedLocation\": \"Home\",\n  \"places\": [\n    {\"name\":\"Gym\",\"visits\":2}\n  ],\n  \"version\": 1\n}\n",
+        ] {
+            let bytes = Array(text.utf8)
+            #expect(bytes.withUnsafeBytes { RouteGraph.visitPatch($0, place: "Gym", at: Random.epoch) } == nil, "\(text)")
+        }
+        // The same file whole and in the writer's shape is patched.
+        let valid = Array(
+            "{\n  \"edges\": [\n    {\"destination\":\"Gym\",\"origin\":\"Home\",\"weight\":2}\n  ],\n  \"lastVisitedLocation\": \"Gym\",\n  \"places\": [\n    {\"name\":\"Gym\",\"visits\":2}\n  ],\n  \"version\": 1\n}\n"
+                .utf8)
+        #expect(valid.withUnsafeBytes { RouteGraph.visitPatch($0, place: "Gym", at: Random.epoch) } != nil)
+    }
+}
