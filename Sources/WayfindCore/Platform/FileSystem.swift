@@ -33,18 +33,32 @@ public enum FileSystem {
     /// The permissions of directories this module creates.
     public static let privateDirectoryMode: mode_t = 0o700
 
-    /// The whole content of the file at `path`, or nil if there is no such file.
-    public static func readFile(at path: String) throws(FileSystemError) -> [UInt8]? {
+    /// Opens the regular file at `path` read-only, with its `stat`; nil if there is no
+    /// such file. The caller closes the descriptor.
+    private static func openRegularFile(at path: String) throws(FileSystemError) -> (Int32, stat)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             let code = errno
             if code == ENOENT { return nil }
             throw .cannotOpen(path: path, errno: code)
         }
-        defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .cannotRead(path: path, errno: errno) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw .cannotRead(path: path, errno: code)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw .notARegularFile(path: path)
+        }
+        return (descriptor, info)
+    }
+
+    /// The whole content of the file at `path`, or nil if there is no such file.
+    public static func readFile(at path: String) throws(FileSystemError) -> [UInt8]? {
+        guard let (descriptor, info) = try openRegularFile(at: path) else { return nil }
+        defer { close(descriptor) }
         // One byte more than the size, so a file that grew is read to its end in one go.
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
         var count = 0
@@ -72,16 +86,8 @@ public enum FileSystem {
     /// the file in place (they rename a new one over it), so the mapped bytes cannot
     /// change under the reader.
     public static func mapFile(at path: String) throws(FileSystemError) -> FileBytes? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        if descriptor < 0 {
-            let code = errno
-            if code == ENOENT { return nil }
-            throw .cannotOpen(path: path, errno: code)
-        }
+        guard let (descriptor, info) = try openRegularFile(at: path) else { return nil }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .cannotRead(path: path, errno: errno) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
         if info.st_size == 0 { return FileBytes(mapping: nil) }
         guard let mapping = MappedFile(FileDescriptor(descriptor), minimumSize: 1) else {
             throw .cannotRead(path: path, errno: errno)
