@@ -10,15 +10,17 @@
 ///     {"destination":"Airport",…,"origin":"City Center","weight":11}   origin matches: kept
 ///     {"destination":"Harbour",…,"origin":"Old Town","weight":3}       'o' ≠ 'c': skipped
 ///
-/// From these it builds a small graph (every place with statistics, plus the from-place's
-/// edges) and asks it for suggestions, so the ranking is the same code as for a full
-/// load. The small graph gives the same answer as the whole one when:
+/// From these it builds a small graph (the from-place, its successors, and of the other
+/// places only the best `limit` by frecency) and asks it for suggestions, so the ranking
+/// is the same code as for a full load. The small graph gives the same answer as the
+/// whole one when:
 ///
 /// - the file has exactly the shape `json()` writes (top-level keys in order, one edge or
 ///   place per line, no escapes), so every byte is checked here and a file the full
 ///   reader would reject is never accepted;
-/// - every successor has a `places` record, which is then where its displayed spelling
-///   comes from (those records come after the edges, so they hold the latest spelling);
+/// - every place has at most one record, spelled as it is displayed (as `json()` writes
+///   them), so a record is the whole of a place's statistics, and every successor has
+///   one, which is then where its displayed spelling comes from;
 /// - the frecency tier is filled with places whose score is above zero: places that
 ///   only lie on edges (no record, no visits) score zero, and the small graph does not
 ///   know them, so a list that would reach them is left to the full load.
@@ -31,7 +33,7 @@ extension RouteGraph {
     public static func scannedSuggestions(
         in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
     ) -> [Suggestion]? {
-        guard let graph = suggestionGraph(scanning: bytes, from: request.from) else { return nil }
+        guard let graph = suggestionGraph(scanning: bytes, for: request, filter: filter) else { return nil }
         let suggestions = graph.suggestions(for: request, filter: filter)
         if request.successorsOnly || request.limit == 0 { return suggestions }
         // A full list whose last frecency score is above zero cannot have left out a
@@ -42,7 +44,10 @@ extension RouteGraph {
     }
 
     /// The small graph described at the top of this file, or nil.
-    static func suggestionGraph(scanning bytes: UnsafeRawBufferPointer, from: String?) -> RouteGraph? {
+    static func suggestionGraph(
+        scanning bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
+    ) -> RouteGraph? {
+        guard bytes.count < Int(Int32.max) else { return nil }
         var reader = JSONReader(bytes)
         guard reader.skipLiteral("{\n  \"edges\": [\n    ") else { return nil }
         // Pass 1: check every edge line, remembering where each one and its origin are.
@@ -57,7 +62,6 @@ extension RouteGraph {
             guard reader.skipLiteral("\n  ],\n") else { return nil }
             break
         }
-        guard bytes.count < Int(Int32.max) else { return nil }
         if reader.skipLiteral("  \"lastVisitedAt\": ") {
             guard reader.plainNonNegativeInteger() != nil, reader.skipLiteral(",\n") else { return nil }
         }
@@ -68,10 +72,41 @@ extension RouteGraph {
         }
         guard reader.skipLiteral("  \"places\": [\n    ") else { return nil }
 
-        // The places, one per folded key: later records of a key add to earlier ones
-        // and their spelling wins, as in a full load.
-        var graph = RouteGraph()
+        // The from-place's key: given, or the last place's.
         var key: [UInt8] = []
+        var fromKey: [UInt8] = []
+        if let from = request.from {
+            fromKey = Array(placeKey(from).utf8)
+        } else if let lastName {
+            foldKey(lastName, into: &fromKey)
+        }
+
+        // Pass 2: the from-place's edges, from the lines of pass 1.
+        var successors: [(destination: [UInt8], origin: UnsafeRawBufferPointer, time: Int64?, weight: Int64)] = []
+        var successorKeys = ByteStringSet(expected: 8)
+        if !fromKey.isEmpty {
+            for entry in lines {
+                let origin = UnsafeRawBufferPointer(rebasing: bytes[Int(entry.origin)..<Int(entry.origin + entry.originCount)])
+                guard keyMatches(origin, fromKey, scratch: &key) else { continue }
+                var line = JSONReader(UnsafeRawBufferPointer(rebasing: bytes[Int(entry.line)...]))
+                guard let edge = readEdge(&line) else { return nil }
+                RouteGraph.foldKey(edge.destination, into: &key)
+                // A full load drops an edge to an empty name; one to the from-place itself
+                // is never suggested.
+                guard !key.isEmpty, key != fromKey else { continue }
+                successors.append((key, origin, edge.time, edge.weight))
+                successorKeys.insert(key)
+            }
+        }
+
+        // Pass 3: the place records. The small graph gets the from-place's and the
+        // successors' records, and of the others only the best `limit` by frecency (the
+        // order of `suggestions`' second tier) that pass the filter: the second tier can
+        // show no other. Each key must have one record, spelled as it is displayed, so
+        // a record is exactly the place a full load would make of it.
+        var graph = RouteGraph()
+        var seen = ByteStringSet(expected: bytes.count / 800)
+        var best = FrecencyShortList(room: request.successorsOnly ? 0 : request.limit)
         while true {
             var time: Int64? = nil
             if reader.skipLiteral("{\"lastVisitedAt\":") {
@@ -83,38 +118,35 @@ extension RouteGraph {
             guard let name = reader.plainStringBody(), reader.skipLiteral(",\"visits\":"),
                 let visits = reader.plainNonNegativeInteger(), reader.skipLiteral("}")
             else { return nil }
-            if let index = graph.internSpelling(name, key: &key) {
+            guard RouteGraph.foldKey(name, into: &key), !key.isEmpty, seen.insert(key) else { return nil }
+            if key == fromKey || successorKeys.contains(key) {
+                let index = graph.intern(display: String(decoding: name, as: UTF8.self), key: String(decoding: key, as: UTF8.self))
                 graph.addStatistics(visits: visits, lastVisitedAt: time, to: index)
+            } else {
+                let score = frecency(
+                    visits: Int(clamping: visits), lastVisitedAt: time, now: request.now, halfLife: request.halfLife)
+                best.consider(
+                    score: score, time: time, key: key, name: offset(of: name, in: bytes)..<offset(of: name, in: bytes) + name.count,
+                    visits: visits, in: bytes, filter: filter)
             }
             if reader.skipLiteral(",\n    ") { continue }
             guard reader.skipLiteral("\n  ],\n  \"version\": 1\n}\n"), reader.offset == bytes.count else { return nil }
             break
         }
+        for entry in best.entries {
+            let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[entry.name]), as: UTF8.self)
+            let index = graph.intern(display: name, key: String(decoding: entry.key, as: UTF8.self))
+            graph.addStatistics(visits: entry.visits, lastVisitedAt: entry.time, to: index)
+        }
+        // Its spelling wins, as in a full load (which reads it last).
         if let lastName { graph.lastPlace = graph.internSpelling(lastName, key: &key) }
 
-        // Pass 2: the from-place's edges. Their destinations must have records (above).
-        let fromKey: [UInt8]
-        if let from {
-            fromKey = Array(placeKey(from).utf8)
-        } else if let last = graph.lastPlace {
-            fromKey = Array(graph.placeTable[last].key.utf8)
-        } else {
-            return graph
-        }
-        guard !fromKey.isEmpty else { return graph }
-        for entry in lines {
-            let origin = UnsafeRawBufferPointer(rebasing: bytes[Int(entry.origin)..<Int(entry.origin + entry.originCount)])
-            guard keyMatches(origin, fromKey, scratch: &key) else { continue }
-            var line = JSONReader(UnsafeRawBufferPointer(rebasing: bytes[Int(entry.line)...]))
-            guard let edge = readEdge(&line) else { return nil }
-            RouteGraph.foldKey(edge.destination, into: &key)
-            // A full load drops an edge to an empty name; one to the from-place itself is
-            // never suggested.
-            guard !key.isEmpty, key != fromKey else { continue }
-            guard let to = key.withUnsafeBytes({ graph.placeIndex[UTF8Key(String(decoding: $0, as: UTF8.self))] })
+        // The successors' edges. Their destinations must have records (above).
+        for successor in successors {
+            guard let to = graph.placeIndex[UTF8Key(String(decoding: successor.destination, as: UTF8.self))],
+                let from = graph.internSpelling(successor.origin, key: &key, keepingName: true)
             else { return nil }
-            guard let from = graph.internSpelling(origin, key: &key, keepingName: true) else { return nil }
-            graph.strengthen(from: from, to: to, by: Int(clamping: edge.weight), at: edge.time)
+            graph.strengthen(from: from, to: to, by: Int(clamping: successor.weight), at: successor.time)
         }
         return graph
     }
@@ -289,5 +321,62 @@ extension RouteGraph {
             key.append(contentsOf: UnsafeBufferPointer(start: out, count: written))
             return isUnchanged
         }
+    }
+}
+
+/// The best place records for the frecency tier, met one at a time: at most `room` of
+/// them, in `suggestions`' order (score, then the later visit, then the folded key and
+/// the spelling, byte for byte), kept sorted by insertion; all of them when `room` is
+/// nil. The filter is asked only about a record that would be kept.
+struct FrecencyShortList {
+    struct Entry {
+        var score: Double
+        var time: Int64?
+        var key: [UInt8]
+        /// The spelling's bytes in the file.
+        var name: Range<Int>
+        var visits: Int64
+    }
+
+    let room: Int?
+    private(set) var entries: [Entry] = []
+
+    init(room: Int?) {
+        self.room = room
+    }
+
+    mutating func consider(
+        score: Double, time: Int64?, key: [UInt8], name: Range<Int>, visits: Int64, in bytes: UnsafeRawBufferPointer,
+        filter: ((String) -> Bool)?
+    ) {
+        if let room {
+            guard room > 0 else { return }
+            if entries.count == room, let worst = entries.last,
+                !Self.ranksBefore(score, time, key, name, worst, in: bytes)
+            {
+                return
+            }
+        }
+        if let filter, !filter(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[name]), as: UTF8.self)) { return }
+        let entry = Entry(score: score, time: time, key: key, name: name, visits: visits)
+        if room == nil {
+            entries.append(entry)
+            return
+        }
+        var position = entries.count
+        while position > 0, Self.ranksBefore(score, time, key, name, entries[position - 1], in: bytes) { position -= 1 }
+        entries.insert(entry, at: position)
+        if let room, entries.count > room { entries.removeLast() }
+    }
+
+    private static func ranksBefore(
+        _ score: Double, _ time: Int64?, _ key: [UInt8], _ name: Range<Int>, _ other: Entry, in bytes: UnsafeRawBufferPointer
+    ) -> Bool {
+        if score != other.score { return score > other.score }
+        let time = time ?? .min
+        let otherTime = other.time ?? .min
+        if time != otherTime { return time > otherTime }
+        if key != other.key { return key.lexicographicallyPrecedes(other.key) }
+        return bytes[name].lexicographicallyPrecedes(bytes[other.name])
     }
 }

@@ -254,7 +254,7 @@ extension RouteGraph {
         a.count == b.count && b.withUnsafeBytes { Platform.bytesEqual(a.baseAddress, $0.baseAddress, count: a.count) }
     }
 
-    private static func offset(of part: UnsafeRawBufferPointer, in whole: UnsafeRawBufferPointer) -> Int {
+    static func offset(of part: UnsafeRawBufferPointer, in whole: UnsafeRawBufferPointer) -> Int {
         guard let base = whole.baseAddress, let start = part.baseAddress else { return 0 }
         return start - base
     }

@@ -164,8 +164,13 @@ extension RouteGraph {
 
     /// `visits × recency(age)`; see the essay at the top of this file.
     func frecency(of place: Place, now: Int64, halfLife: Int64?) -> Double {
-        let visits = Double(place.visits)
-        guard let time = place.lastVisitedAt else {
+        Self.frecency(visits: place.visits, lastVisitedAt: place.lastVisitedAt, now: now, halfLife: halfLife)
+    }
+
+    /// The frecency of a place with these statistics.
+    static func frecency(visits count: Int, lastVisitedAt time: Int64?, now: Int64, halfLife: Int64?) -> Double {
+        let visits = Double(count)
+        guard let time else {
             return halfLife == nil ? visits * Recency.older : visits
         }
         let age = max(now - time, 0)
@@ -178,6 +183,11 @@ extension RouteGraph {
 
     /// `2^(−age/halfLife)`; times in the future count as now.
     func fade(age: Int64, halfLife: Int64) -> Double {
+        Self.fade(age: age, halfLife: halfLife)
+    }
+
+    /// `2^(−age/halfLife)`; times in the future count as now.
+    static func fade(age: Int64, halfLife: Int64) -> Double {
         guard age > 0, halfLife > 0 else { return 1 }
         return Platform.powerOfTwo(-Double(age) / Double(halfLife))
     }

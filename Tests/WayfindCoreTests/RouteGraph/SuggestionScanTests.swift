@@ -56,6 +56,54 @@ struct SuggestionScanTests {
         #expect(scanned > 1000)
     }
 
+    /// Many places with few distinct scores and times, so the frecency short list of the
+    /// scan keeps or drops places on ties of score and time, decided by name.
+    @Test func theShortListBreaksTiesAsAFullLoadDoes() throws {
+        var random = SplitMix64(seed: 11)
+        var scanned = 0
+        for _ in 0..<60 {
+            var graph = RouteGraph()
+            let count = Int.random(in: 12...80, using: &random)
+            let places = (0..<count).map { "Stop \(["Ä", "a", "B", "b", "ç"].randomElement(using: &random)!)\($0 % 7)-\($0)" }
+            for step in 0..<Int.random(in: 20...300, using: &random) {
+                let time = Self.epoch + Int64.random(in: 0...2, using: &random) * 100_000
+                graph.visit(places.randomElement(using: &random)!, at: time, newTrip: step % 5 == 0)
+            }
+            let bytes = graph.json()
+            let loaded = try RouteGraph(json: bytes)
+            for _ in 0..<20 {
+                let request = SuggestionRequest(
+                    from: random.next() % 2 == 0 ? places.randomElement(using: &random) : nil,
+                    limit: Int.random(in: 1...12, using: &random),
+                    halfLife: random.next() % 4 == 0 ? 86_400 : nil,
+                    now: Self.epoch + 400_000)
+                let filter: ((String) -> Bool)? = random.next() % 3 == 0 ? { $0.contains("b") } : nil
+                let fast = bytes.withUnsafeBytes { RouteGraph.scannedSuggestions(in: $0, for: request, filter: filter) }
+                guard let fast else { continue }
+                scanned += 1
+                #expect(fast == loaded.suggestions(for: request, filter: filter), "request \(request)")
+            }
+        }
+        #expect(scanned > 600)
+    }
+
+    /// Two records of one place (a file edited by hand, in the writer's shape): the scan
+    /// must not count them as two places; it leaves such a file to the full load.
+    @Test func twoRecordsOfOnePlaceAreLeftToTheFullLoad() throws {
+        var lines = (0..<12).map { "    {\"lastVisitedAt\":1700000000,\"name\":\"Place \($0)\",\"visits\":\($0 + 1)}" }
+        lines.append("    {\"lastVisitedAt\":1700000000,\"name\":\"place 3\",\"visits\":50}")
+        let text =
+            "{\n  \"edges\": [\n    {\"destination\":\"Place 1\",\"lastVisitedAt\":1700000000,\"origin\":\"Place 0\",\"weight\":1}\n  ],\n"
+            + "  \"lastVisitedAt\": 1700000000,\n  \"lastVisitedLocation\": \"Place 0\",\n  \"places\": [\n"
+            + lines.joined(separator: ",\n") + "\n  ],\n  \"version\": 1\n}\n"
+        let bytes = Array(text.utf8)
+        let request = SuggestionRequest(limit: 3, now: Self.epoch)
+        #expect(bytes.withUnsafeBytes { RouteGraph.scannedSuggestions(in: $0, for: request) } == nil)
+        // The full load adds the two records up: after the successor, place 3 (54 visits).
+        let loaded = try RouteGraph(json: bytes)
+        #expect(loaded.suggestions(for: request).map(\.place).prefix(2) == ["Place 1", "place 3"])
+    }
+
     @Test func aFileNotInTheWritersShapeIsLeftToTheFullLoad() {
         let request = SuggestionRequest(from: "Home", now: Self.epoch)
         for text in [
