@@ -91,28 +91,26 @@ struct ByteStringSet: ~Copyable {
         }
     }
 
-    /// A hash of every byte, eight at a time, and the length.
+    /// A hash of every byte, eight at a time (the last word overlapping the one before
+    /// it), and the length. Names differ anywhere (a town, a number at the end).
     @inline(__always)
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         let count = bytes.count
         var hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: count)
         guard let base = bytes.baseAddress else { return mix(hash) }
+        if count < 8 {
+            var word: UInt64 = 0
+            for index in 0..<count { word |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << (8 * index) }
+            return mix(hash ^ word)
+        }
+        // One multiply per word; the finaliser spreads the result.
         var index = 0
-        while index + 8 <= count {
-            hash = mix(hash ^ base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        while index + 8 < count {
+            hash = (hash ^ base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0x9FB2_1C65_1E98_DF25
+            hash = hash << 29 | hash >> 35
             index += 8
         }
-        if index < count {
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while index < count {
-                tail |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << shift
-                shift += 8
-                index += 1
-            }
-            hash = mix(hash ^ tail)
-        }
-        return hash
+        return mix(hash ^ base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
     }
 
     /// SplitMix64's finaliser: every input bit reaches every output bit.
@@ -128,18 +126,20 @@ struct ByteStringSet: ~Copyable {
     @inline(__always)
     private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer?, _ count: Int) -> Bool {
         guard let b else { return count == 0 }
+        if count < 8 {
+            for index in 0..<count where a.load(fromByteOffset: index, as: UInt8.self) != b.load(fromByteOffset: index, as: UInt8.self) {
+                return false
+            }
+            return true
+        }
         var index = 0
-        while index + 8 <= count {
+        while index + 8 < count {
             if a.loadUnaligned(fromByteOffset: index, as: UInt64.self) != b.loadUnaligned(fromByteOffset: index, as: UInt64.self) {
                 return false
             }
             index += 8
         }
-        while index < count {
-            if a.load(fromByteOffset: index, as: UInt8.self) != b.load(fromByteOffset: index, as: UInt8.self) { return false }
-            index += 1
-        }
-        return true
+        return a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
     }
 
     private mutating func growArena(toFit extra: Int) {

@@ -47,21 +47,9 @@ extension RouteGraph {
     static func suggestionGraph(
         scanning bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
     ) -> RouteGraph? {
-        guard bytes.count < Int(Int32.max) else { return nil }
         var reader = JSONReader(bytes)
-        guard reader.skipLiteral("{\n  \"edges\": [\n    ") else { return nil }
-        // Pass 1: check every edge line, remembering where each one and its origin are.
-        var lines: [(line: Int32, origin: Int32, originCount: Int32)] = []
-        lines.reserveCapacity(bytes.count / 120)
-        while true {
-            let line = reader.offset
-            guard let origin = scanEdge(&reader) else { return nil }
-            lines.append(
-                (Int32(truncatingIfNeeded: line), Int32(truncatingIfNeeded: origin.start), Int32(truncatingIfNeeded: origin.count)))
-            if reader.skipLiteral(",\n    ") { continue }
-            guard reader.skipLiteral("\n  ],\n") else { return nil }
-            break
-        }
+        // Pass 1: check every edge line, remembering where each one's names are.
+        guard let lines = scanEdgeLines(&reader), reader.skipLiteral("\n  ],\n") else { return nil }
         if reader.skipLiteral("  \"lastVisitedAt\": ") {
             guard reader.plainNonNegativeInteger() != nil, reader.skipLiteral(",\n") else { return nil }
         }
@@ -85,12 +73,11 @@ extension RouteGraph {
         var successors: [(destination: [UInt8], origin: UnsafeRawBufferPointer, time: Int64?, weight: Int64)] = []
         var successorKeys = ByteStringSet(expected: 8)
         if !fromKey.isEmpty {
-            for entry in lines {
-                let origin = UnsafeRawBufferPointer(rebasing: bytes[Int(entry.origin)..<Int(entry.origin + entry.originCount)])
+            for line in lines {
+                let origin = line.origin(in: bytes)
                 guard keyMatches(origin, fromKey, scratch: &key) else { continue }
-                var line = JSONReader(UnsafeRawBufferPointer(rebasing: bytes[Int(entry.line)...]))
-                guard let edge = readEdge(&line) else { return nil }
-                RouteGraph.foldKey(edge.destination, into: &key)
+                guard let edge = values(of: line, in: bytes) else { return nil }
+                RouteGraph.foldKey(line.destination(in: bytes), into: &key)
                 // A full load drops an edge to an empty name; one to the from-place itself
                 // is never suggested.
                 guard !key.isEmpty, key != fromKey else { continue }
@@ -149,38 +136,6 @@ extension RouteGraph {
             graph.strengthen(from: from, to: to, by: Int(clamping: successor.weight), at: successor.time)
         }
         return graph
-    }
-
-    /// Checks one edge line of the writer's shape (after its indentation) and returns
-    /// where its origin's bytes are; nil for any other shape.
-    @inline(__always)
-    private static func scanEdge(_ reader: inout JSONReader) -> (start: Int, count: Int)? {
-        guard reader.skipLiteral("{\"destination\":\""), reader.plainStringBody() != nil else { return nil }
-        if reader.skipLiteral(",\"lastVisitedAt\":") {
-            guard reader.plainNonNegativeInteger() != nil else { return nil }
-        }
-        guard reader.skipLiteral(",\"origin\":\"") else { return nil }
-        let start = reader.offset
-        guard let origin = reader.plainStringBody(), reader.skipLiteral(",\"weight\":"),
-            reader.plainNonNegativeInteger() != nil, reader.skipLiteral("}")
-        else { return nil }
-        return (start, origin.count)
-    }
-
-    /// One edge line of the writer's shape, read.
-    private static func readEdge(_ reader: inout JSONReader)
-        -> (destination: UnsafeRawBufferPointer, time: Int64?, weight: Int64)?
-    {
-        guard reader.skipLiteral("{\"destination\":\""), let destination = reader.plainStringBody() else { return nil }
-        var time: Int64? = nil
-        if reader.skipLiteral(",\"lastVisitedAt\":") {
-            guard let value = reader.plainNonNegativeInteger() else { return nil }
-            time = value
-        }
-        guard reader.skipLiteral(",\"origin\":\""), reader.plainStringBody() != nil, reader.skipLiteral(",\"weight\":"),
-            let weight = reader.plainNonNegativeInteger()
-        else { return nil }
-        return (destination, time, weight)
     }
 
     /// The place spelled `bytes` (created if new), whose shown spelling becomes this one

@@ -26,15 +26,6 @@
 /// Anything the patch leaves alone is left as it was, so even a file written by other
 /// means loads afterwards exactly as if it had been loaded, visited and saved.
 extension RouteGraph {
-    /// Where each edge line is: its start (the `{`), and its destination and origin bytes.
-    private struct EdgeLine {
-        var start: Int32
-        var destination: Int32
-        var destinationCount: Int32
-        var origin: Int32
-        var originCount: Int32
-    }
-
     /// The patch that records a visit to `place` at `time` in the graph file `bytes`, as
     /// `visit(_:at:selfLoops:newTrip:)` then `prune(maxPlaces:)` would (0: no limit);
     /// `tripGap` starts a new trip after a longer pause, as in routegraph-visit. Nil when
@@ -43,33 +34,13 @@ extension RouteGraph {
         _ bytes: UnsafeRawBufferPointer, place: String, at time: Int64, selfLoops: Bool = false,
         newTrip: Bool = false, tripGap: Int64? = nil, maxPlaces: Int = 0
     ) -> FilePatch? {
-        guard bytes.count < Int(Int32.max) else { return nil }
         let (display, placeKeyText) = normalize(place)
         let hereKey = Array(placeKeyText.utf8)
         let hereName = Array(display.utf8)
         guard !hereKey.isEmpty, isPlain(hereName) else { return nil }
 
         var reader = JSONReader(bytes)
-        guard reader.skipLiteral("{\n  \"edges\": [\n    ") else { return nil }
-        var lines: [EdgeLine] = []
-        lines.reserveCapacity(bytes.count / 120)
-        while true {
-            let start = reader.offset
-            guard reader.skipLiteral("{\"destination\":\""), let destination = reader.plainStringBody() else { return nil }
-            if reader.skipLiteral(",\"lastVisitedAt\":") {
-                guard reader.plainNonNegativeInteger() != nil else { return nil }
-            }
-            guard reader.skipLiteral(",\"origin\":\""), let origin = reader.plainStringBody(),
-                reader.skipLiteral(",\"weight\":"), reader.plainNonNegativeInteger() != nil, reader.skipLiteral("}")
-            else { return nil }
-            lines.append(
-                EdgeLine(
-                    start: Int32(start), destination: Int32(offset(of: destination, in: bytes)),
-                    destinationCount: Int32(destination.count), origin: Int32(offset(of: origin, in: bytes)),
-                    originCount: Int32(origin.count)))
-            if reader.skipLiteral(",\n    ") { continue }
-            break
-        }
+        guard let lines = scanEdgeLines(&reader) else { return nil }
         let edgesEnd = reader.offset
         guard reader.skipLiteral("\n  ],\n") else { return nil }
         var lastAt: Int64? = nil
@@ -128,28 +99,27 @@ extension RouteGraph {
         else { return nil }
 
         // The edges: how the two places are spelled there, and the edge between them.
+        // `--max-places` needs the number of places a load would know: at most one per
+        // distinct spelling in the records and on edges, plus the last place. Counted
+        // only when that bound could pass the limit.
+        let countsPlaces = maxPlaces > 0 && records.count + 1 + 2 * lines.count > maxPlaces
+        var spellings = ByteStringSet(expected: countsPlaces ? records.count + lines.count / 4 : 0)
+        if countsPlaces {
+            for record in records { spellings.insert(UnsafeRawBufferPointer(rebasing: bytes[record.start..<record.start + record.count])) }
+        }
         var edgeIndex: Int? = nil
         var hereIsOnEdge = false
         var lastIsOnEdge = false
         for (index, line) in lines.enumerated() {
-            let destination = UnsafeRawBufferPointer(
-                rebasing: bytes[Int(line.destination)..<Int(line.destination + line.destinationCount)])
-            let origin = UnsafeRawBufferPointer(rebasing: bytes[Int(line.origin)..<Int(line.origin + line.originCount)])
-            // Whether a name is the visited place and whether it is the last place;
-            // nil when it is one of them spelled otherwise.
-            func identify(_ name: UnsafeRawBufferPointer) -> (isHere: Bool, isLast: Bool)? {
-                var result = (isHere: false, isLast: false)
-                if keyMatches(name, hereKey, scratch: &scratch) {
-                    guard sameBytes(name, hereName) else { return nil }
-                    result.isHere = true
-                }
-                if let lastKey, let lastName, keyMatches(name, lastKey, scratch: &scratch) {
-                    guard sameBytes(name, lastName) else { return nil }
-                    result.isLast = true
-                }
-                return result
+            let destination = line.destination(in: bytes)
+            let origin = line.origin(in: bytes)
+            guard let to = identify(destination, here: hereKey, hereName, last: lastKey, lastName, scratch: &scratch),
+                let from = identify(origin, here: hereKey, hereName, last: lastKey, lastName, scratch: &scratch)
+            else { return nil }
+            if countsPlaces {
+                spellings.insert(destination)
+                spellings.insert(origin)
             }
-            guard let to = identify(destination), let from = identify(origin) else { return nil }
             hereIsOnEdge = hereIsOnEdge || to.isHere || from.isHere
             lastIsOnEdge = lastIsOnEdge || to.isLast || from.isLast
             let originIsLast = from.isLast
@@ -160,30 +130,19 @@ extension RouteGraph {
             }
         }
         if makesEdge && edgeIndex == nil && !(hereIsOnEdge && lastIsOnEdge) { return nil }
-        if maxPlaces > 0 {
-            // The places a load would know: at most one per distinct spelling in the
-            // records and on edges, plus the last place. Counted only when it matters.
-            let bound = records.count + 1 + 2 * lines.count
-            if bound > maxPlaces {
-                guard distinctSpellings(of: lines, records: records, in: bytes) + 1 <= maxPlaces else {
-                    return nil
-                }
-            }
-        }
+        if countsPlaces && spellings.count + 1 > maxPlaces { return nil }
 
         // The new file.
         var patch = FilePatch()
         if makesEdge, let lastName {
             if let edgeIndex {
-                var line = JSONReader(UnsafeRawBufferPointer(rebasing: bytes[Int(lines[edgeIndex].start)...]))
-                guard let edge = readEdgeLine(&line) else { return nil }
-                let start = Int(lines[edgeIndex].start)
-                patch.keep(0..<start)
+                guard let edge = values(of: lines[edgeIndex], in: bytes) else { return nil }
+                patch.keep(0..<Int(lines[edgeIndex].start))
                 patch.add(
                     edgeLine(
                         destination: hereName, time: max(edge.time ?? time, time), origin: lastName,
                         weight: edge.weight == .max ? .max : edge.weight + 1))
-                patch.keep(start + line.offset..<edgesEnd)
+                patch.keep(edge.end..<edgesEnd)
             } else {
                 patch.keep(0..<edgesEnd)
                 patch.add(Array(",\n    ".utf8) + edgeLine(destination: hereName, time: time, origin: lastName, weight: 1))
@@ -207,6 +166,25 @@ extension RouteGraph {
         return patch
     }
 
+    /// Whether `name` is the visited place and whether it is the last place; nil when it
+    /// is one of them spelled otherwise than `hereName` or `lastName`.
+    @inline(__always)
+    private static func identify(
+        _ name: UnsafeRawBufferPointer, here hereKey: [UInt8], _ hereName: [UInt8], last lastKey: [UInt8]?,
+        _ lastName: [UInt8]?, scratch: inout [UInt8]
+    ) -> (isHere: Bool, isLast: Bool)? {
+        var result = (isHere: false, isLast: false)
+        if keyMatches(name, hereKey, scratch: &scratch) {
+            guard sameBytes(name, hereName) else { return nil }
+            result.isHere = true
+        }
+        if let lastKey, let lastName, keyMatches(name, lastKey, scratch: &scratch) {
+            guard sameBytes(name, lastName) else { return nil }
+            result.isLast = true
+        }
+        return result
+    }
+
     /// One edge line as `json()` writes it (without indentation or separator).
     private static func edgeLine(destination: [UInt8], time: Int64, origin: [UInt8], weight: Int64) -> [UInt8] {
         var line = Array("{\"destination\":\"".utf8) + destination + Array("\",\"lastVisitedAt\":".utf8)
@@ -215,34 +193,6 @@ extension RouteGraph {
         appendInteger(weight, to: &line)
         line.append(UInt8(ascii: "}"))
         return line
-    }
-
-    /// The time and weight of the edge line at the reader, which has been checked.
-    private static func readEdgeLine(_ reader: inout JSONReader) -> (time: Int64?, weight: Int64)? {
-        guard reader.skipLiteral("{\"destination\":\""), reader.plainStringBody() != nil else { return nil }
-        var time: Int64? = nil
-        if reader.skipLiteral(",\"lastVisitedAt\":") {
-            guard let value = reader.plainNonNegativeInteger() else { return nil }
-            time = value
-        }
-        guard reader.skipLiteral(",\"origin\":\""), reader.plainStringBody() != nil, reader.skipLiteral(",\"weight\":"),
-            let weight = reader.plainNonNegativeInteger(), reader.skipLiteral("}")
-        else { return nil }
-        return (time, weight)
-    }
-
-    /// How many different spellings the records and edges have, by bytes, in a small
-    /// open-addressing table (no names are folded or copied).
-    private static func distinctSpellings(
-        of lines: [EdgeLine], records: [(start: Int, count: Int)], in bytes: UnsafeRawBufferPointer
-    ) -> Int {
-        var table = SpellingCounter(expected: records.count + lines.count / 4, bytes: bytes)
-        for record in records { table.insert(record.start, record.count) }
-        for line in lines {
-            table.insert(Int(line.destination), Int(line.destinationCount))
-            table.insert(Int(line.origin), Int(line.originCount))
-        }
-        return table.count
     }
 
     /// Whether `name` can be written without escapes (the reader's plain strings).
@@ -261,108 +211,5 @@ extension RouteGraph {
 
     private static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
         bytes += Array(String(value).utf8)
-    }
-}
-
-/// Counts distinct byte strings that lie in one buffer, by offset and length.
-///
-/// Raw storage and inline comparisons: it sees every name on every edge (200,000 in a
-/// 100k-edge file), and array bounds checks and memcmp calls showed in profiles.
-private struct SpellingCounter: ~Copyable {
-    /// Slots hold a 32-bit hash fragment (high half) and entry number + 1 (low half).
-    private var slots: UnsafeMutablePointer<UInt64>
-    private var slotCount: Int
-    private var entries: UnsafeMutablePointer<(start: Int32, count: Int32)>
-    private(set) var count = 0
-    private let base: UnsafeRawPointer
-
-    init(expected: Int, bytes: UnsafeRawBufferPointer) {
-        var capacity = 1024
-        while capacity < expected * 2 { capacity *= 2 }
-        slotCount = capacity
-        slots = .allocate(capacity: capacity)
-        slots.initialize(repeating: 0, count: capacity)
-        entries = .allocate(capacity: capacity / 2 + 1)
-        base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
-    }
-
-    deinit {
-        slots.deallocate()
-        entries.deallocate()
-    }
-
-    mutating func insert(_ start: Int, _ length: Int) {
-        let hash = Self.hash(base + start, length)
-        let fragment = hash >> 32
-        let mask = slotCount - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let stored = slots[slot]
-            if stored == 0 { break }
-            if stored >> 32 == fragment {
-                let entry = entries[Int(stored & 0xFFFF_FFFF) - 1]
-                if Int(entry.count) == length && Self.equal(base + Int(entry.start), base + start, length) { return }
-            }
-            slot = (slot + 1) & mask
-        }
-        entries[count] = (Int32(start), Int32(length))
-        count += 1
-        slots[slot] = fragment << 32 | UInt64(count)
-        if count * 2 >= slotCount { grow() }
-    }
-
-    /// A hash of the first and last eight bytes and the length: place names differ in
-    /// their beginning (the town) or their end (a number), and equal hashes are checked
-    /// byte by byte anyway, so hashing the middle would only cost time.
-    @inline(__always)
-    private static func hash(_ start: UnsafeRawPointer, _ count: Int) -> UInt64 {
-        var head: UInt64 = 0
-        var tail: UInt64 = 0
-        if count >= 8 {
-            head = start.loadUnaligned(as: UInt64.self)
-            tail = start.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-        } else {
-            for index in 0..<count { head |= UInt64(start.load(fromByteOffset: index, as: UInt8.self)) << (8 * index) }
-        }
-        var hash = (head &* 0x9E37_79B9_7F4A_7C15) ^ (tail &* 0xD6E8_FEB8_6659_FD93) ^ UInt64(truncatingIfNeeded: count)
-        hash ^= hash >> 29
-        hash &*= 0xBF58_476D_1CE4_E5B9
-        hash ^= hash >> 32
-        return hash
-    }
-
-    @inline(__always)
-    private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-        var index = 0
-        while index + 8 <= count {
-            if a.loadUnaligned(fromByteOffset: index, as: UInt64.self) != b.loadUnaligned(fromByteOffset: index, as: UInt64.self) {
-                return false
-            }
-            index += 8
-        }
-        while index < count {
-            if a.load(fromByteOffset: index, as: UInt8.self) != b.load(fromByteOffset: index, as: UInt8.self) { return false }
-            index += 1
-        }
-        return true
-    }
-
-    private mutating func grow() {
-        slots.deallocate()
-        slotCount *= 2
-        slots = .allocate(capacity: slotCount)
-        slots.initialize(repeating: 0, count: slotCount)
-        let bigger = UnsafeMutablePointer<(start: Int32, count: Int32)>.allocate(capacity: slotCount / 2 + 1)
-        bigger.update(from: entries, count: count)
-        entries.deallocate()
-        entries = bigger
-        let mask = slotCount - 1
-        for index in 0..<count {
-            let entry = entries[index]
-            let hash = Self.hash(base + Int(entry.start), Int(entry.count))
-            var slot = Int(truncatingIfNeeded: hash) & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = (hash >> 32) << 32 | UInt64(index + 1)
-        }
     }
 }

@@ -1,0 +1,80 @@
+/// The `edges` array of a graph file in the writer's exact shape, one line per edge:
+///
+///     {
+///       "edges": [
+///         {"destination":"Airport","lastVisitedAt":1700003600,"origin":"City Center","weight":12},
+///         {"destination":"Harbour","origin":"Old Town","weight":3}
+///       ],
+///
+/// read by the fast paths (a visit that patches the file, suggestions by scanning it).
+/// Every byte is checked as the full reader would check it, but nothing is decoded or
+/// copied: each line is remembered by where its names are.
+struct EdgeLine {
+    /// The line's `{`.
+    var start: Int32
+    /// The destination's bytes (between the quotes).
+    var destination: Int32
+    var destinationCount: Int32
+    /// The origin's bytes.
+    var origin: Int32
+    var originCount: Int32
+
+    func destination(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[Int(destination)..<Int(destination + destinationCount)])
+    }
+
+    func origin(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[Int(origin)..<Int(origin + originCount)])
+    }
+}
+
+extension RouteGraph {
+    /// Checks the file's start and its edge lines up to the end of the array, leaving
+    /// `reader` after the last line (before `\n  ],`); nil for any other shape. The file
+    /// must be shorter than 2 GiB (positions are 32-bit).
+    static func scanEdgeLines(_ reader: inout JSONReader) -> [EdgeLine]? {
+        guard reader.bytes.count < Int(Int32.max), reader.skipLiteral("{\n  \"edges\": [\n    ") else { return nil }
+        var lines: [EdgeLine] = []
+        lines.reserveCapacity(reader.bytes.count / 120)
+        while true {
+            let start = reader.offset
+            guard reader.skipLiteral("{\"destination\":\"") else { return nil }
+            let destination = reader.offset
+            guard let destinationBytes = reader.plainStringBody() else { return nil }
+            if reader.skipLiteral(",\"lastVisitedAt\":") {
+                guard reader.plainNonNegativeInteger() != nil else { return nil }
+            }
+            guard reader.skipLiteral(",\"origin\":\"") else { return nil }
+            let origin = reader.offset
+            guard let originBytes = reader.plainStringBody(), reader.skipLiteral(",\"weight\":"),
+                reader.plainNonNegativeInteger() != nil, reader.skipLiteral("}")
+            else { return nil }
+            lines.append(
+                EdgeLine(
+                    start: Int32(truncatingIfNeeded: start), destination: Int32(truncatingIfNeeded: destination),
+                    destinationCount: Int32(truncatingIfNeeded: destinationBytes.count),
+                    origin: Int32(truncatingIfNeeded: origin), originCount: Int32(truncatingIfNeeded: originBytes.count)))
+            if reader.skipLiteral(",\n    ") { continue }
+            return lines
+        }
+    }
+
+    /// The time and weight of `line`, which `scanEdgeLines` has checked, and the
+    /// position just after its `}`.
+    static func values(of line: EdgeLine, in bytes: UnsafeRawBufferPointer) -> (time: Int64?, weight: Int64, end: Int)? {
+        var reader = JSONReader(bytes)
+        // A time lies between the destination's closing quote and the origin's key.
+        var time: Int64? = nil
+        let originKey = ",\"origin\":\"".utf8.count
+        let destinationEnd = Int(line.destination + line.destinationCount) + 1
+        if Int(line.origin) - originKey > destinationEnd {
+            reader.rewind(to: destinationEnd)
+            guard reader.skipLiteral(",\"lastVisitedAt\":"), let value = reader.plainNonNegativeInteger() else { return nil }
+            time = value
+        }
+        reader.rewind(to: Int(line.origin + line.originCount) + 1)
+        guard reader.skipLiteral(",\"weight\":"), let weight = reader.plainNonNegativeInteger(), reader.skipLiteral("}")
+        else { return nil }
+        return (time, weight, reader.offset)
+    }
+}
