@@ -38,6 +38,7 @@ struct ByteStringSet: ~Copyable {
 
     /// Adds `bytes`; true if they were not in the set yet.
     @discardableResult
+    @inline(__always)
     mutating func insert(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let hash = Self.hash(bytes)
         var slot = Int(truncatingIfNeeded: hash) & (slotCount - 1)

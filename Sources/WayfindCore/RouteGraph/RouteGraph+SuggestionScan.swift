@@ -151,12 +151,25 @@ extension RouteGraph {
         return intern(display: isNormal ? spelling : Self.normalize(spelling).display, key: keyText)
     }
 
-    /// Whether the place spelled `bytes` has the folded key `key`: folded and compared
-    /// piece by piece, so a name that differs is usually rejected at its first letter;
-    /// unusual whitespace (leading, trailing, runs, tabs, non-ASCII) is left to the full
-    /// fold. `scratch` is reused between calls.
+    /// Whether the place spelled `bytes` has the folded key `key`. Most names are told
+    /// apart by their first byte: a plain ASCII character folds to itself lower-cased,
+    /// and it is the key's first byte whatever follows (marks fold to nothing), so a
+    /// different one is an answer without a call. `scratch` is reused between calls.
     @inline(__always)
     static func keyMatches(_ bytes: UnsafeRawBufferPointer, _ key: [UInt8], scratch: inout [UInt8]) -> Bool {
+        if let first = bytes.first, first > 0x20, first < 0x80, let keyFirst = key.first,
+            (first &- 0x41 < 26 ? first | 0x20 : first) != keyFirst
+        {
+            return false
+        }
+        return foldedKeyMatches(bytes, key, scratch: &scratch)
+    }
+
+    /// `keyMatches` without the first-byte test: folded and compared piece by piece, so a
+    /// name that differs is usually rejected early; unusual whitespace (leading,
+    /// trailing, runs, tabs, non-ASCII) is left to the full fold.
+    @inline(never)
+    static func foldedKeyMatches(_ bytes: UnsafeRawBufferPointer, _ key: [UInt8], scratch: inout [UInt8]) -> Bool {
         let count = bytes.count
         let keyCount = key.count
         var index = 0
