@@ -211,6 +211,24 @@ extension RouteGraph {
         return scratch == key
     }
 
+    /// The eight bytes of `word` (little-endian) lower-cased, if they are printable ASCII
+    /// (0x20…0x7E) without a space as the first or last byte or two spaces in a row; nil
+    /// otherwise. Such bytes are their own key and their own display spelling, but for
+    /// case, when a name has begun and no space is pending.
+    @inline(__always)
+    static func plainASCIIWordLowered(_ word: UInt64) -> UInt64? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        // A byte below 0x20, or 0x7F and above (0x7F + 1 sets the high bit).
+        let outside = (word &- ones &* 0x20) | (word &+ ones) | word
+        guard outside & high == 0 else { return nil }
+        let spaces = ~((word ^ (ones &* 0x20)) &+ (ones &* 0x7F)) & high  // exact: no byte ≥ 0x80 here
+        guard spaces & 0x8000_0000_0000_0080 == 0, spaces & (spaces >> 8) == 0 else { return nil }
+        // Upper case: ≥ 'A' and not ≥ '['; adding 0x20 to those bytes lowers them.
+        let upper = (word &+ ones &* (0x80 - 0x41)) & ~(word &+ ones &* (0x80 - 0x5B)) & high
+        return word | (upper >> 2)
+    }
+
     /// Writes the key of the place spelled `bytes` (valid UTF-8) into `key`, exactly as
     /// `placeKey(_:)` would, and returns whether `bytes` is already its own display
     /// spelling (trimmed, whitespace runs one space).
@@ -229,7 +247,22 @@ extension RouteGraph {
             var hasBegun = false
             var index = 0
             let count = bytes.count
+            let base = bytes.baseAddress
+            // Where the next try of eight bytes at a time may start: after a failed one,
+            // eight bytes go one by one (names with an accent in every word).
+            var wordFrom = 0
             while index < count {
+                // Eight plain ASCII bytes at a time when they are their own key, but for
+                // case: printable, with no space first or last and no two spaces together.
+                if index >= wordFrom, index + 8 <= count, !pendingSpace, hasBegun, let base {
+                    if let lowered = Self.plainASCIIWordLowered(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                        UnsafeMutableRawPointer(out + written).storeBytes(of: lowered, as: UInt64.self)
+                        written += 8
+                        index += 8
+                        continue
+                    }
+                    wordFrom = index + 8
+                }
                 let byte = bytes[index]
                 var scalar: UInt32
                 if byte < 0x80 {

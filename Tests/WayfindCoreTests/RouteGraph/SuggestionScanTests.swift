@@ -116,6 +116,21 @@ struct SuggestionScanTests {
         }
     }
 
+    /// Random names from pieces that test the eight-bytes-at-a-time path at every offset:
+    /// runs of spaces, tabs, capitals, DEL, accents and marks.
+    @Test func foldingRandomBytesGivesThePlaceKey() {
+        var random = SplitMix64(seed: 5)
+        let pieces = ["a", "Z", "q", "7", " ", "  ", "\t", "\u{7F}", "é", "Ä", "\u{301}", "İ", "ß", "\u{2003}", "-", "~", "{"]
+        for _ in 0..<5000 {
+            let name = (0..<Int.random(in: 0...40, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            var key: [UInt8] = []
+            var text = name
+            let isNormal = text.withUTF8 { RouteGraph.foldKey(UnsafeRawBufferPointer($0), into: &key) }
+            #expect(String(decoding: key, as: UTF8.self) == RouteGraph.placeKey(name), "\(Array(name.utf8))")
+            #expect(isNormal == (RouteGraph.normalize(name).display == name), "\(Array(name.utf8))")
+        }
+    }
+
     @Test(arguments: names + ["  ", "\t a \u{2003} b\n", "x\u{00A0}", "ǅemal", "ﬁne"])
     func foldingBytesGivesThePlaceKey(_ name: String) {
         var key: [UInt8] = []
