@@ -1,4 +1,4 @@
-// Tests of UnicodeFolding and its generated tables (UnicodeTables.generated.swift).
+// Tests of UnicodeFolding and its generated tables (Sources/WayfindUnicodeData/unicode_tables.c).
 //
 // Foundation is imported here only, as the reference the tables must agree with.
 //
