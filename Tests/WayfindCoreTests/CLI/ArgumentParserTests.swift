@@ -3,7 +3,7 @@ import WayfindCore
 
 /// A short way to write an expected parse.
 private func parsed(_ flags: [(String, String?)], _ positionals: [String] = []) -> ParsedArguments {
-    ParsedArguments(flags: flags.map { (long: $0.0, value: $0.1) }, positionals: positionals)
+    ParsedArguments(flags: flags.map { ParsedFlag($0.0, $0.1) }, positionals: positionals)
 }
 
 extension CLITests {
