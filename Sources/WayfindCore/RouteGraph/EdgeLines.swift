@@ -42,12 +42,12 @@ extension RouteGraph {
             let destination = reader.offset
             guard let destinationBytes = reader.plainStringBody() else { return nil }
             if reader.skipLiteral(",\"lastVisitedAt\":") {
-                guard reader.plainNonNegativeInteger() != nil else { return nil }
+                guard reader.skipPlainNonNegativeInteger() else { return nil }
             }
             guard reader.skipLiteral(",\"origin\":\"") else { return nil }
             let origin = reader.offset
             guard let originBytes = reader.plainStringBody(), reader.skipLiteral(",\"weight\":"),
-                reader.plainNonNegativeInteger() != nil, reader.skipLiteral("}")
+                reader.skipPlainNonNegativeInteger(), reader.skipLiteral("}")
             else { return nil }
             lines.append(
                 EdgeLine(
