@@ -32,7 +32,9 @@ extension RouteGraph {
     /// Checks the file's start and its edge lines up to the end of the array, leaving
     /// `reader` after the last line (before `\n  ],`); nil for any other shape. The file
     /// must be shorter than 2 GiB (positions are 32-bit).
-    static func scanEdgeLines(_ reader: inout JSONReader) -> [EdgeLine]? {
+    /// `each` sees every line as it is checked, with its index, while its bytes are hot.
+    @inline(__always)
+    static func scanEdgeLines(_ reader: inout JSONReader, each: (Int, EdgeLine) -> Void = { _, _ in }) -> [EdgeLine]? {
         guard reader.bytes.count < Int(Int32.max), reader.skipLiteral("{\n  \"edges\": [\n    ") else { return nil }
         var lines: [EdgeLine] = []
         lines.reserveCapacity(reader.bytes.count / 120)
@@ -49,11 +51,12 @@ extension RouteGraph {
             guard let originBytes = reader.plainStringBody(), reader.skipLiteral(",\"weight\":"),
                 reader.skipPlainNonNegativeInteger(), reader.skipLiteral("}")
             else { return nil }
-            lines.append(
-                EdgeLine(
-                    start: Int32(truncatingIfNeeded: start), destination: Int32(truncatingIfNeeded: destination),
-                    destinationCount: Int32(truncatingIfNeeded: destinationBytes.count),
-                    origin: Int32(truncatingIfNeeded: origin), originCount: Int32(truncatingIfNeeded: originBytes.count)))
+            let line = EdgeLine(
+                start: Int32(truncatingIfNeeded: start), destination: Int32(truncatingIfNeeded: destination),
+                destinationCount: Int32(truncatingIfNeeded: destinationBytes.count),
+                origin: Int32(truncatingIfNeeded: origin), originCount: Int32(truncatingIfNeeded: originBytes.count))
+            each(lines.count, line)
+            lines.append(line)
             if reader.skipLiteral(",\n    ") { continue }
             return lines
         }

@@ -39,8 +39,23 @@ extension RouteGraph {
         let hereName = Array(display.utf8)
         guard !hereKey.isEmpty, isPlain(hereName) else { return nil }
 
+        // `--max-places` needs the number of places a load would know: at most one per
+        // distinct spelling in the records and on edges, plus the last place. They are
+        // counted only when that bound could pass the limit, and while their bytes are
+        // being checked anyway: edge names from the first line whose index alone passes
+        // the limit (the lines before it are added once, then), records as they come.
+        var spellings = ByteStringSet(expected: maxPlaces > 0 ? min(maxPlaces, bytes.count / 64) : 0)
+        var countedFrom: Int? = nil
         var reader = JSONReader(bytes)
-        guard let lines = scanEdgeLines(&reader) else { return nil }
+        let scanned = scanEdgeLines(&reader) { index, line in
+            if countedFrom == nil {
+                guard maxPlaces > 0, 2 * (index + 1) + 1 > maxPlaces else { return }
+                countedFrom = index
+            }
+            spellings.insert(line.destination(in: bytes))
+            spellings.insert(line.origin(in: bytes))
+        }
+        guard let lines = scanned else { return nil }
         let edgesEnd = reader.offset
         guard reader.skipLiteral("\n  ],\n") else { return nil }
         var lastAt: Int64? = nil
@@ -84,6 +99,7 @@ extension RouteGraph {
                 let visits = reader.plainNonNegativeInteger(), visits > 0, reader.skipLiteral("}")
             else { return nil }
             records.append((offset(of: name, in: bytes), name.count))
+            if countedFrom != nil { spellings.insert(name) }
             if keyMatches(name, hereKey, scratch: &scratch) {
                 guard hereRecord == nil, sameBytes(name, hereName) else { return nil }
                 hereRecord = (start..<reader.offset, visits, recordTime)
@@ -98,15 +114,20 @@ extension RouteGraph {
         guard let hereRecord, reader.skipLiteral("\n  ],\n  \"version\": 1\n}\n"), reader.offset == bytes.count
         else { return nil }
 
-        // The edges: how the two places are spelled there, and the edge between them.
-        // `--max-places` needs the number of places a load would know: at most one per
-        // distinct spelling in the records and on edges, plus the last place. Counted
-        // only when that bound could pass the limit.
-        let countsPlaces = maxPlaces > 0 && records.count + 1 + 2 * lines.count > maxPlaces
-        var spellings = ByteStringSet(expected: countsPlaces ? records.count + lines.count / 4 : 0)
-        if countsPlaces {
-            for record in records { spellings.insert(UnsafeRawBufferPointer(rebasing: bytes[record.start..<record.start + record.count])) }
+        // The rest of the count: the lines before it started, or everything when the
+        // records are what take the bound past the limit.
+        if maxPlaces > 0 && records.count + 1 + 2 * lines.count > maxPlaces {
+            if countedFrom == nil {
+                for record in records { spellings.insert(UnsafeRawBufferPointer(rebasing: bytes[record.start..<record.start + record.count])) }
+            }
+            for line in lines[..<(countedFrom ?? lines.count)] {
+                spellings.insert(line.destination(in: bytes))
+                spellings.insert(line.origin(in: bytes))
+            }
+            countedFrom = 0
         }
+
+        // The edges: how the two places are spelled there, and the edge between them.
         var edgeIndex: Int? = nil
         var hereIsOnEdge = false
         var lastIsOnEdge = false
@@ -116,10 +137,6 @@ extension RouteGraph {
             guard let to = identify(destination, here: hereKey, hereName, last: lastKey, lastName, scratch: &scratch),
                 let from = identify(origin, here: hereKey, hereName, last: lastKey, lastName, scratch: &scratch)
             else { return nil }
-            if countsPlaces {
-                spellings.insert(destination)
-                spellings.insert(origin)
-            }
             hereIsOnEdge = hereIsOnEdge || to.isHere || from.isHere
             lastIsOnEdge = lastIsOnEdge || to.isLast || from.isLast
             let originIsLast = from.isLast
@@ -130,7 +147,7 @@ extension RouteGraph {
             }
         }
         if makesEdge && edgeIndex == nil && !(hereIsOnEdge && lastIsOnEdge) { return nil }
-        if countsPlaces && spellings.count + 1 > maxPlaces { return nil }
+        if countedFrom != nil && spellings.count + 1 > maxPlaces { return nil }
 
         // The new file.
         var patch = FilePatch()

@@ -31,7 +31,7 @@ struct VisitPatchTests {
                 let selfLoops = random.next() % 4 == 0
                 let newTrip = random.next() % 6 == 0
                 let tripGap: Int64? = random.next() % 4 == 0 ? Int64.random(in: 1...5_000_000, using: &random) : nil
-                let maxPlaces = [0, 0, 3, 5, 50_000].randomElement(using: &random)!
+                let maxPlaces = [0, 0, 3, 5, 7, 12, 50_000].randomElement(using: &random)!
                 let expected = try Self.fullRewrite(
                     bytes, place: place, at: time, selfLoops: selfLoops, newTrip: newTrip, tripGap: tripGap,
                     maxPlaces: maxPlaces)
@@ -59,6 +59,32 @@ struct VisitPatchTests {
         }
         // The comparison means something only if patches are common.
         #expect(patched > 300)
+    }
+
+    /// Places that lie only on early edges and have no record (a file in the article's
+    /// format, saved by us): `--max-places` must count them, or a visit that should drop
+    /// a place would be patched instead.
+    @Test func placesOnlyOnEarlyEdgesCountTowardsTheLimit() throws {
+        let origins = (0..<6).map { "Origin \($0)" }
+        var edges = origins.enumerated().map { #"{"origin":"\#($1)","destination":"Stop \#($0 % 3)","weight":1}"# }
+        edges += (0..<6).map { #"{"origin":"Stop \#($0 % 3)","destination":"Stop \#(($0 + 1) % 3)","weight":2}"# }
+        let seed = #"{"edges":["# + edges.joined(separator: ",") + #"],"lastVisitedLocation":"Stop 0"}"#
+        let bytes = try RouteGraph(json: Array(seed.utf8)).json()
+        var patched = 0
+        for maxPlaces in 3...14 {
+            for place in ["Stop 1", "Stop 2"] {
+                let expected = try Self.fullRewrite(
+                    bytes, place: place, at: Random.epoch, selfLoops: false, newTrip: false, tripGap: nil, maxPlaces: maxPlaces)
+                guard let patch = bytes.withUnsafeBytes({ RouteGraph.visitPatch($0, place: place, at: Random.epoch, maxPlaces: maxPlaces) })
+                else { continue }
+                patched += 1
+                let actual = bytes.withUnsafeBytes { patch.applied(to: $0) }
+                #expect(
+                    String(decoding: actual, as: UTF8.self) == String(decoding: expected, as: UTF8.self),
+                    "max \(maxPlaces), visit \(place)")
+            }
+        }
+        #expect(patched >= 4)
     }
 
     @Test func aVisitThatChangesASpellingIsLeftToTheFullRewrite() throws {
