@@ -3,15 +3,15 @@
 ///
 /// The scans meet every name in the file (20,000 place records and 200,000 edge ends in
 /// a 100k-edge graph). Each distinct string is copied once into one arena; the slots of
-/// an open-addressing table hold a hash fragment and the entry number, so a lookup
-/// touches one slot, and compares bytes only when the fragments agree. Equality is
-/// always decided on the bytes: a hash collision costs a comparison, never a wrong answer.
+/// an open-addressing table hold its whole hash and where its bytes are, so a lookup
+/// reads one slot, and the bytes only when the hashes agree. Equality is always decided
+/// on the bytes: a hash collision costs a comparison, never a wrong answer.
 struct ByteStringSet: ~Copyable {
-    /// Slots: a 32-bit hash fragment (high half) and entry number + 1 (low half); 0 is empty.
-    private var slots: UnsafeMutablePointer<UInt64>
+    /// Slots of two words: the string's hash with the low bit set (0: empty), and where
+    /// its bytes are in `arena` (offset in the high half, length in the low half). A
+    /// probe reads one slot and, when the whole hash agrees, the bytes: no third array.
+    private var slots: UnsafeMutablePointer<(hash: UInt64, place: UInt64)>
     private var slotCount: Int
-    /// Where each entry's bytes are in `arena`.
-    private var entries: UnsafeMutablePointer<(start: Int32, count: Int32)>
     private var arena: UnsafeMutableRawPointer
     private var arenaCapacity: Int
     private var arenaUsed = 0
@@ -24,15 +24,13 @@ struct ByteStringSet: ~Copyable {
         while capacity < expected * 2 { capacity *= 2 }
         slotCount = capacity
         slots = .allocate(capacity: capacity)
-        slots.initialize(repeating: 0, count: capacity)
-        entries = .allocate(capacity: capacity / 2 + 1)
+        slots.initialize(repeating: (0, 0), count: capacity)
         arenaCapacity = max(capacity * 16, 256)
         arena = .allocate(byteCount: arenaCapacity, alignment: 8)
     }
 
     deinit {
         slots.deallocate()
-        entries.deallocate()
         arena.deallocate()
     }
 
@@ -40,15 +38,14 @@ struct ByteStringSet: ~Copyable {
     @discardableResult
     @inline(__always)
     mutating func insert(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let hash = Self.hash(bytes)
-        var slot = Int(truncatingIfNeeded: hash) & (slotCount - 1)
+        let hash = Self.hash(bytes) | 1
+        var slot = Int(truncatingIfNeeded: hash >> 7) & (slotCount - 1)
         if find(bytes, hash: hash, slot: &slot) { return false }
         if arenaUsed + bytes.count > arenaCapacity { growArena(toFit: bytes.count) }
         if let base = bytes.baseAddress { (arena + arenaUsed).copyMemory(from: base, byteCount: bytes.count) }
-        entries[count] = (Int32(truncatingIfNeeded: arenaUsed), Int32(truncatingIfNeeded: bytes.count))
+        slots[slot] = (hash, UInt64(arenaUsed) << 32 | UInt64(bytes.count))
         arenaUsed += bytes.count
         count += 1
-        slots[slot] = (hash >> 32) << 32 | UInt64(count)
         if count * 2 >= slotCount { growSlots() }
         return true
     }
@@ -61,8 +58,8 @@ struct ByteStringSet: ~Copyable {
 
     /// Whether `bytes` are in the set.
     func contains(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let hash = Self.hash(bytes)
-        var slot = Int(truncatingIfNeeded: hash) & (slotCount - 1)
+        let hash = Self.hash(bytes) | 1
+        var slot = Int(truncatingIfNeeded: hash >> 7) & (slotCount - 1)
         return find(bytes, hash: hash, slot: &slot)
     }
 
@@ -75,18 +72,14 @@ struct ByteStringSet: ~Copyable {
     /// empty slot where `bytes` would go.
     @inline(__always)
     private func find(_ bytes: UnsafeRawBufferPointer, hash: UInt64, slot: inout Int) -> Bool {
-        let fragment = hash >> 32
         let mask = slotCount - 1
         while true {
             let stored = slots[slot]
-            if stored == 0 { return false }
-            if stored >> 32 == fragment {
-                let entry = entries[Int(truncatingIfNeeded: stored & 0xFFFF_FFFF) - 1]
-                if Int(entry.count) == bytes.count
-                    && Self.equal(arena + Int(entry.start), bytes.baseAddress, bytes.count)
-                {
-                    return true
-                }
+            if stored.hash == 0 { return false }
+            if stored.hash == hash && Int(truncatingIfNeeded: stored.place & 0xFFFF_FFFF) == bytes.count
+                && Self.equal(arena + Int(truncatingIfNeeded: stored.place >> 32), bytes.baseAddress, bytes.count)
+            {
+                return true
             }
             slot = (slot + 1) & mask
         }
@@ -154,21 +147,17 @@ struct ByteStringSet: ~Copyable {
     }
 
     private mutating func growSlots() {
-        slots.deallocate()
+        let old = slots
+        let oldCount = slotCount
         slotCount *= 2
         slots = .allocate(capacity: slotCount)
-        slots.initialize(repeating: 0, count: slotCount)
-        let bigger = UnsafeMutablePointer<(start: Int32, count: Int32)>.allocate(capacity: slotCount / 2 + 1)
-        bigger.update(from: entries, count: count)
-        entries.deallocate()
-        entries = bigger
+        slots.initialize(repeating: (0, 0), count: slotCount)
         let mask = slotCount - 1
-        for index in 0..<count {
-            let entry = entries[index]
-            let hash = Self.hash(UnsafeRawBufferPointer(start: arena + Int(entry.start), count: Int(entry.count)))
-            var slot = Int(truncatingIfNeeded: hash) & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = (hash >> 32) << 32 | UInt64(index + 1)
+        for index in 0..<oldCount where old[index].hash != 0 {
+            var slot = Int(truncatingIfNeeded: old[index].hash >> 7) & mask
+            while slots[slot].hash != 0 { slot = (slot + 1) & mask }
+            slots[slot] = old[index]
         }
+        old.deallocate()
     }
 }

@@ -44,7 +44,7 @@ extension RouteGraph {
         // counted only when that bound could pass the limit, and while their bytes are
         // being checked anyway: edge names from the first line whose index alone passes
         // the limit (the lines before it are added once, then), records as they come.
-        var spellings = ByteStringSet(expected: maxPlaces > 0 ? min(maxPlaces, bytes.count / 64) : 0)
+        var spellings = ByteStringSet(expected: 1024)
         var countedFrom: Int? = nil
         var reader = JSONReader(bytes)
         let scanned = scanEdgeLines(&reader) { index, line in
