@@ -2,7 +2,8 @@
 ///
 /// A visit changes at most four things in a saved graph: the edge from the last place
 /// (one line, or a new line at the end of `edges`), the visited place's record (one
-/// line of `places`), and `lastVisitedAt` and `lastVisitedLocation`. Parsing 100,000
+/// line of `places`, or a new line at its end), and `lastVisitedAt` and
+/// `lastVisitedLocation`. Parsing 100,000
 /// edges into a graph and writing them all back costs most of a visit; this instead
 /// checks the file's lines, finds those four, and describes the new file as the old
 /// bytes with them replaced (a `FilePatch`), which the save copies as they are:
@@ -16,11 +17,13 @@
 ///
 /// - every line has exactly the writer's shape, checked as the full reader would (so a
 ///   corrupt file is never copied), and every place record has visits;
-/// - the visited place already has exactly one record, and wherever the visited or the
-///   last place is named, it is spelled as it would be written (a new spelling changes
-///   every line that names the place);
-/// - a new edge joins two places that already lie on edges (otherwise the `places`
-///   array would be reordered);
+/// - the visited place has exactly one record, or it is new: no record and no line
+///   names it; and wherever the visited or the last place is named, it is spelled as
+///   it would be written (a new spelling changes every line that names the place);
+/// - a new edge joins two places that already lie on edges, or leads from one to a new
+///   place while the last record is of a place on an edge (`json()` writes the records
+///   of places on edges first, so the new place's record then goes last); otherwise
+///   the `places` array would be reordered;
 /// - `--max-places` cannot drop anything: the file names no more places than the limit.
 ///
 /// Anything the patch leaves alone is left as it was, so even a file written by other
@@ -111,8 +114,14 @@ extension RouteGraph {
             break
         }
         let placesEnd = reader.offset
-        guard let hereRecord, reader.skipLiteral("\n  ],\n  \"version\": 1\n}\n"), reader.offset == bytes.count
+        guard let lastRecord = records.last, reader.skipLiteral("\n  ],\n  \"version\": 1\n}\n"),
+            reader.offset == bytes.count
         else { return nil }
+        let lastRecordName = UnsafeRawBufferPointer(rebasing: bytes[lastRecord.start..<lastRecord.start + lastRecord.count])
+        // A new place's record goes after those of the places on edges, which `json()`
+        // writes first: at the end when the last record is on an edge (checked below).
+        let isNewPlace = hereRecord == nil
+        var lastRecordIsOnEdge = false
 
         // The rest of the count: the lines before it started, or everything when the
         // records are what take the bound past the limit.
@@ -139,6 +148,9 @@ extension RouteGraph {
             else { return nil }
             hereIsOnEdge = hereIsOnEdge || to.isHere || from.isHere
             lastIsOnEdge = lastIsOnEdge || to.isLast || from.isLast
+            if isNewPlace && !lastRecordIsOnEdge {
+                lastRecordIsOnEdge = sameBytes(destination, lastRecordName) || sameBytes(origin, lastRecordName)
+            }
             let originIsLast = from.isLast
             let destinationIsHere = to.isHere
             if originIsLast && destinationIsHere {
@@ -146,7 +158,14 @@ extension RouteGraph {
                 edgeIndex = index
             }
         }
-        if makesEdge && edgeIndex == nil && !(hereIsOnEdge && lastIsOnEdge) { return nil }
+        if isNewPlace {
+            // A place no line names: its edge, if any, goes last, and its record after
+            // the records of places on edges. An edge from a place that was on none
+            // would move that place's record, so such a visit is left to a full load.
+            guard !hereIsOnEdge, !makesEdge || (lastIsOnEdge && lastRecordIsOnEdge) else { return nil }
+        } else if makesEdge && edgeIndex == nil && !(hereIsOnEdge && lastIsOnEdge) {
+            return nil
+        }
         if countedFrom != nil && spellings.count + 1 > maxPlaces { return nil }
 
         // The new file.
@@ -171,14 +190,19 @@ extension RouteGraph {
         appendInteger(time, to: &header)
         header += Array(",\n  \"lastVisitedLocation\": \"".utf8) + hereName + Array("\",\n  \"places\": [\n    ".utf8)
         patch.add(header)
-        patch.keep(placesStart..<hereRecord.range.lowerBound)
         var record = Array("{\"lastVisitedAt\":".utf8)
-        appendInteger(max(hereRecord.time ?? time, time), to: &record)
+        appendInteger(max(hereRecord?.time ?? time, time), to: &record)
         record += Array(",\"name\":\"".utf8) + hereName + Array("\",\"visits\":".utf8)
-        appendInteger(hereRecord.visits == .max ? .max : hereRecord.visits + 1, to: &record)
+        appendInteger(hereRecord.map { $0.visits == .max ? .max : $0.visits + 1 } ?? 1, to: &record)
         record.append(UInt8(ascii: "}"))
-        patch.add(record)
-        patch.keep(hereRecord.range.upperBound..<placesEnd)
+        if let hereRecord {
+            patch.keep(placesStart..<hereRecord.range.lowerBound)
+            patch.add(record)
+            patch.keep(hereRecord.range.upperBound..<placesEnd)
+        } else {
+            patch.keep(placesStart..<placesEnd)
+            patch.add(Array(",\n    ".utf8) + record)
+        }
         patch.keep(placesEnd..<bytes.count)
         return patch
     }
@@ -219,6 +243,10 @@ extension RouteGraph {
 
     private static func sameBytes(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Bool {
         a.count == b.count && b.withUnsafeBytes { Platform.bytesEqual(a.baseAddress, $0.baseAddress, count: a.count) }
+    }
+
+    private static func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        a.count == b.count && Platform.bytesEqual(a.baseAddress, b.baseAddress, count: a.count)
     }
 
     static func offset(of part: UnsafeRawBufferPointer, in whole: UnsafeRawBufferPointer) -> Int {

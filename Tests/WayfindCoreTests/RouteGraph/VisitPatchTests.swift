@@ -21,6 +21,7 @@ struct VisitPatchTests {
     @Test func aPatchedFileIsByteForByteWhatAFullRewriteWouldWrite() throws {
         var random = SplitMix64(seed: 11)
         var patched = 0
+        var patchedNewPlaces = 0
         for _ in 0..<600 {
             var bytes = Random.randomGraph(using: &random).json()
             // A few visits in a row, each patched when the patch allows, else rewritten.
@@ -42,6 +43,7 @@ struct VisitPatchTests {
                 }
                 if let patch {
                     patched += 1
+                    if try RouteGraph(json: bytes).statistics(of: place) == nil { patchedNewPlaces += 1 }
                     let actual = bytes.withUnsafeBytes { patch.applied(to: $0) }
                     #expect(
                         actual == expected,
@@ -57,8 +59,9 @@ struct VisitPatchTests {
                 bytes = expected
             }
         }
-        // The comparison means something only if patches are common.
+        // The comparison means something only if patches are common, new places included.
         #expect(patched > 300)
+        #expect(patchedNewPlaces > 20)
     }
 
     /// Places that lie only on early edges and have no record (a file in the article's
