@@ -30,14 +30,13 @@ struct EdgeLine {
 
 extension RouteGraph {
     /// Checks the file's start and its edge lines up to the end of the array, leaving
-    /// `reader` after the last line (before `\n  ],`); nil for any other shape. The file
-    /// must be shorter than 2 GiB (positions are 32-bit).
-    /// `each` sees every line as it is checked, with its index, while its bytes are hot.
+    /// `reader` after the last line (before `\n  ],`), and returns how many there are;
+    /// nil for any other shape. `each` sees every line as it is checked, with its index,
+    /// while its bytes are hot. The file must be shorter than 2 GiB (positions are 32-bit).
     @inline(__always)
-    static func scanEdgeLines(_ reader: inout JSONReader, each: (Int, EdgeLine) -> Void = { _, _ in }) -> [EdgeLine]? {
+    static func scanEdgeLines(_ reader: inout JSONReader, each: (Int, EdgeLine) -> Void) -> Int? {
         guard reader.bytes.count < Int(Int32.max), reader.skipLiteral("{\n  \"edges\": [\n    ") else { return nil }
-        var lines: [EdgeLine] = []
-        lines.reserveCapacity(reader.bytes.count / 120)
+        var count = 0
         while true {
             let start = reader.offset
             guard reader.skipLiteral("{\"destination\":\"") else { return nil }
@@ -55,11 +54,74 @@ extension RouteGraph {
                 start: Int32(truncatingIfNeeded: start), destination: Int32(truncatingIfNeeded: destination),
                 destinationCount: Int32(truncatingIfNeeded: destinationBytes.count),
                 origin: Int32(truncatingIfNeeded: origin), originCount: Int32(truncatingIfNeeded: originBytes.count))
-            each(lines.count, line)
-            lines.append(line)
+            each(count, line)
+            count += 1
             if reader.skipLiteral(",\n    ") { continue }
-            return lines
+            return count
         }
+    }
+
+    /// `scanEdgeLines` keeping every line.
+    @inline(__always)
+    static func collectEdgeLines(_ reader: inout JSONReader, each: (Int, EdgeLine) -> Void = { _, _ in }) -> [EdgeLine]? {
+        var lines: [EdgeLine] = []
+        lines.reserveCapacity(reader.bytes.count / 120)
+        let count = scanEdgeLines(&reader) { index, line in
+            each(index, line)
+            lines.append(line)
+        }
+        return count == nil ? nil : lines
+    }
+
+    /// The header lines between `edges` and `places`, found from the end of the file:
+    ///
+    ///       ],                                  ← `edgesEnd` is at the newline before
+    ///       "lastVisitedAt": 1700003600,
+    ///       "lastVisitedLocation": "Airport",   ← `lastName`
+    ///       "places": [
+    ///         {"lastVisitedAt":1700003600,"name":"Airport","visits":12},
+    ///         …
+    ///
+    /// The records come last and are short next to the edges, so a scan can know the
+    /// last place before it reads the edges. Nothing before the header has been checked:
+    /// a caller must find the same `edgesEnd` by scanning the edges forward. Nil when
+    /// the lines are not there.
+    static func headerFromTail(_ bytes: UnsafeRawBufferPointer) -> (edgesEnd: Int, lastName: UnsafeRawBufferPointer?)? {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        // Line by line from the end to the `  "places": [` line (records cannot hold a
+        // newline), then up to three lines more to the `  ],` that ends the edges.
+        var end = bytes.count
+        var placesLine: Int? = nil
+        var linesAbove = 0
+        while end > 0 {
+            guard let newline = Platform.findLastByte(UInt8(ascii: "\n"), in: base, count: end) else { return nil }
+            let lineStart = newline - base + 1
+            let line = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<end])
+            end = newline - base
+            guard let placesLine else {
+                if line.elementsEqual("  \"places\": [".utf8) { placesLine = lineStart }
+                continue
+            }
+            guard line.elementsEqual("  ],".utf8) else {
+                linesAbove += 1
+                if linesAbove > 2 { return nil }
+                continue
+            }
+            var reader = JSONReader(bytes)
+            reader.rewind(to: end)
+            guard reader.skipLiteral("\n  ],\n") else { return nil }
+            if reader.skipLiteral("  \"lastVisitedAt\": ") {
+                guard reader.skipPlainNonNegativeInteger(), reader.skipLiteral(",\n") else { return nil }
+            }
+            var lastName: UnsafeRawBufferPointer? = nil
+            if reader.skipLiteral("  \"lastVisitedLocation\": \"") {
+                guard let name = reader.plainStringBody(), reader.skipLiteral(",\n") else { return nil }
+                lastName = name
+            }
+            guard reader.offset == placesLine else { return nil }
+            return (end, lastName)
+        }
+        return nil
     }
 
     /// The time and weight of `line`, which `scanEdgeLines` has checked, and the

@@ -47,11 +47,44 @@ extension RouteGraph {
     static func suggestionGraph(
         scanning bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
     ) -> RouteGraph? {
+        // The from-place's key: given, or the last place's, read from the header lines
+        // before the edges are (so that its edges are found while they are checked).
+        var key: [UInt8] = []
+        var fromKey: [UInt8] = []
+        var edgesEnd: Int? = nil
+        if let from = request.from {
+            fromKey = Array(placeKey(from).utf8)
+        } else {
+            guard let header = headerFromTail(bytes) else { return nil }
+            edgesEnd = header.edgesEnd
+            if let lastName = header.lastName { foldKey(lastName, into: &fromKey) }
+        }
+
+        // Pass 1: check every edge line, and keep the from-place's edges.
+        var successors: [(destination: [UInt8], origin: UnsafeRawBufferPointer, time: Int64?, weight: Int64)] = []
+        var successorKeys = ByteStringSet(expected: 8)
+        var isConsistent = true
         var reader = JSONReader(bytes)
-        // Pass 1: check every edge line, remembering where each one's names are.
-        guard let lines = scanEdgeLines(&reader), reader.skipLiteral("\n  ],\n") else { return nil }
+        let lineCount = scanEdgeLines(&reader) { _, line in
+            guard !fromKey.isEmpty else { return }
+            let origin = line.origin(in: bytes)
+            guard keyMatches(origin, fromKey, scratch: &key) else { return }
+            guard let edge = values(of: line, in: bytes) else {
+                isConsistent = false
+                return
+            }
+            RouteGraph.foldKey(line.destination(in: bytes), into: &key)
+            // A full load drops an edge to an empty name; one to the from-place itself
+            // is never suggested.
+            guard !key.isEmpty, key != fromKey else { return }
+            successors.append((key, origin, edge.time, edge.weight))
+            successorKeys.insert(key)
+        }
+        guard lineCount != nil, isConsistent, edgesEnd == nil || reader.offset == edgesEnd,
+            reader.skipLiteral("\n  ],\n")
+        else { return nil }
         if reader.skipLiteral("  \"lastVisitedAt\": ") {
-            guard reader.plainNonNegativeInteger() != nil, reader.skipLiteral(",\n") else { return nil }
+            guard reader.skipPlainNonNegativeInteger(), reader.skipLiteral(",\n") else { return nil }
         }
         var lastName: UnsafeRawBufferPointer? = nil
         if reader.skipLiteral("  \"lastVisitedLocation\": \"") {
@@ -60,33 +93,7 @@ extension RouteGraph {
         }
         guard reader.skipLiteral("  \"places\": [\n    ") else { return nil }
 
-        // The from-place's key: given, or the last place's.
-        var key: [UInt8] = []
-        var fromKey: [UInt8] = []
-        if let from = request.from {
-            fromKey = Array(placeKey(from).utf8)
-        } else if let lastName {
-            foldKey(lastName, into: &fromKey)
-        }
-
-        // Pass 2: the from-place's edges, from the lines of pass 1.
-        var successors: [(destination: [UInt8], origin: UnsafeRawBufferPointer, time: Int64?, weight: Int64)] = []
-        var successorKeys = ByteStringSet(expected: 8)
-        if !fromKey.isEmpty {
-            for line in lines {
-                let origin = line.origin(in: bytes)
-                guard keyMatches(origin, fromKey, scratch: &key) else { continue }
-                guard let edge = values(of: line, in: bytes) else { return nil }
-                RouteGraph.foldKey(line.destination(in: bytes), into: &key)
-                // A full load drops an edge to an empty name; one to the from-place itself
-                // is never suggested.
-                guard !key.isEmpty, key != fromKey else { continue }
-                successors.append((key, origin, edge.time, edge.weight))
-                successorKeys.insert(key)
-            }
-        }
-
-        // Pass 3: the place records. The small graph gets the from-place's and the
+        // Pass 2: the place records. The small graph gets the from-place's and the
         // successors' records, and of the others only the best `limit` by frecency (the
         // order of `suggestions`' second tier) that pass the filter: the second tier can
         // show no other. Each key must have one record, spelled as it is displayed, so

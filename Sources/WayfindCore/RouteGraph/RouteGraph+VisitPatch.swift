@@ -50,7 +50,7 @@ extension RouteGraph {
         var spellings = ByteStringSet(expected: 1024)
         var countedFrom: Int? = nil
         var reader = JSONReader(bytes)
-        let scanned = scanEdgeLines(&reader) { index, line in
+        let scanned = collectEdgeLines(&reader) { index, line in
             if countedFrom == nil {
                 guard maxPlaces > 0, 2 * (index + 1) + 1 > maxPlaces else { return }
                 countedFrom = index

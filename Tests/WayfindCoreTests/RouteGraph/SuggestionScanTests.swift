@@ -104,6 +104,40 @@ struct SuggestionScanTests {
         #expect(loaded.suggestions(for: request).map(\.place).prefix(2) == ["Place 1", "place 3"])
     }
 
+    /// The header found from the end is the one a forward scan reaches, and a file whose
+    /// tail is not the writer's gives none.
+    @Test func theHeaderFoundFromTheEndIsTheOneAForwardScanReaches() throws {
+        var random = SplitMix64(seed: 31)
+        var found = 0
+        for _ in 0..<300 {
+            let bytes = Self.randomGraph(using: &random).json()
+            let header = bytes.withUnsafeBytes { buffer in
+                RouteGraph.headerFromTail(buffer).map { (edgesEnd: $0.edgesEnd, lastName: $0.lastName.map { Array($0) }) }
+            }
+            let forward = bytes.withUnsafeBytes { buffer -> (Int, [UInt8]?)? in
+                var reader = JSONReader(buffer)
+                guard RouteGraph.scanEdgeLines(&reader, each: { _, _ in }) != nil else { return nil }
+                let end = reader.offset
+                guard reader.skipLiteral("\n  ],\n") else { return nil }
+                if reader.skipLiteral("  \"lastVisitedAt\": ") {
+                    _ = reader.skipPlainNonNegativeInteger()
+                    _ = reader.skipLiteral(",\n")
+                }
+                guard reader.skipLiteral("  \"lastVisitedLocation\": \"") else { return (end, nil) }
+                return (end, reader.plainStringBody().map { Array($0) })
+            }
+            guard let forward else { continue }
+            found += 1
+            let fromTail = try #require(header)
+            #expect(fromTail.edgesEnd == forward.0)
+            #expect(fromTail.lastName == forward.1)
+        }
+        #expect(found > 100)
+        for text in ["", "\n", "{\n  \"places\": [\n  ],\n}\n", "  ],\n  \"places\": [\n    {}\n", "x\n  ],\n  \"lastVisitedAt\": 1,\n  \"a\": 2,\n  \"places\": [\n"] {
+            #expect(Array(text.utf8).withUnsafeBytes { RouteGraph.headerFromTail($0) } == nil, "\(text)")
+        }
+    }
+
     @Test func aFileNotInTheWritersShapeIsLeftToTheFullLoad() {
         let request = SuggestionRequest(from: "Home", now: Self.epoch)
         for text in [
