@@ -28,13 +28,29 @@ struct EdgeLine {
     }
 }
 
+/// What a scan of the edge lines does with each line as it is checked.
+protocol EdgeLineVisitor: ~Copyable {
+    mutating func visit(_ index: Int, _ line: EdgeLine)
+}
+
+/// A visitor that keeps every line.
+struct EdgeLineCollector: EdgeLineVisitor {
+    var lines: [EdgeLine] = []
+
+    mutating func visit(_ index: Int, _ line: EdgeLine) {
+        lines.append(line)
+    }
+}
+
 extension RouteGraph {
     /// Checks the file's start and its edge lines up to the end of the array, leaving
     /// `reader` after the last line (before `\n  ],`), and returns how many there are;
-    /// nil for any other shape. `each` sees every line as it is checked, with its index,
-    /// while its bytes are hot. The file must be shorter than 2 GiB (positions are 32-bit).
-    @inline(__always)
-    static func scanEdgeLines(_ reader: inout JSONReader, each: (Int, EdgeLine) -> Void) -> Int? {
+    /// nil for any other shape. `visitor` sees every line as it is checked, while its
+    /// bytes are hot (a generic, so each caller's visitor is compiled into the loop).
+    /// The file must be shorter than 2 GiB (positions are 32-bit).
+    static func scanEdgeLines<Visitor: EdgeLineVisitor & ~Copyable>(
+        _ reader: inout JSONReader, _ visitor: inout Visitor
+    ) -> Int? {
         guard reader.bytes.count < Int(Int32.max), reader.skipLiteral("{\n  \"edges\": [\n    ") else { return nil }
         var count = 0
         while true {
@@ -54,23 +70,11 @@ extension RouteGraph {
                 start: Int32(truncatingIfNeeded: start), destination: Int32(truncatingIfNeeded: destination),
                 destinationCount: Int32(truncatingIfNeeded: destinationBytes.count),
                 origin: Int32(truncatingIfNeeded: origin), originCount: Int32(truncatingIfNeeded: originBytes.count))
-            each(count, line)
+            visitor.visit(count, line)
             count += 1
             if reader.skipLiteral(",\n    ") { continue }
             return count
         }
-    }
-
-    /// `scanEdgeLines` keeping every line.
-    @inline(__always)
-    static func collectEdgeLines(_ reader: inout JSONReader, each: (Int, EdgeLine) -> Void = { _, _ in }) -> [EdgeLine]? {
-        var lines: [EdgeLine] = []
-        lines.reserveCapacity(reader.bytes.count / 120)
-        let count = scanEdgeLines(&reader) { index, line in
-            each(index, line)
-            lines.append(line)
-        }
-        return count == nil ? nil : lines
     }
 
     /// The header lines between `edges` and `places`, found from the end of the file:
@@ -88,20 +92,30 @@ extension RouteGraph {
     /// the lines are not there.
     static func headerFromTail(_ bytes: UnsafeRawBufferPointer) -> (edgesEnd: Int, lastName: UnsafeRawBufferPointer?)? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
-        // Line by line from the end to the `  "places": [` line (records cannot hold a
-        // newline), then up to three lines more to the `  ],` that ends the edges.
+        // Back from the end to the `[` of the `  "places": [` line (the records hold one
+        // only inside a name), then line by line, up to three, to the `  ],` that ends
+        // the edges.
+        let placesHeader = "  \"places\": [\n"
         var end = bytes.count
         var placesLine: Int? = nil
+        while placesLine == nil {
+            guard let bracket = Platform.findLastByte(UInt8(ascii: "["), in: base, count: end) else { return nil }
+            let position = bracket - base
+            let lineStart = position - (placesHeader.utf8.count - 2)
+            if lineStart >= 1, base[lineStart - 1] == UInt8(ascii: "\n"), position + 1 < bytes.count,
+                UnsafeRawBufferPointer(rebasing: bytes[lineStart..<position + 2]).elementsEqual(placesHeader.utf8)
+            {
+                placesLine = lineStart
+                end = lineStart - 1
+            } else {
+                end = position
+            }
+        }
         var linesAbove = 0
         while end > 0 {
             guard let newline = Platform.findLastByte(UInt8(ascii: "\n"), in: base, count: end) else { return nil }
-            let lineStart = newline - base + 1
-            let line = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<end])
+            let line = UnsafeRawBufferPointer(rebasing: bytes[newline - base + 1..<end])
             end = newline - base
-            guard let placesLine else {
-                if line.elementsEqual("  \"places\": [".utf8) { placesLine = lineStart }
-                continue
-            }
             guard line.elementsEqual("  ],".utf8) else {
                 linesAbove += 1
                 if linesAbove > 2 { return nil }

@@ -61,28 +61,14 @@ extension RouteGraph {
         }
 
         // Pass 1: check every edge line, and keep the from-place's edges.
-        var successors: [(destination: [UInt8], origin: UnsafeRawBufferPointer, time: Int64?, weight: Int64)] = []
-        var successorKeys = ByteStringSet(expected: 8)
-        var isConsistent = true
+        var collector = SuccessorCollector(bytes: bytes, fromKey: fromKey)
         var reader = JSONReader(bytes)
-        let lineCount = scanEdgeLines(&reader) { _, line in
-            guard !fromKey.isEmpty else { return }
-            let origin = line.origin(in: bytes)
-            guard keyMatches(origin, fromKey, scratch: &key) else { return }
-            guard let edge = values(of: line, in: bytes) else {
-                isConsistent = false
-                return
-            }
-            RouteGraph.foldKey(line.destination(in: bytes), into: &key)
-            // A full load drops an edge to an empty name; one to the from-place itself
-            // is never suggested.
-            guard !key.isEmpty, key != fromKey else { return }
-            successors.append((key, origin, edge.time, edge.weight))
-            successorKeys.insert(key)
-        }
-        guard lineCount != nil, isConsistent, edgesEnd == nil || reader.offset == edgesEnd,
+        guard scanEdgeLines(&reader, &collector) != nil, collector.isConsistent, edgesEnd == nil || reader.offset == edgesEnd,
             reader.skipLiteral("\n  ],\n")
         else { return nil }
+        let successors = collector.successors
+        var successorKeys = ByteStringSet(expected: successors.count)
+        for successor in successors { successorKeys.insert(successor.destination) }
         if reader.skipLiteral("  \"lastVisitedAt\": ") {
             guard reader.skipPlainNonNegativeInteger(), reader.skipLiteral(",\n") else { return nil }
         }
@@ -329,6 +315,37 @@ extension RouteGraph {
             key.append(contentsOf: UnsafeBufferPointer(start: out, count: written))
             return isUnchanged
         }
+    }
+}
+
+/// The edges leaving the from-place, kept as the edge lines are checked.
+struct SuccessorCollector: EdgeLineVisitor {
+    let bytes: UnsafeRawBufferPointer
+    let fromKey: [UInt8]
+    var successors: [(destination: [UInt8], origin: UnsafeRawBufferPointer, time: Int64?, weight: Int64)] = []
+    /// False if a checked line could not be read again (never expected).
+    var isConsistent = true
+    private var key: [UInt8] = []
+
+    init(bytes: UnsafeRawBufferPointer, fromKey: [UInt8]) {
+        self.bytes = bytes
+        self.fromKey = fromKey
+    }
+
+    @inline(__always)
+    mutating func visit(_ index: Int, _ line: EdgeLine) {
+        guard !fromKey.isEmpty else { return }
+        let origin = line.origin(in: bytes)
+        guard RouteGraph.keyMatches(origin, fromKey, scratch: &key) else { return }
+        guard let edge = RouteGraph.values(of: line, in: bytes) else {
+            isConsistent = false
+            return
+        }
+        RouteGraph.foldKey(line.destination(in: bytes), into: &key)
+        // A full load drops an edge to an empty name; one to the from-place itself is
+        // never suggested.
+        guard !key.isEmpty, key != fromKey else { return }
+        successors.append((key, origin, edge.time, edge.weight))
     }
 }
 

@@ -47,18 +47,10 @@ extension RouteGraph {
         // counted only when that bound could pass the limit, and while their bytes are
         // being checked anyway: edge names from the first line whose index alone passes
         // the limit (the lines before it are added once, then), records as they come.
-        var spellings = ByteStringSet(expected: 1024)
-        var countedFrom: Int? = nil
+        var scan = PatchLines(bytes: bytes, maxPlaces: maxPlaces)
         var reader = JSONReader(bytes)
-        let scanned = collectEdgeLines(&reader) { index, line in
-            if countedFrom == nil {
-                guard maxPlaces > 0, 2 * (index + 1) + 1 > maxPlaces else { return }
-                countedFrom = index
-            }
-            spellings.insert(line.destination(in: bytes))
-            spellings.insert(line.origin(in: bytes))
-        }
-        guard let lines = scanned else { return nil }
+        guard scanEdgeLines(&reader, &scan) != nil else { return nil }
+        let lines = scan.lines
         let edgesEnd = reader.offset
         guard reader.skipLiteral("\n  ],\n") else { return nil }
         var lastAt: Int64? = nil
@@ -102,7 +94,7 @@ extension RouteGraph {
                 let visits = reader.plainNonNegativeInteger(), visits > 0, reader.skipLiteral("}")
             else { return nil }
             records.append((offset(of: name, in: bytes), name.count))
-            if countedFrom != nil { spellings.insert(name) }
+            if scan.countedFrom != nil { scan.spellings.insert(name) }
             if keyMatches(name, hereKey, scratch: &scratch) {
                 guard hereRecord == nil, sameBytes(name, hereName) else { return nil }
                 hereRecord = (start..<reader.offset, visits, recordTime)
@@ -126,14 +118,16 @@ extension RouteGraph {
         // The rest of the count: the lines before it started, or everything when the
         // records are what take the bound past the limit.
         if maxPlaces > 0 && records.count + 1 + 2 * lines.count > maxPlaces {
-            if countedFrom == nil {
-                for record in records { spellings.insert(UnsafeRawBufferPointer(rebasing: bytes[record.start..<record.start + record.count])) }
+            if scan.countedFrom == nil {
+                for record in records {
+                    scan.spellings.insert(UnsafeRawBufferPointer(rebasing: bytes[record.start..<record.start + record.count]))
+                }
             }
-            for line in lines[..<(countedFrom ?? lines.count)] {
-                spellings.insert(line.destination(in: bytes))
-                spellings.insert(line.origin(in: bytes))
+            for line in lines[..<(scan.countedFrom ?? lines.count)] {
+                scan.spellings.insert(line.destination(in: bytes))
+                scan.spellings.insert(line.origin(in: bytes))
             }
-            countedFrom = 0
+            scan.countedFrom = 0
         }
 
         // The edges: how the two places are spelled there, and the edge between them.
@@ -166,7 +160,7 @@ extension RouteGraph {
         } else if makesEdge && edgeIndex == nil && !(hereIsOnEdge && lastIsOnEdge) {
             return nil
         }
-        if countedFrom != nil && spellings.count + 1 > maxPlaces { return nil }
+        if scan.countedFrom != nil && scan.spellings.count + 1 > maxPlaces { return nil }
 
         // The new file.
         var patch = FilePatch()
@@ -256,5 +250,34 @@ extension RouteGraph {
 
     private static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
         bytes += Array(String(value).utf8)
+    }
+}
+
+/// The visit patch's pass over the edge lines: every line kept, and the spellings for
+/// `--max-places` counted from the first line whose index alone takes the bound past
+/// the limit (see `visitPatch`).
+private struct PatchLines: EdgeLineVisitor, ~Copyable {
+    let bytes: UnsafeRawBufferPointer
+    let maxPlaces: Int
+    var lines: [EdgeLine] = []
+    var spellings = ByteStringSet(expected: 1024)
+    /// The first line counted, once counting has begun.
+    var countedFrom: Int? = nil
+
+    init(bytes: UnsafeRawBufferPointer, maxPlaces: Int) {
+        self.bytes = bytes
+        self.maxPlaces = maxPlaces
+        lines.reserveCapacity(bytes.count / 120)
+    }
+
+    @inline(__always)
+    mutating func visit(_ index: Int, _ line: EdgeLine) {
+        lines.append(line)
+        if countedFrom == nil {
+            guard maxPlaces > 0, 2 * (index + 1) + 1 > maxPlaces else { return }
+            countedFrom = index
+        }
+        spellings.insert(line.destination(in: bytes))
+        spellings.insert(line.origin(in: bytes))
     }
 }

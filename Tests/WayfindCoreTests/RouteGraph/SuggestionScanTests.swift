@@ -116,7 +116,8 @@ struct SuggestionScanTests {
             }
             let forward = bytes.withUnsafeBytes { buffer -> (Int, [UInt8]?)? in
                 var reader = JSONReader(buffer)
-                guard RouteGraph.scanEdgeLines(&reader, each: { _, _ in }) != nil else { return nil }
+                var collector = EdgeLineCollector()
+                guard RouteGraph.scanEdgeLines(&reader, &collector) != nil else { return nil }
                 let end = reader.offset
                 guard reader.skipLiteral("\n  ],\n") else { return nil }
                 if reader.skipLiteral("  \"lastVisitedAt\": ") {
