@@ -89,7 +89,7 @@ public enum FileSystem {
         guard let (descriptor, info) = try openRegularFile(at: path) else { return nil }
         defer { close(descriptor) }
         if info.st_size == 0 { return FileBytes(mapping: nil) }
-        guard let mapping = MappedFile(FileDescriptor(descriptor), minimumSize: 1) else {
+        guard let mapping = MappedFile(FileDescriptor(descriptor), minimumSize: 1, populate: true) else {
             throw .cannotRead(path: path, errno: errno)
         }
         return FileBytes(mapping: mapping)

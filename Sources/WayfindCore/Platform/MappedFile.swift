@@ -16,8 +16,10 @@ public final class MappedFile {
     public let bytes: UnsafeBufferPointer<UInt8>
 
     /// Maps `descriptor` if it is a regular file of at least `minimumSize` bytes; nil
-    /// otherwise (pipes, terminals, small files: those are read).
-    public init?(_ descriptor: FileDescriptor, minimumSize: Int) {
+    /// otherwise (pipes, terminals, small files: those are read). With `populate`, every
+    /// page is mapped at once (`MAP_POPULATE`), for a file that will be read whole:
+    /// one call instead of a page fault per few pages.
+    public init?(_ descriptor: FileDescriptor, minimumSize: Int, populate: Bool = false) {
         var info = stat()
         guard fstat(descriptor.rawValue, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let size = Int(info.st_size)
@@ -25,7 +27,7 @@ public final class MappedFile {
         // Start at the current offset, so `cmd < file` after a partial read stays right.
         let offset = Int(lseek(descriptor.rawValue, 0, SEEK_CUR))
         guard offset == 0 else { return nil }
-        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor.rawValue, 0),
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), descriptor.rawValue, 0),
             address != MAP_FAILED
         else { return nil }
         // Not MADV_SEQUENTIAL: it lets the kernel drop the file's pages from the page cache
