@@ -19,12 +19,23 @@ struct EdgeLine {
     var origin: Int32
     var originCount: Int32
 
+    /// Where some bytes of the file are (a struct: arrays of ranges or tuples cost a
+    /// run-time metadata instantiation at every start).
+    struct Span {
+        var start: Int32
+        var count: Int32
+
+        func bytes(in file: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(start: file.baseAddress.map { $0 + Int(start) }, count: Int(count))
+        }
+    }
+
     func destination(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: bytes[Int(destination)..<Int(destination + destinationCount)])
+        UnsafeRawBufferPointer(start: bytes.baseAddress.map { $0 + Int(destination) }, count: Int(destinationCount))
     }
 
     func origin(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: bytes[Int(origin)..<Int(origin + originCount)])
+        UnsafeRawBufferPointer(start: bytes.baseAddress.map { $0 + Int(origin) }, count: Int(originCount))
     }
 }
 

@@ -320,9 +320,17 @@ extension RouteGraph {
 
 /// The edges leaving the from-place, kept as the edge lines are checked.
 struct SuccessorCollector: EdgeLineVisitor {
+    /// One edge: its destination's key, its origin's spelling, time and weight.
+    struct Successor {
+        var destination: [UInt8]
+        var origin: UnsafeRawBufferPointer
+        var time: Int64?
+        var weight: Int64
+    }
+
     let bytes: UnsafeRawBufferPointer
     let fromKey: [UInt8]
-    var successors: [(destination: [UInt8], origin: UnsafeRawBufferPointer, time: Int64?, weight: Int64)] = []
+    var successors: [Successor] = []
     /// False if a checked line could not be read again (never expected).
     var isConsistent = true
     private var key: [UInt8] = []
@@ -345,7 +353,7 @@ struct SuccessorCollector: EdgeLineVisitor {
         // A full load drops an edge to an empty name; one to the from-place itself is
         // never suggested.
         guard !key.isEmpty, key != fromKey else { return }
-        successors.append((key, origin, edge.time, edge.weight))
+        successors.append(Successor(destination: key, origin: origin, time: edge.time, weight: edge.weight))
     }
 }
 

@@ -80,7 +80,7 @@ extension RouteGraph {
 
         // The places: the visited one's record, and that every record has visits.
         var hereRecord: (range: Range<Int>, visits: Int64, time: Int64?)? = nil
-        var records: [(start: Int, count: Int)] = []
+        var records: [EdgeLine.Span] = []
         while true {
             let start = reader.offset
             var recordTime: Int64? = nil
@@ -93,7 +93,7 @@ extension RouteGraph {
             guard let name = reader.plainStringBody(), reader.skipLiteral(",\"visits\":"),
                 let visits = reader.plainNonNegativeInteger(), visits > 0, reader.skipLiteral("}")
             else { return nil }
-            records.append((offset(of: name, in: bytes), name.count))
+            records.append(EdgeLine.Span(start: Int32(truncatingIfNeeded: offset(of: name, in: bytes)), count: Int32(truncatingIfNeeded: name.count)))
             if scan.countedFrom != nil { scan.spellings.insert(name) }
             if keyMatches(name, hereKey, scratch: &scratch) {
                 guard hereRecord == nil, sameBytes(name, hereName) else { return nil }
@@ -109,7 +109,7 @@ extension RouteGraph {
         guard let lastRecord = records.last, reader.skipLiteral("\n  ],\n  \"version\": 1\n}\n"),
             reader.offset == bytes.count
         else { return nil }
-        let lastRecordName = UnsafeRawBufferPointer(rebasing: bytes[lastRecord.start..<lastRecord.start + lastRecord.count])
+        let lastRecordName = lastRecord.bytes(in: bytes)
         // A new place's record goes after those of the places on edges, which `json()`
         // writes first: at the end when the last record is on an edge (checked below).
         let isNewPlace = hereRecord == nil
@@ -120,7 +120,7 @@ extension RouteGraph {
         if maxPlaces > 0 && records.count + 1 + 2 * lines.count > maxPlaces {
             if scan.countedFrom == nil {
                 for record in records {
-                    scan.spellings.insert(UnsafeRawBufferPointer(rebasing: bytes[record.start..<record.start + record.count]))
+                    scan.spellings.insert(record.bytes(in: bytes))
                 }
             }
             for line in lines[..<(scan.countedFrom ?? lines.count)] {

@@ -81,6 +81,14 @@ enum Recency {
     static let older = 0.25
 }
 
+/// A place being ranked: by score, then the later time, then name. A struct, not a
+/// tuple: an array of tuples costs every start a run-time metadata instantiation.
+struct Candidate {
+    var place: Int
+    var score: Double
+    var time: Int64
+}
+
 extension RouteGraph {
     /// Up to this many frecency suggestions are kept by insertion into a sorted array
     /// (linear per insertion, but no sort of every place); longer lists sort once.
@@ -105,13 +113,13 @@ extension RouteGraph {
 
         // Tier one: successors. Few per place, so they are simply collected and sorted.
         if let from {
-            var successors: [(place: Int, score: Double, time: Int64)] = []
+            var successors: [Candidate] = []
             for link in links where link.origin == from && link.destination != from {
                 var score = Double(link.weight)
                 if let halfLife = request.halfLife, let time = link.lastVisitedAt {
                     score *= fade(age: request.now - time, halfLife: halfLife)
                 }
-                successors.append((link.destination, score, link.lastVisitedAt ?? .min))
+                successors.append(Candidate(place: link.destination, score: score, time: link.lastVisitedAt ?? .min))
             }
             successors.sort { a, b in
                 if a.score != b.score { return a.score > b.score }
@@ -131,7 +139,6 @@ extension RouteGraph {
         // case) only the best `room` are kept, in a small sorted array, instead of
         // sorting every place; a long one is sorted once.
         let room = limit - result.count
-        typealias Candidate = (place: Int, score: Double, time: Int64)
         func ranksBefore(_ a: Candidate, _ b: Candidate) -> Bool {
             if a.score != b.score { return a.score > b.score }
             if a.time != b.time { return a.time > b.time }
@@ -141,7 +148,9 @@ extension RouteGraph {
         let keepsSorted = room <= Self.shortListLength
         for index in referencedPlaces() where !isTaken[index] {
             let place = placeTable[index]
-            let candidate = (index, frecency(of: place, now: request.now, halfLife: request.halfLife), place.lastVisitedAt ?? .min)
+            let candidate = Candidate(
+                place: index, score: frecency(of: place, now: request.now, halfLife: request.halfLife),
+                time: place.lastVisitedAt ?? .min)
             if keepsSorted, best.count == room, let worst = best.last, !ranksBefore(candidate, worst) { continue }
             if let filter, !filter(place.name) { continue }
             if keepsSorted {

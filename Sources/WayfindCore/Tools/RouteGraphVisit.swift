@@ -97,12 +97,12 @@ public enum RouteGraphVisit {
     public static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
         runTool(spec, arguments: arguments, context: context) { parsed, _, errors in
             let options = try RouteGraphVisitOptions(parsed, context: context)
-            var visits: [(place: String, time: Int64)] = []
+            var visits: [PlannedVisit] = []
             for place in options.places {
                 if place == "-" {
                     visits += try readVisits(from: context.standardInput, options: options)
                 } else {
-                    visits.append((try checkedName(place, where: "place name"), options.time))
+                    visits.append(PlannedVisit(place: try checkedName(place, where: "place name"), time: options.time))
                 }
             }
             let path = try GraphLocation.path(explicit: options.graph, environment: context.environment)
@@ -163,9 +163,7 @@ public enum RouteGraphVisit {
 
     /// The visits on standard input: one per line (or NUL-terminated record), trimmed,
     /// empty ones skipped; with `--timestamped`, `TIME<TAB>PLACE`.
-    static func readVisits(from input: FileDescriptor, options: RouteGraphVisitOptions) throws -> [(
-        place: String, time: Int64
-    )] {
+    static func readVisits(from input: FileDescriptor, options: RouteGraphVisitOptions) throws -> [PlannedVisit] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -180,7 +178,7 @@ public enum RouteGraphVisit {
             bytes.append(contentsOf: chunk[0..<count])
         }
         let terminator: UInt8 = options.nullData ? 0 : 0x0A
-        var visits: [(place: String, time: Int64)] = []
+        var visits: [PlannedVisit] = []
         var lineNumber = 0
         for line in bytes.split(separator: terminator, omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -209,7 +207,7 @@ public enum RouteGraphVisit {
                 }
                 continue
             }
-            visits.append((try checkedName(name, where: origin), time))
+            visits.append(PlannedVisit(place: try checkedName(name, where: origin), time: time))
         }
         return visits
     }
@@ -274,4 +272,11 @@ public struct RouteGraphVisitOptions {
             throw UsageError("--forget: empty place name")
         }
     }
+}
+
+/// One visit to record: a checked place name and its time. A struct, not a tuple: an
+/// array of tuples costs every start a run-time metadata instantiation.
+struct PlannedVisit {
+    var place: String
+    var time: Int64
 }
