@@ -509,8 +509,9 @@ public struct JSONReader {
     }
 
     /// Validates up to the closing quote (consumed) and returns true, or stops at the
-    /// first backslash and returns false.
-    private mutating func scanPlainString() throws(JSONError) -> Bool {
+    /// first backslash and returns false. Internal, not private, so that a test can
+    /// compare it with a plain byte-at-a-time reference.
+    mutating func scanPlainString() throws(JSONError) -> Bool {
         while true {
             // Eight bytes at a time while they are plain ASCII: no quote, backslash,
             // control character or byte ≥ 0x80 (the has-zero-byte test on each
