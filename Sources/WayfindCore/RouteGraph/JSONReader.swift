@@ -549,44 +549,88 @@ public struct JSONReader {
     }
 
     /// Validates up to the closing quote (consumed) and returns true, or stops at the
-    /// first backslash and returns false.
-    private mutating func scanPlainString() throws(JSONError) -> Bool {
+    /// first backslash and returns false. Internal, not private, so that a test can
+    /// compare it with a plain byte-at-a-time reference.
+    ///
+    /// Place names are mostly ASCII with a two- or three-byte sequence every few bytes
+    /// (`Thủ Đức`, `Bağcılar`), so the loop reads eight bytes at a time and steps over
+    /// well-formed sequences inside the word it has, without a call and without
+    /// reading the word again. Anything else goes to `scanStringByte()`, one byte or
+    /// sequence at a time, which is where every error comes from.
+    mutating func scanPlainString() throws(JSONError) -> Bool {
+        // An empty buffer has no base address, and nothing is loaded from it (its count is
+        // 0), so any pointer does; `scanStringByte()` then reports the end of input. (A
+        // throw here would cost every call a larger stack frame.)
+        let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
+        let count = bytes.count
+        var index = offset
         while true {
-            // Eight bytes at a time while they are plain ASCII: no quote, backslash,
-            // control character or byte ≥ 0x80 (the has-zero-byte test on each
-            // condition). Borrows only ever flag bytes above a true hit, so the lowest
-            // flagged byte is the first one that needs a look.
-            while offset + 8 <= bytes.count {
-                let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            words: while index &+ 8 <= count {
+                let start = index
+                // The bytes that need a look: quote, backslash, control character or
+                // ≥ 0x80 (the has-zero-byte test on each condition). Borrows only ever
+                // flag bytes above a true quote, backslash or control character, so the
+                // lowest flagged byte always needs a look, and so does the next one
+                // after a sequence has been stepped over (a byte ≥ 0x80 borrows nothing).
+                let word = UInt64(littleEndian: (base + start).loadUnaligned(as: UInt64.self))
                 let ones: UInt64 = 0x0101_0101_0101_0101
                 let quote = word ^ (ones &* 0x22)
                 let backslash = word ^ (ones &* 0x5C)
-                let special =
+                var special =
                     (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (word &- ones &* 0x20) | word)
                     & 0x8080_8080_8080_8080
-                if special != 0 {
-                    offset += special.littleEndian.trailingZeroBitCount / 8
-                    break
+                while special != 0 {
+                    index = start &+ special.trailingZeroBitCount &>> 3
+                    guard index &+ 4 <= count else { break words }
+                    // The closing quote, or a well-formed sequence, told from the next
+                    // four bytes at once (read little-endian: the first byte is lowest).
+                    let head = UInt32(littleEndian: (base + index).loadUnaligned(as: UInt32.self))
+                    if head & 0xFF == 0x22 {
+                        offset = index &+ 1
+                        return true
+                    }
+                    if head & 0xC0E0 == 0x80C0, head & 0x1E != 0 {
+                        // 110xxxxx 10xxxxxx, not the overlong C0 or C1.
+                        index &+= 2
+                    } else if head & 0xC0_C0F0 == 0x80_80E0, head & 0x200F != 0, head & 0x200F != 0x200D {
+                        // 1110xxxx 10xxxxxx 10xxxxxx. The lead's low four bits and the
+                        // second byte's 0x20 are both zero for an overlong E0 80-9F, and
+                        // 0xD and set for a surrogate ED A0-BF.
+                        index &+= 3
+                    } else {
+                        break words
+                    }
+                    let consumed = index &- start
+                    guard consumed < 8 else { continue words }
+                    special &= ~0 &<< (consumed &* 8)
                 }
-                offset += 8
+                index = start &+ 8
             }
-            guard offset < bytes.count else { break }
-            let byte = bytes[offset]
-            if byte == UInt8(ascii: "\"") {
-                offset += 1
-                return true
-            }
-            if byte == UInt8(ascii: "\\") { return false }
-            if byte < 0x20 {
-                throw error("control character \(Self.hex(byte)) in a string must be escaped")
-            }
-            if byte < 0x80 {
-                offset += 1
-            } else {
-                offset += try utf8SequenceLength()
-            }
+            offset = index
+            if let result = try scanStringByte() { return result }
+            index = offset
         }
-        throw error("unexpected end of input in a string")
+    }
+
+    /// One step of `scanPlainString()` the slow way, for anything its loop does not
+    /// handle (and the last few bytes of the input): true after a closing quote, false
+    /// at a backslash, nil after a byte or sequence that may be part of a plain string.
+    /// Every error of a plain string comes from here. Kept out of line so the loop
+    /// keeps its registers.
+    @inline(never)
+    private mutating func scanStringByte() throws(JSONError) -> Bool? {
+        guard offset < bytes.count else { throw error("unexpected end of input in a string") }
+        let byte = bytes[offset]
+        if byte == UInt8(ascii: "\"") {
+            offset += 1
+            return true
+        }
+        if byte == UInt8(ascii: "\\") { return false }
+        if byte < 0x20 {
+            throw error("control character \(Self.hex(byte)) in a string must be escaped")
+        }
+        offset += byte < 0x80 ? 1 : try utf8SequenceLength()
+        return nil
     }
 
     /// Decodes the string at `offset` (after the opening quote) up to its closing quote.
