@@ -145,15 +145,15 @@ extension RouteGraph {
     }
 
     /// Whether the place spelled `bytes` has the folded key `key`. Most names are told
-    /// apart by their first byte: a plain ASCII character folds to itself lower-cased,
-    /// and it is the key's first byte whatever follows (marks fold to nothing), so a
-    /// different one is an answer without a call. `scratch` is reused between calls.
+    /// apart by their first or last byte: a plain ASCII character (not a space) folds to
+    /// itself lower-cased; first, it is the key's first byte whatever follows (marks
+    /// fold to nothing), and last, the key's last byte. A difference there is an answer
+    /// without a call. `scratch` is reused between calls.
     @inline(__always)
     static func keyMatches(_ bytes: UnsafeRawBufferPointer, _ key: [UInt8], scratch: inout [UInt8]) -> Bool {
-        if let first = bytes.first, first > 0x20, first < 0x80, let keyFirst = key.first,
-            (first &- 0x41 < 26 ? first | 0x20 : first) != keyFirst
-        {
-            return false
+        if let first = bytes.first, let keyFirst = key.first, let last = bytes.last, let keyLast = key.last {
+            if first > 0x20, first < 0x80, (first &- 0x41 < 26 ? first | 0x20 : first) != keyFirst { return false }
+            if last > 0x20, last < 0x80, (last &- 0x41 < 26 ? last | 0x20 : last) != keyLast { return false }
         }
         return foldedKeyMatches(bytes, key, scratch: &scratch)
     }

@@ -163,6 +163,13 @@ struct SuggestionScanTests {
             let isNormal = text.withUTF8 { RouteGraph.foldKey(UnsafeRawBufferPointer($0), into: &key) }
             #expect(String(decoding: key, as: UTF8.self) == RouteGraph.placeKey(name), "\(Array(name.utf8))")
             #expect(isNormal == (RouteGraph.normalize(name).display == name), "\(Array(name.utf8))")
+            // keyMatches against this name's key and against another name's.
+            let other = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            for candidate in [key, Array(RouteGraph.placeKey(other).utf8), Array(RouteGraph.placeKey(name + other).utf8)] {
+                var scratch: [UInt8] = []
+                let matches = text.withUTF8 { RouteGraph.keyMatches(UnsafeRawBufferPointer($0), candidate, scratch: &scratch) }
+                #expect(matches == (key == candidate), "\(Array(name.utf8)) against \(candidate)")
+            }
         }
     }
 
