@@ -63,6 +63,16 @@ extension RouteGraph {
         _ reader: inout JSONReader, _ visitor: inout Visitor
     ) -> Int? {
         guard reader.bytes.count < Int(Int32.max), reader.skipLiteral("{\n  \"edges\": [\n    ") else { return nil }
+        return scanEdgeLineRun(&reader, stoppingAt: nil, &visitor)
+    }
+
+    /// Checks edge lines from `reader`'s position (a line's `{`): up to the last one,
+    /// or, with `stop`, up to the line that starts at `stop` (which must follow a
+    /// separator). Returns how many lines there were, or nil for any other shape.
+    @inline(__always)
+    static func scanEdgeLineRun<Visitor: EdgeLineVisitor & ~Copyable>(
+        _ reader: inout JSONReader, stoppingAt stop: Int?, _ visitor: inout Visitor
+    ) -> Int? {
         var count = 0
         while true {
             let start = reader.offset
@@ -83,9 +93,34 @@ extension RouteGraph {
                 origin: Int32(truncatingIfNeeded: origin), originCount: Int32(truncatingIfNeeded: originBytes.count))
             visitor.visit(count, line)
             count += 1
-            if reader.skipLiteral(",\n    ") { continue }
-            return count
+            if reader.skipLiteral(",\n    ") {
+                if reader.offset == stop { return count }
+                continue
+            }
+            return stop == nil ? count : nil
         }
+    }
+
+    /// Where to split the edge lines between `from` and `end` for two threads: the start
+    /// of the first line after the middle (just after `},\n    `), or nil. Strings
+    /// cannot hold a newline, so in a valid file these bytes only ever end a line; in
+    /// any other file one of the two scans fails.
+    static func edgeLineSplit(in bytes: UnsafeRawBufferPointer, from: Int, end: Int) -> Int? {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), end <= bytes.count else { return nil }
+        var position = from + (end - from) / 2
+        while position < end {
+            guard let newline = Platform.findByte(UInt8(ascii: "\n"), in: base + position, count: end - position) else {
+                return nil
+            }
+            let index = newline - base
+            if index >= 2, index + 5 < end, base[index - 2] == UInt8(ascii: "}"), base[index - 1] == UInt8(ascii: ","),
+                UnsafeRawBufferPointer(rebasing: bytes[index + 1..<index + 6]).elementsEqual("    {".utf8)
+            {
+                return index + 5
+            }
+            position = index + 1
+        }
+        return nil
     }
 
     /// The header lines between `edges` and `places`, found from the end of the file:

@@ -33,7 +33,17 @@ extension RouteGraph {
     public static func scannedSuggestions(
         in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
     ) -> [Suggestion]? {
-        guard let graph = suggestionGraph(scanning: bytes, for: request, filter: filter) else { return nil }
+        scannedSuggestions(in: bytes, for: request, filter: filter, parallelAbove: parallelScanBytes)
+    }
+
+    /// `scannedSuggestions`, checking the edge lines on two threads from `parallelAbove`
+    /// bytes of them.
+    static func scannedSuggestions(
+        in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)?,
+        parallelAbove: Int
+    ) -> [Suggestion]? {
+        guard let graph = suggestionGraph(scanning: bytes, for: request, filter: filter, parallelAbove: parallelAbove)
+        else { return nil }
         let suggestions = graph.suggestions(for: request, filter: filter)
         if request.successorsOnly || request.limit == 0 { return suggestions }
         // A full list whose last frecency score is above zero cannot have left out a
@@ -43,29 +53,57 @@ extension RouteGraph {
         return suggestions
     }
 
-    /// The small graph described at the top of this file, or nil.
+    /// Edge lines from this many bytes on are checked by two threads, each with half.
+    static let parallelScanBytes = 1 << 20
+
+    /// The small graph described at the top of this file, or nil. `parallelAbove` is
+    /// the size of the edge lines from which two threads check them (tests lower it).
     static func suggestionGraph(
-        scanning bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
+        scanning bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)? = nil,
+        parallelAbove: Int = parallelScanBytes
     ) -> RouteGraph? {
-        // The from-place's key: given, or the last place's, read from the header lines
-        // before the edges are (so that its edges are found while they are checked).
+        // The header lines between the edges and the records, read first from the end:
+        // the last place (the default from-place) whose edges are then found while the
+        // edges are checked, and where the edges end (so that two threads can share them).
+        guard let header = headerFromTail(bytes) else { return nil }
+        let edgesEnd = header.edgesEnd
         var key: [UInt8] = []
         var fromKey: [UInt8] = []
-        var edgesEnd: Int? = nil
         if let from = request.from {
             fromKey = Array(placeKey(from).utf8)
-        } else {
-            guard let header = headerFromTail(bytes) else { return nil }
-            edgesEnd = header.edgesEnd
-            if let lastName = header.lastName { foldKey(lastName, into: &fromKey) }
+        } else if let lastName = header.lastName {
+            foldKey(lastName, into: &fromKey)
         }
 
         // Pass 1: check every edge line, and keep the from-place's edges.
         var collector = SuccessorCollector(bytes: bytes, fromKey: fromKey)
         var reader = JSONReader(bytes)
-        guard scanEdgeLines(&reader, &collector) != nil, collector.isConsistent, edgesEnd == nil || reader.offset == edgesEnd,
-            reader.skipLiteral("\n  ],\n")
-        else { return nil }
+        guard bytes.count < Int(Int32.max), reader.skipLiteral("{\n  \"edges\": [\n    ") else { return nil }
+        let firstLine = reader.offset
+        if edgesEnd - firstLine >= parallelAbove, let split = edgeLineSplit(in: bytes, from: firstLine, end: edgesEnd) {
+            // The second half on another thread, from the line that starts at `split`.
+            final class Half: @unchecked Sendable {
+                var collector: SuccessorCollector
+                var end: Int? = nil
+                init(_ collector: SuccessorCollector) { self.collector = collector }
+            }
+            let half = Half(SuccessorCollector(bytes: bytes, fromKey: fromKey))
+            let scanHalf = {
+                var reader = JSONReader(bytes)
+                reader.rewind(to: split)
+                if scanEdgeLineRun(&reader, stoppingAt: nil, &half.collector) != nil { half.end = reader.offset }
+            }
+            let work = BackgroundWork(scanHalf)
+            let isParallel = work.start()
+            let firstHalf = scanEdgeLineRun(&reader, stoppingAt: split, &collector)
+            if isParallel { work.join() } else { scanHalf() }
+            guard firstHalf != nil, half.end == edgesEnd, half.collector.isConsistent else { return nil }
+            collector.successors += half.collector.successors
+            reader.rewind(to: edgesEnd)
+        } else {
+            guard scanEdgeLineRun(&reader, stoppingAt: nil, &collector) != nil, reader.offset == edgesEnd else { return nil }
+        }
+        guard collector.isConsistent, reader.skipLiteral("\n  ],\n") else { return nil }
         let successors = collector.successors
         var successorKeys = ByteStringSet(expected: successors.count)
         for successor in successors { successorKeys.insert(successor.destination) }

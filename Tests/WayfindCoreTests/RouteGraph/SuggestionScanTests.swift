@@ -56,6 +56,48 @@ struct SuggestionScanTests {
         #expect(scanned > 1000)
     }
 
+    /// The same with the edge lines split between two threads however small the file.
+    @Test func scanningOnTwoThreadsGivesTheSameSuggestionsAsLoading() throws {
+        var random = SplitMix64(seed: 37)
+        var scanned = 0
+        for _ in 0..<300 {
+            let graph = Self.randomGraph(using: &random)
+            let bytes = graph.json()
+            let loaded = try RouteGraph(json: bytes)
+            for _ in 0..<6 {
+                let request = Self.randomRequest(using: &random)
+                let fast = bytes.withUnsafeBytes {
+                    RouteGraph.scannedSuggestions(in: $0, for: request, filter: nil, parallelAbove: 0)
+                }
+                guard let fast else { continue }
+                scanned += 1
+                #expect(fast == loaded.suggestions(for: request), "request \(request)")
+            }
+        }
+        #expect(scanned > 500)
+    }
+
+    /// A split point is only ever the start of an edge line, and a file broken in either
+    /// half is left to the full load.
+    @Test func aSplitScanChecksBothHalves() throws {
+        var graph = RouteGraph()
+        for step in 0..<40 { graph.visit(["Home", "Gym", "Café", "Old Town", "Harbour"][step % 5], at: Self.epoch + Int64(step)) }
+        let bytes = graph.json()
+        let request = SuggestionRequest(limit: 3, now: Self.epoch + 100)
+        let whole = try #require(bytes.withUnsafeBytes { RouteGraph.scannedSuggestions(in: $0, for: request, filter: nil, parallelAbove: 0) })
+        #expect(whole == (try RouteGraph(json: bytes)).suggestions(for: request))
+        let split = try #require(bytes.withUnsafeBytes { buffer in
+            RouteGraph.edgeLineSplit(in: buffer, from: 0, end: RouteGraph.headerFromTail(buffer)!.edgesEnd)
+        })
+        #expect(Array(bytes[(split - 7)..<(split + 16)]) == Array("},\n    {\"destination\":\"".utf8))
+        // One bad byte in the first half, then in the second: never an answer.
+        for position in [split - 20, split + 20] {
+            var broken = bytes
+            broken[position] = 0x01
+            #expect(broken.withUnsafeBytes { RouteGraph.scannedSuggestions(in: $0, for: request, filter: nil, parallelAbove: 0) } == nil)
+        }
+    }
+
     /// Many places with few distinct scores and times, so the frecency short list of the
     /// scan keeps or drops places on ties of score and time, decided by name.
     @Test func theShortListBreaksTiesAsAFullLoadDoes() throws {
