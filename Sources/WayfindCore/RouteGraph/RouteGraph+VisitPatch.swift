@@ -42,15 +42,32 @@ extension RouteGraph {
         let hereName = Array(display.utf8)
         guard !hereKey.isEmpty, isPlain(hereName) else { return nil }
 
+        var collector = EdgeLineCollector()
+        collector.lines.reserveCapacity(bytes.count / 120)
+        var reader = JSONReader(bytes)
+        guard scanEdgeLines(&reader, &collector) != nil else { return nil }
+        let lines = collector.lines
+
         // `--max-places` needs the number of places a load would know: at most one per
         // distinct spelling in the records and on edges, plus the last place. They are
-        // counted only when that bound could pass the limit, and while their bytes are
-        // being checked anyway: edge names from the first line whose index alone passes
-        // the limit (the lines before it are added once, then), records as they come.
-        var scan = PatchLines(bytes: bytes, maxPlaces: maxPlaces)
-        var reader = JSONReader(bytes)
-        guard scanEdgeLines(&reader, &scan) != nil else { return nil }
-        let lines = scan.lines
+        // counted only when that bound could pass the limit; the edge names, on a second
+        // thread while this one reads the records and looks for the two places.
+        final class SpellingCount: @unchecked Sendable {
+            var spellings = ByteStringSet(expected: 1024)
+        }
+        let count = SpellingCount()
+        let countEdgeNames = {
+            for line in lines {
+                count.spellings.insert(line.destination(in: bytes))
+                count.spellings.insert(line.origin(in: bytes))
+            }
+        }
+        var counting: BackgroundWork? = nil
+        if maxPlaces > 0 && 2 * lines.count + 1 > maxPlaces {
+            let work = BackgroundWork(countEdgeNames)
+            if work.start() { counting = work } else { countEdgeNames() }
+        }
+        defer { counting?.join() }
         let edgesEnd = reader.offset
         guard reader.skipLiteral("\n  ],\n") else { return nil }
         var lastAt: Int64? = nil
@@ -94,7 +111,6 @@ extension RouteGraph {
                 let visits = reader.plainNonNegativeInteger(), visits > 0, reader.skipLiteral("}")
             else { return nil }
             records.append(EdgeLine.Span(start: Int32(truncatingIfNeeded: offset(of: name, in: bytes)), count: Int32(truncatingIfNeeded: name.count)))
-            if scan.countedFrom != nil { scan.spellings.insert(name) }
             if keyMatches(name, hereKey, scratch: &scratch) {
                 guard hereRecord == nil, sameBytes(name, hereName) else { return nil }
                 hereRecord = (start..<reader.offset, visits, recordTime)
@@ -114,21 +130,6 @@ extension RouteGraph {
         // writes first: at the end when the last record is on an edge (checked below).
         let isNewPlace = hereRecord == nil
         var lastRecordIsOnEdge = false
-
-        // The rest of the count: the lines before it started, or everything when the
-        // records are what take the bound past the limit.
-        if maxPlaces > 0 && records.count + 1 + 2 * lines.count > maxPlaces {
-            if scan.countedFrom == nil {
-                for record in records {
-                    scan.spellings.insert(record.bytes(in: bytes))
-                }
-            }
-            for line in lines[..<(scan.countedFrom ?? lines.count)] {
-                scan.spellings.insert(line.destination(in: bytes))
-                scan.spellings.insert(line.origin(in: bytes))
-            }
-            scan.countedFrom = 0
-        }
 
         // The edges: how the two places are spelled there, and the edge between them.
         var edgeIndex: Int? = nil
@@ -160,7 +161,18 @@ extension RouteGraph {
         } else if makesEdge && edgeIndex == nil && !(hereIsOnEdge && lastIsOnEdge) {
             return nil
         }
-        if scan.countedFrom != nil && scan.spellings.count + 1 > maxPlaces { return nil }
+        if maxPlaces > 0 && records.count + 1 + 2 * lines.count > maxPlaces {
+            // The edge names counted (or, when the records take the bound past the
+            // limit, counted now), then the records.
+            if let work = counting {
+                work.join()
+                counting = nil
+            } else if !(2 * lines.count + 1 > maxPlaces) {
+                countEdgeNames()
+            }
+            for record in records { count.spellings.insert(record.bytes(in: bytes)) }
+            if count.spellings.count + 1 > maxPlaces { return nil }
+        }
 
         // The new file.
         var patch = FilePatch()
@@ -250,34 +262,5 @@ extension RouteGraph {
 
     private static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
         bytes += Array(String(value).utf8)
-    }
-}
-
-/// The visit patch's pass over the edge lines: every line kept, and the spellings for
-/// `--max-places` counted from the first line whose index alone takes the bound past
-/// the limit (see `visitPatch`).
-private struct PatchLines: EdgeLineVisitor, ~Copyable {
-    let bytes: UnsafeRawBufferPointer
-    let maxPlaces: Int
-    var lines: [EdgeLine] = []
-    var spellings = ByteStringSet(expected: 1024)
-    /// The first line counted, once counting has begun.
-    var countedFrom: Int? = nil
-
-    init(bytes: UnsafeRawBufferPointer, maxPlaces: Int) {
-        self.bytes = bytes
-        self.maxPlaces = maxPlaces
-        lines.reserveCapacity(bytes.count / 120)
-    }
-
-    @inline(__always)
-    mutating func visit(_ index: Int, _ line: EdgeLine) {
-        lines.append(line)
-        if countedFrom == nil {
-            guard maxPlaces > 0, 2 * (index + 1) + 1 > maxPlaces else { return }
-            countedFrom = index
-        }
-        spellings.insert(line.destination(in: bytes))
-        spellings.insert(line.origin(in: bytes))
     }
 }
