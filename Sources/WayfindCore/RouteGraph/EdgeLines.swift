@@ -39,6 +39,18 @@ struct EdgeLine {
     }
 }
 
+/// The second half of a split scan: its visitor, and where its lines ended (nil if
+/// they did not hold). Shared with the thread that scans it, which alone touches it
+/// until joined.
+private final class EdgeLineHalf<Visitor: EdgeLineVisitor>: @unchecked Sendable {
+    var visitor: Visitor
+    var end: Int? = nil
+
+    init(_ visitor: Visitor) {
+        self.visitor = visitor
+    }
+}
+
 /// What a scan of the edge lines does with each line as it is checked.
 protocol EdgeLineVisitor: ~Copyable {
     mutating func visit(_ index: Int, _ line: EdgeLine)
@@ -99,6 +111,38 @@ extension RouteGraph {
             }
             return stop == nil ? count : nil
         }
+    }
+
+    /// Edge lines from this many bytes on are checked by two threads, each with half.
+    static let parallelScanBytes = 1 << 20
+
+    /// Checks the file's start and its edge lines, which `headerFromTail` found to end
+    /// at `edgesEnd`; true when they hold. From `parallelAbove` bytes of lines on, the
+    /// second half goes to another thread with `second`, else every line to `first`.
+    static func scanEdgeLines<Visitor: EdgeLineVisitor>(
+        _ bytes: UnsafeRawBufferPointer, endingAt edgesEnd: Int, parallelAbove: Int, _ first: inout Visitor,
+        _ second: inout Visitor
+    ) -> Bool {
+        var reader = JSONReader(bytes)
+        guard bytes.count < Int(Int32.max), reader.skipLiteral("{\n  \"edges\": [\n    ") else { return false }
+        let firstLine = reader.offset
+        guard edgesEnd - firstLine >= parallelAbove, let split = edgeLineSplit(in: bytes, from: firstLine, end: edgesEnd)
+        else {
+            return scanEdgeLineRun(&reader, stoppingAt: nil, &first) != nil && reader.offset == edgesEnd
+        }
+        // The second half on another thread, from the line that starts at `split`.
+        let half = EdgeLineHalf(second)
+        let scanHalf = {
+            var reader = JSONReader(bytes)
+            reader.rewind(to: split)
+            if scanEdgeLineRun(&reader, stoppingAt: nil, &half.visitor) != nil { half.end = reader.offset }
+        }
+        let work = BackgroundWork(scanHalf)
+        let isParallel = work.start()
+        let firstHalf = scanEdgeLineRun(&reader, stoppingAt: split, &first)
+        if isParallel { work.join() } else { scanHalf() }
+        second = half.visitor
+        return firstHalf != nil && half.end == edgesEnd
     }
 
     /// Where to split the edge lines between `from` and `end` for two threads: the start

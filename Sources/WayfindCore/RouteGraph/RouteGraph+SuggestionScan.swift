@@ -53,9 +53,6 @@ extension RouteGraph {
         return suggestions
     }
 
-    /// Edge lines from this many bytes on are checked by two threads, each with half.
-    static let parallelScanBytes = 1 << 20
-
     /// The small graph described at the top of this file, or nil. `parallelAbove` is
     /// the size of the edge lines from which two threads check them (tests lower it).
     static func suggestionGraph(
@@ -77,33 +74,14 @@ extension RouteGraph {
 
         // Pass 1: check every edge line, and keep the from-place's edges.
         var collector = SuccessorCollector(bytes: bytes, fromKey: fromKey)
-        var reader = JSONReader(bytes)
-        guard bytes.count < Int(Int32.max), reader.skipLiteral("{\n  \"edges\": [\n    ") else { return nil }
-        let firstLine = reader.offset
-        if edgesEnd - firstLine >= parallelAbove, let split = edgeLineSplit(in: bytes, from: firstLine, end: edgesEnd) {
-            // The second half on another thread, from the line that starts at `split`.
-            final class Half: @unchecked Sendable {
-                var collector: SuccessorCollector
-                var end: Int? = nil
-                init(_ collector: SuccessorCollector) { self.collector = collector }
-            }
-            let half = Half(SuccessorCollector(bytes: bytes, fromKey: fromKey))
-            let scanHalf = {
-                var reader = JSONReader(bytes)
-                reader.rewind(to: split)
-                if scanEdgeLineRun(&reader, stoppingAt: nil, &half.collector) != nil { half.end = reader.offset }
-            }
-            let work = BackgroundWork(scanHalf)
-            let isParallel = work.start()
-            let firstHalf = scanEdgeLineRun(&reader, stoppingAt: split, &collector)
-            if isParallel { work.join() } else { scanHalf() }
-            guard firstHalf != nil, half.end == edgesEnd, half.collector.isConsistent else { return nil }
-            collector.successors += half.collector.successors
-            reader.rewind(to: edgesEnd)
-        } else {
-            guard scanEdgeLineRun(&reader, stoppingAt: nil, &collector) != nil, reader.offset == edgesEnd else { return nil }
+        var secondHalf = collector
+        guard scanEdgeLines(bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &collector, &secondHalf) else {
+            return nil
         }
-        guard collector.isConsistent, reader.skipLiteral("\n  ],\n") else { return nil }
+        collector.successors += secondHalf.successors
+        var reader = JSONReader(bytes)
+        reader.rewind(to: edgesEnd)
+        guard collector.isConsistent, secondHalf.isConsistent, reader.skipLiteral("\n  ],\n") else { return nil }
         let successors = collector.successors
         var successorKeys = ByteStringSet(expected: successors.count)
         for successor in successors { successorKeys.insert(successor.destination) }

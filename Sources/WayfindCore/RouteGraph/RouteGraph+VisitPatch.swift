@@ -37,16 +37,31 @@ extension RouteGraph {
         _ bytes: UnsafeRawBufferPointer, place: String, at time: Int64, selfLoops: Bool = false,
         newTrip: Bool = false, tripGap: Int64? = nil, maxPlaces: Int = 0
     ) -> FilePatch? {
+        visitPatch(
+            bytes, place: place, at: time, selfLoops: selfLoops, newTrip: newTrip, tripGap: tripGap, maxPlaces: maxPlaces,
+            parallelAbove: parallelScanBytes)
+    }
+
+    /// `visitPatch`, checking the edge lines on two threads from `parallelAbove` bytes
+    /// of them (tests lower it).
+    static func visitPatch(
+        _ bytes: UnsafeRawBufferPointer, place: String, at time: Int64, selfLoops: Bool, newTrip: Bool, tripGap: Int64?,
+        maxPlaces: Int, parallelAbove: Int
+    ) -> FilePatch? {
         let (display, placeKeyText) = normalize(place)
         let hereKey = Array(placeKeyText.utf8)
         let hereName = Array(display.utf8)
         guard !hereKey.isEmpty, isPlain(hereName) else { return nil }
 
+        guard let tail = headerFromTail(bytes) else { return nil }
         var collector = EdgeLineCollector()
         collector.lines.reserveCapacity(bytes.count / 120)
+        var secondHalf = EdgeLineCollector()
+        guard scanEdgeLines(bytes, endingAt: tail.edgesEnd, parallelAbove: parallelAbove, &collector, &secondHalf)
+        else { return nil }
+        let lines = collector.lines + secondHalf.lines
         var reader = JSONReader(bytes)
-        guard scanEdgeLines(&reader, &collector) != nil else { return nil }
-        let lines = collector.lines
+        reader.rewind(to: tail.edgesEnd)
 
         // `--max-places` needs the number of places a load would know: at most one per
         // distinct spelling in the records and on edges, plus the last place. They are

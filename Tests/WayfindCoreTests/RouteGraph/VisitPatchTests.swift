@@ -41,6 +41,13 @@ struct VisitPatchTests {
                         $0, place: place, at: time, selfLoops: selfLoops, newTrip: newTrip, tripGap: tripGap,
                         maxPlaces: maxPlaces)
                 }
+                // The same with the edge lines split between two threads.
+                let split = bytes.withUnsafeBytes {
+                    RouteGraph.visitPatch(
+                        $0, place: place, at: time, selfLoops: selfLoops, newTrip: newTrip, tripGap: tripGap,
+                        maxPlaces: maxPlaces, parallelAbove: 0)
+                }
+                #expect(split == patch)
                 if let patch {
                     patched += 1
                     if try RouteGraph(json: bytes).statistics(of: place) == nil { patchedNewPlaces += 1 }
