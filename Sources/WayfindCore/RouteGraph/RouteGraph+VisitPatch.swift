@@ -53,13 +53,30 @@ extension RouteGraph {
         let hereName = Array(display.utf8)
         guard !hereKey.isEmpty, isPlain(hereName) else { return nil }
 
+        // The last place, from the header lines found from the end, so that the edge
+        // lines are searched for both places while they are checked: spelled as it will
+        // be written (its own display spelling).
         guard let tail = headerFromTail(bytes) else { return nil }
-        var collector = EdgeLineCollector()
-        collector.lines.reserveCapacity(bytes.count / 120)
-        var secondHalf = EdgeLineCollector()
-        guard scanEdgeLines(bytes, endingAt: tail.edgesEnd, parallelAbove: parallelAbove, &collector, &secondHalf)
+        var lastKey: [UInt8]? = nil
+        var lastName: [UInt8]? = nil
+        if let name = tail.lastName {
+            var key: [UInt8] = []
+            guard foldKey(name, into: &key), !key.isEmpty else { return nil }
+            lastKey = key
+            lastName = Array(name)
+        }
+        var firstHalf = PlaceFinder(bytes: bytes, hereKey: hereKey, hereName: hereName, lastKey: lastKey, lastName: lastName)
+        firstHalf.lines.reserveCapacity(bytes.count / 120)
+        var secondHalf = firstHalf
+        guard scanEdgeLines(bytes, endingAt: tail.edgesEnd, parallelAbove: parallelAbove, &firstHalf, &secondHalf),
+            !firstHalf.isMisspelled, !secondHalf.isMisspelled
         else { return nil }
-        let lines = collector.lines + secondHalf.lines
+        let lines = firstHalf.lines + secondHalf.lines
+        // The edge last place → this place, if any: at most one.
+        guard firstHalf.edges.count + secondHalf.edges.count <= 1 else { return nil }
+        let edgeIndex = firstHalf.edges.first ?? secondHalf.edges.first.map { $0 + firstHalf.lines.count }
+        let hereIsOnEdge = firstHalf.hereIsOnEdge || secondHalf.hereIsOnEdge
+        let lastIsOnEdge = firstHalf.lastIsOnEdge || secondHalf.lastIsOnEdge
         var reader = JSONReader(bytes)
         reader.rewind(to: tail.edgesEnd)
 
@@ -90,22 +107,13 @@ extension RouteGraph {
             guard let value = reader.plainNonNegativeInteger(), reader.skipLiteral(",\n") else { return nil }
             lastAt = value
         }
-        var lastName: [UInt8]? = nil
+        // The same header lines as found from the end (the edges ended where they did).
         if reader.skipLiteral("  \"lastVisitedLocation\": \"") {
-            guard let name = reader.plainStringBody(), reader.skipLiteral(",\n") else { return nil }
-            lastName = Array(name)
+            guard reader.plainStringBody() != nil, reader.skipLiteral(",\n") else { return nil }
         }
         guard reader.skipLiteral("  \"places\": [\n    ") else { return nil }
         let placesStart = reader.offset
-
-        // The last place: spelled as it will be written (its own display spelling).
         var scratch: [UInt8] = []
-        var lastKey: [UInt8]? = nil
-        if let lastName {
-            let isNormal = lastName.withUnsafeBytes { foldKey($0, into: &scratch) }
-            guard isNormal, !scratch.isEmpty else { return nil }
-            lastKey = scratch
-        }
         if lastKey == nil { lastAt = nil }
         let startsTrip = newTrip || (tripGap.map { gap in lastAt.map { time - $0 > gap } ?? false } ?? false)
         let makesEdge = lastKey != nil && !startsTrip && (lastKey! != hereKey || selfLoops)
@@ -146,26 +154,12 @@ extension RouteGraph {
         let isNewPlace = hereRecord == nil
         var lastRecordIsOnEdge = false
 
-        // The edges: how the two places are spelled there, and the edge between them.
-        var edgeIndex: Int? = nil
-        var hereIsOnEdge = false
-        var lastIsOnEdge = false
-        for (index, line) in lines.enumerated() {
-            let destination = line.destination(in: bytes)
-            let origin = line.origin(in: bytes)
-            guard let to = identify(destination, here: hereKey, hereName, last: lastKey, lastName, scratch: &scratch),
-                let from = identify(origin, here: hereKey, hereName, last: lastKey, lastName, scratch: &scratch)
-            else { return nil }
-            hereIsOnEdge = hereIsOnEdge || to.isHere || from.isHere
-            lastIsOnEdge = lastIsOnEdge || to.isLast || from.isLast
-            if isNewPlace && !lastRecordIsOnEdge {
-                lastRecordIsOnEdge = sameBytes(destination, lastRecordName) || sameBytes(origin, lastRecordName)
-            }
-            let originIsLast = from.isLast
-            let destinationIsHere = to.isHere
-            if originIsLast && destinationIsHere {
-                guard edgeIndex == nil else { return nil }
-                edgeIndex = index
+        // A new place's record goes last only if the last record is of a place on an edge.
+        if isNewPlace && makesEdge {
+            for line in lines
+            where sameBytes(line.destination(in: bytes), lastRecordName) || sameBytes(line.origin(in: bytes), lastRecordName) {
+                lastRecordIsOnEdge = true
+                break
             }
         }
         if isNewPlace {
@@ -231,7 +225,7 @@ extension RouteGraph {
     /// Whether `name` is the visited place and whether it is the last place; nil when it
     /// is one of them spelled otherwise than `hereName` or `lastName`.
     @inline(__always)
-    private static func identify(
+    fileprivate static func identify(
         _ name: UnsafeRawBufferPointer, here hereKey: [UInt8], _ hereName: [UInt8], last lastKey: [UInt8]?,
         _ lastName: [UInt8]?, scratch: inout [UInt8]
     ) -> (isHere: Bool, isLast: Bool)? {
@@ -277,5 +271,47 @@ extension RouteGraph {
 
     private static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
         bytes += Array(String(value).utf8)
+    }
+}
+
+/// The visit patch's pass over the edge lines, on one half of them: every line kept,
+/// and where the visited place and the last place are named (see `identify`).
+private struct PlaceFinder: EdgeLineVisitor {
+    let bytes: UnsafeRawBufferPointer
+    let hereKey: [UInt8]
+    let hereName: [UInt8]
+    let lastKey: [UInt8]?
+    let lastName: [UInt8]?
+    var lines: [EdgeLine] = []
+    /// Indexes in `lines` of the edges last place → visited place.
+    var edges: [Int] = []
+    var hereIsOnEdge = false
+    var lastIsOnEdge = false
+    /// Whether one of the two places is named with another spelling somewhere.
+    var isMisspelled = false
+    private var scratch: [UInt8] = []
+
+    init(bytes: UnsafeRawBufferPointer, hereKey: [UInt8], hereName: [UInt8], lastKey: [UInt8]?, lastName: [UInt8]?) {
+        self.bytes = bytes
+        self.hereKey = hereKey
+        self.hereName = hereName
+        self.lastKey = lastKey
+        self.lastName = lastName
+    }
+
+    @inline(__always)
+    mutating func visit(_ index: Int, _ line: EdgeLine) {
+        lines.append(line)
+        guard
+            let to = RouteGraph.identify(
+                line.destination(in: bytes), here: hereKey, hereName, last: lastKey, lastName, scratch: &scratch),
+            let from = RouteGraph.identify(line.origin(in: bytes), here: hereKey, hereName, last: lastKey, lastName, scratch: &scratch)
+        else {
+            isMisspelled = true
+            return
+        }
+        hereIsOnEdge = hereIsOnEdge || to.isHere || from.isHere
+        lastIsOnEdge = lastIsOnEdge || to.isLast || from.isLast
+        if from.isLast && to.isHere { edges.append(lines.count - 1) }
     }
 }
