@@ -50,6 +50,16 @@ struct ByteStringSet: ~Copyable {
         return true
     }
 
+    /// Adds every string of `other`.
+    mutating func formUnion(_ other: borrowing ByteStringSet) {
+        for index in 0..<other.slotCount where other.slots[index].hash != 0 {
+            let place = other.slots[index].place
+            insert(
+                UnsafeRawBufferPointer(
+                    start: other.arena + Int(truncatingIfNeeded: place >> 32), count: Int(truncatingIfNeeded: place & 0xFFFF_FFFF)))
+        }
+    }
+
     /// Adds `bytes`; true if they were not in the set yet.
     @discardableResult
     mutating func insert(_ bytes: [UInt8]) -> Bool {

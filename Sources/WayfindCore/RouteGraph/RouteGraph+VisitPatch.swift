@@ -82,22 +82,25 @@ extension RouteGraph {
 
         // `--max-places` needs the number of places a load would know: at most one per
         // distinct spelling in the records and on edges, plus the last place. They are
-        // counted only when that bound could pass the limit; the edge names, on a second
-        // thread while this one reads the records and looks for the two places.
+        // counted only when that bound could pass the limit: the names on the second
+        // half of the edges on another thread while this one reads the records, then
+        // the first half here, and the two sets joined.
         final class SpellingCount: @unchecked Sendable {
             var spellings = ByteStringSet(expected: 1024)
         }
-        let count = SpellingCount()
-        let countEdgeNames = {
-            for line in lines {
+        let firstCount = SpellingCount()
+        let secondCount = SpellingCount()
+        let countEdgeNames = { (range: Range<Int>, count: SpellingCount) in
+            for line in lines[range] {
                 count.spellings.insert(line.destination(in: bytes))
                 count.spellings.insert(line.origin(in: bytes))
             }
         }
+        let middle = lines.count / 2
         var counting: BackgroundWork? = nil
         if maxPlaces > 0 && 2 * lines.count + 1 > maxPlaces {
-            let work = BackgroundWork(countEdgeNames)
-            if work.start() { counting = work } else { countEdgeNames() }
+            let work = BackgroundWork { countEdgeNames(middle..<lines.count, secondCount) }
+            if work.start() { counting = work } else { countEdgeNames(middle..<lines.count, secondCount) }
         }
         defer { counting?.join() }
         let edgesEnd = reader.offset
@@ -171,16 +174,17 @@ extension RouteGraph {
             return nil
         }
         if maxPlaces > 0 && records.count + 1 + 2 * lines.count > maxPlaces {
-            // The edge names counted (or, when the records take the bound past the
-            // limit, counted now), then the records.
-            if let work = counting {
-                work.join()
-                counting = nil
-            } else if !(2 * lines.count + 1 > maxPlaces) {
-                countEdgeNames()
+            // The first half of the edge names, and the second unless it is being counted
+            // already (when the records take the bound past the limit), then the records.
+            if counting == nil && !(2 * lines.count + 1 > maxPlaces) {
+                countEdgeNames(middle..<lines.count, secondCount)
             }
-            for record in records { count.spellings.insert(record.bytes(in: bytes)) }
-            if count.spellings.count + 1 > maxPlaces { return nil }
+            countEdgeNames(0..<middle, firstCount)
+            for record in records { firstCount.spellings.insert(record.bytes(in: bytes)) }
+            counting?.join()
+            counting = nil
+            firstCount.spellings.formUnion(secondCount.spellings)
+            if firstCount.spellings.count + 1 > maxPlaces { return nil }
         }
 
         // The new file.

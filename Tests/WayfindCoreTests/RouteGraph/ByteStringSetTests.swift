@@ -23,3 +23,24 @@ struct ByteStringSetTests {
         #expect(reference.count > 5_000)
     }
 }
+
+extension ByteStringSetTests {
+    @Test func aUnionHoldsTheStringsOfBoth() {
+        var random = SplitMix64(seed: 43)
+        var first = ByteStringSet(expected: 4)
+        var second = ByteStringSet(expected: 4)
+        var reference = Set<[UInt8]>()
+        for _ in 0..<3_000 {
+            let bytes = (0..<Int.random(in: 0...10, using: &random)).map { _ in UInt8.random(in: 0x61...0x63, using: &random) }
+            if random.next() % 2 == 0 { first.insert(bytes) } else { second.insert(bytes) }
+            reference.insert(bytes)
+        }
+        first.formUnion(second)
+        let count = first.count
+        #expect(count == reference.count)
+        for bytes in reference {
+            let isThere = first.contains(bytes)
+            #expect(isThere)
+        }
+    }
+}
