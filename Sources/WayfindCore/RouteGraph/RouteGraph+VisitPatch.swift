@@ -136,7 +136,8 @@ extension RouteGraph {
             guard let name = reader.plainStringBody(), reader.skipLiteral(",\"visits\":"),
                 let visits = reader.plainNonNegativeInteger(), visits > 0, reader.skipLiteral("}")
             else { return nil }
-            records.append(EdgeLine.Span(start: Int32(truncatingIfNeeded: offset(of: name, in: bytes)), count: Int32(truncatingIfNeeded: name.count)))
+            records.append(
+                EdgeLine.Span(start: Int32(truncatingIfNeeded: offset(of: name, in: bytes)), count: Int32(truncatingIfNeeded: name.count)))
             if keyMatches(name, hereKey, scratch: &scratch) {
                 guard hereRecord == nil, sameBytes(name, hereName) else { return nil }
                 hereRecord = (start..<reader.offset, visits, recordTime)

@@ -12,7 +12,8 @@ struct ByteStringSetTests {
         var reference = Set<[UInt8]>()
         for _ in 0..<40_000 {
             let middle = (0..<Int.random(in: 0...20, using: &random)).map { _ in UInt8.random(in: 0x61...0x64, using: &random) }
-            let bytes = (random.next() % 2 == 0 ? Array("Station ".utf8) : []) + middle + (random.next() % 2 == 0 ? Array(" Nord".utf8) : [])
+            let bytes =
+                (random.next() % 2 == 0 ? Array("Station ".utf8) : []) + middle + (random.next() % 2 == 0 ? Array(" Nord".utf8) : [])
             if random.next() % 3 == 0 {
                 #expect(set.contains(bytes) == reference.contains(bytes))
             } else {

@@ -20,8 +20,10 @@ struct JSONReaderShapeTests {
 
     @Test func integersAreReadAsByTheReference() {
         var random = SplitMix64(seed: 17)
-        let pieces: [[UInt8]] = [Array("0".utf8), Array("7".utf8), Array("12345678".utf8), Array("9".utf8), Array(",".utf8),
-            Array("}".utf8), Array(".5".utf8), Array("e".utf8), Array("E".utf8), Array(":".utf8), Array("/".utf8), [0xB9], [0x00]]
+        let pieces: [[UInt8]] = [
+            Array("0".utf8), Array("7".utf8), Array("12345678".utf8), Array("9".utf8), Array(",".utf8),
+            Array("}".utf8), Array(".5".utf8), Array("e".utf8), Array("E".utf8), Array(":".utf8), Array("/".utf8), [0xB9], [0x00],
+        ]
         for _ in 0..<20_000 {
             var input: [UInt8] = []
             for _ in 0..<Int.random(in: 0...5, using: &random) { input += pieces.randomElement(using: &random)! }
@@ -39,8 +41,10 @@ struct JSONReaderShapeTests {
     }
 
     @Test func literalsMatchOnlyTheirExactBytes() {
-        let literals: [StaticString] = ["}", ",\n", "abc", "\":\"", ",\"weight\":", ",\"origin\":\"", "{\"destination\":\"",
-            ",\"lastVisitedAt\":", "{\n  \"edges\": [\n    "]
+        let literals: [StaticString] = [
+            "}", ",\n", "abc", "\":\"", ",\"weight\":", ",\"origin\":\"", "{\"destination\":\"",
+            ",\"lastVisitedAt\":", "{\n  \"edges\": [\n    ",
+        ]
         var random = SplitMix64(seed: 23)
         for literal in literals {
             let text = Array(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))

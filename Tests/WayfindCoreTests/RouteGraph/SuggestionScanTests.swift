@@ -84,11 +84,13 @@ struct SuggestionScanTests {
         for step in 0..<40 { graph.visit(["Home", "Gym", "Café", "Old Town", "Harbour"][step % 5], at: Self.epoch + Int64(step)) }
         let bytes = graph.json()
         let request = SuggestionRequest(limit: 3, now: Self.epoch + 100)
-        let whole = try #require(bytes.withUnsafeBytes { RouteGraph.scannedSuggestions(in: $0, for: request, filter: nil, parallelAbove: 0) })
+        let whole = try #require(
+            bytes.withUnsafeBytes { RouteGraph.scannedSuggestions(in: $0, for: request, filter: nil, parallelAbove: 0) })
         #expect(whole == (try RouteGraph(json: bytes)).suggestions(for: request))
-        let split = try #require(bytes.withUnsafeBytes { buffer in
-            RouteGraph.edgeLineSplit(in: buffer, from: 0, end: RouteGraph.headerFromTail(buffer)!.edgesEnd)
-        })
+        let split = try #require(
+            bytes.withUnsafeBytes { buffer in
+                RouteGraph.edgeLineSplit(in: buffer, from: 0, end: RouteGraph.headerFromTail(buffer)!.edgesEnd)
+            })
         #expect(Array(bytes[(split - 7)..<(split + 16)]) == Array("},\n    {\"destination\":\"".utf8))
         // One bad byte in the first half, then in the second: never an answer.
         for position in [split - 20, split + 20] {
@@ -176,7 +178,10 @@ struct SuggestionScanTests {
             #expect(fromTail.lastName == forward.1)
         }
         #expect(found > 100)
-        for text in ["", "\n", "{\n  \"places\": [\n  ],\n}\n", "  ],\n  \"places\": [\n    {}\n", "x\n  ],\n  \"lastVisitedAt\": 1,\n  \"a\": 2,\n  \"places\": [\n"] {
+        for text in [
+            "", "\n", "{\n  \"places\": [\n  ],\n}\n", "  ],\n  \"places\": [\n    {}\n",
+            "x\n  ],\n  \"lastVisitedAt\": 1,\n  \"a\": 2,\n  \"places\": [\n",
+        ] {
             #expect(Array(text.utf8).withUnsafeBytes { RouteGraph.headerFromTail($0) } == nil, "\(text)")
         }
     }
