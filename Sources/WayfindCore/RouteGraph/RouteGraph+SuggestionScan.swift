@@ -66,10 +66,14 @@ extension RouteGraph {
         let edgesEnd = header.edgesEnd
         var key: [UInt8] = []
         var fromKey: [UInt8] = []
+        // The last place's key: its record is kept whole, since the spelling a full load
+        // shows for it (and filters) is the header's, which wins over the record's.
+        var lastKey: [UInt8] = []
+        if let lastName = header.lastName { foldKey(lastName, into: &lastKey) }
         if let from = request.from {
             fromKey = Array(placeKey(from).utf8)
-        } else if let lastName = header.lastName {
-            foldKey(lastName, into: &fromKey)
+        } else {
+            fromKey = lastKey
         }
 
         // Pass 1: check every edge line, and keep the from-place's edges.
@@ -95,8 +99,8 @@ extension RouteGraph {
         }
         guard reader.skipLiteral("  \"places\": [\n    ") else { return nil }
 
-        // Pass 2: the place records. The small graph gets the from-place's and the
-        // successors' records, and of the others only the best `limit` by frecency (the
+        // Pass 2: the place records. The small graph gets the records of the from-place,
+        // the last place and the successors, and of the others only the best `limit` by frecency (the
         // order of `suggestions`' second tier) that pass the filter: the second tier can
         // show no other. Each key must have one record, spelled as it is displayed, so
         // a record is exactly the place a full load would make of it.
@@ -115,7 +119,7 @@ extension RouteGraph {
                 let visits = reader.plainNonNegativeInteger(), reader.skipLiteral("}")
             else { return nil }
             guard RouteGraph.foldKey(name, into: &key), !key.isEmpty, seen.insert(key) else { return nil }
-            if key == fromKey || successorKeys.contains(key) {
+            if key == fromKey || key == lastKey || successorKeys.contains(key) {
                 let index = graph.intern(display: String(decoding: name, as: UTF8.self), key: String(decoding: key, as: UTF8.self))
                 graph.addStatistics(visits: visits, lastVisitedAt: time, to: index)
             } else {

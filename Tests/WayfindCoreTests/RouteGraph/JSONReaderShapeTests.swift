@@ -42,7 +42,7 @@ struct JSONReaderShapeTests {
 
     @Test func literalsMatchOnlyTheirExactBytes() {
         let literals: [StaticString] = [
-            "}", ",\n", "abc", "\":\"", ",\"weight\":", ",\"origin\":\"", "{\"destination\":\"",
+            "}", ",\n", "abc", ",\n    ", "\n  ],\n", "abcd", "abcdefg", "\":\"", ",\"weight\":", ",\"origin\":\"", "{\"destination\":\"",
             ",\"lastVisitedAt\":", "{\n  \"edges\": [\n    ",
         ]
         var random = SplitMix64(seed: 23)

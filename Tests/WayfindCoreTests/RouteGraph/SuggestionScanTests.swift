@@ -186,6 +186,68 @@ struct SuggestionScanTests {
         }
     }
 
+    /// The last place is shown (and filtered) with the header's spelling, which wins over
+    /// its record's; the short list must not judge it by the record (found in review).
+    @Test func theLastPlaceIsFilteredByTheSpellingAFullLoadShows() throws {
+        let text = """
+            {
+              "edges": [
+                {"destination":"Gym","lastVisitedAt":1700000000,"origin":"Home","weight":1}
+              ],
+              "lastVisitedAt": 1700000000,
+              "lastVisitedLocation": "AirPort",
+              "places": [
+                {"lastVisitedAt":1700000000,"name":"Gym","visits":1},
+                {"lastVisitedAt":1700000000,"name":"Home","visits":1},
+                {"lastVisitedAt":1700000000,"name":"Airport","visits":100},
+                {"lastVisitedAt":1700000000,"name":"Port Louis","visits":1}
+              ],
+              "version": 1
+            }
+
+            """
+        let bytes = Array(text.utf8)
+        let matcher = LineMatcher(MatchQuery("port"))
+        let filter: (String) -> Bool = { name in
+            var name = name
+            return name.withUTF8 { matcher.matches($0) }
+        }
+        let request = SuggestionRequest(from: "Gym", limit: 1, now: Self.epoch)
+        let full = try RouteGraph(json: bytes).suggestions(for: request, filter: filter)
+        #expect(full.map(\.place) == ["AirPort"])
+        let fast = bytes.withUnsafeBytes { RouteGraph.scannedSuggestions(in: $0, for: request, filter: filter) }
+        #expect(fast == nil || fast == full)
+    }
+
+    /// Edge-shaped lines in another array between `edges` and the header: the tail looks
+    /// right, but the edges end elsewhere, so neither fast path may answer (found in review).
+    @Test(arguments: [0, 1 << 20])
+    func edgesThatEndBeforeTheHeaderFoundFromTheTail(parallelAbove: Int) throws {
+        var edges = (0..<40).map {
+            "    {\"destination\":\"Gym\",\"lastVisitedAt\":1700000000,\"origin\":\"Home \($0)\",\"weight\":1}"
+        }
+        edges[39] = "    {\"destination\":\"Gym\",\"lastVisitedAt\":1700000000,\"origin\":\"Home\",\"weight\":1}"
+        let text =
+            "{\n  \"edges\": [\n" + edges.joined(separator: ",\n") + "\n  ],\n  \"junk\": [\n    {\"destination\":\"Pool\",}"
+            + "\n  ],\n  \"lastVisitedAt\": 1700000000,\n  \"lastVisitedLocation\": \"Home\",\n  \"places\": [\n"
+            + "    {\"lastVisitedAt\":1700000000,\"name\":\"Gym\",\"visits\":8},\n"
+            + "    {\"lastVisitedAt\":1700000000,\"name\":\"Pool\",\"visits\":1},\n"
+            + "    {\"lastVisitedAt\":1700000000,\"name\":\"Home\",\"visits\":1}\n  ],\n  \"version\": 1\n}\n"
+        let bytes = Array(text.utf8)
+        #expect(throws: (any Error).self) { try RouteGraph(json: bytes) }
+        let request = SuggestionRequest(limit: 2, now: Self.epoch)
+        let fast = bytes.withUnsafeBytes {
+            RouteGraph.scannedSuggestions(in: $0, for: request, filter: nil, parallelAbove: parallelAbove)
+        }
+        #expect(fast == nil)
+        let patch = bytes.withUnsafeBytes {
+            RouteGraph.visitPatch(
+                $0, place: "Pool", at: Self.epoch + 100, selfLoops: false, newTrip: false, tripGap: nil, maxPlaces: 0,
+                parallelAbove: parallelAbove)
+        }
+        #expect(patch == nil)
+    }
+
     @Test func aFileNotInTheWritersShapeIsLeftToTheFullLoad() {
         let request = SuggestionRequest(from: "Home", now: Self.epoch)
         for text in [
