@@ -56,28 +56,7 @@ protocol EdgeLineVisitor: ~Copyable {
     mutating func visit(_ index: Int, _ line: EdgeLine)
 }
 
-/// A visitor that keeps every line.
-struct EdgeLineCollector: EdgeLineVisitor {
-    var lines: [EdgeLine] = []
-
-    mutating func visit(_ index: Int, _ line: EdgeLine) {
-        lines.append(line)
-    }
-}
-
 extension RouteGraph {
-    /// Checks the file's start and its edge lines up to the end of the array, leaving
-    /// `reader` after the last line (before `\n  ],`), and returns how many there are;
-    /// nil for any other shape. `visitor` sees every line as it is checked, while its
-    /// bytes are hot (a generic, so each caller's visitor is compiled into the loop).
-    /// The file must be shorter than 2 GiB (positions are 32-bit).
-    static func scanEdgeLines<Visitor: EdgeLineVisitor & ~Copyable>(
-        _ reader: inout JSONReader, _ visitor: inout Visitor
-    ) -> Int? {
-        guard reader.bytes.count < Int(Int32.max), reader.skipLiteral("{\n  \"edges\": [\n    ") else { return nil }
-        return scanEdgeLineRun(&reader, stoppingAt: nil, &visitor)
-    }
-
     /// Checks edge lines from `reader`'s position (a line's `{`): up to the last one,
     /// or, with `stop`, up to the line that starts at `stop` (which must follow a
     /// separator). Returns how many lines there were, or nil for any other shape.

@@ -103,7 +103,7 @@ extension RouteGraph {
             if work.start() { counting = work } else { countEdgeNames(middle..<lines.count, secondCount) }
         }
         defer { counting?.join() }
-        let edgesEnd = reader.offset
+        let edgesEnd = tail.edgesEnd
         guard reader.skipLiteral("\n  ],\n") else { return nil }
         var lastAt: Int64? = nil
         if reader.skipLiteral("  \"lastVisitedAt\": ") {

@@ -117,7 +117,7 @@ extension RouteGraph {
             for link in links where link.origin == from && link.destination != from {
                 var score = Double(link.weight)
                 if let halfLife = request.halfLife, let time = link.lastVisitedAt {
-                    score *= fade(age: request.now - time, halfLife: halfLife)
+                    score *= Self.fade(age: request.now - time, halfLife: halfLife)
                 }
                 successors.append(Candidate(place: link.destination, score: score, time: link.lastVisitedAt ?? .min))
             }
@@ -188,11 +188,6 @@ extension RouteGraph {
         if age <= Recency.withinDay.seconds { return visits * Recency.withinDay.factor }
         if age <= Recency.withinWeek.seconds { return visits * Recency.withinWeek.factor }
         return visits * Recency.older
-    }
-
-    /// `2^(−age/halfLife)`; times in the future count as now.
-    func fade(age: Int64, halfLife: Int64) -> Double {
-        Self.fade(age: age, halfLife: halfLife)
     }
 
     /// `2^(−age/halfLife)`; times in the future count as now.
