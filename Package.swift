@@ -26,11 +26,14 @@ let package = Package(
         // the binary uses them in place instead of decoding them at start-up. DWARF 4: the
         // compiler's default DWARF 5 stops valgrind 3.19 (Debian 12) reading the binary.
         .target(name: "WayfindUnicodeData", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+        // renameat2(RENAME_EXCHANGE) and the F_SETLEASE probe, which need _GNU_SOURCE and
+        // so are not in Swift's Glibc module (used by FileSystem.writeAtomically).
+        .target(name: "WayfindSystemC", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         // The core does not link the gazetteer: only the magickey tools carry its 7.5 MB
         // (they hand it to `EmbeddedGazetteer.install`), so smartgrep stays small.
         .target(
             name: "WayfindCore",
-            dependencies: ["WayfindUnicodeData"],
+            dependencies: ["WayfindUnicodeData", "WayfindSystemC"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
         .executableTarget(name: "smartgrep", dependencies: ["WayfindCore"]),

@@ -294,6 +294,16 @@ struct RouteGraphEndToEndTests {
         #expect(r.stderr.hasPrefix("routegraph-visit: cannot write \(scratch.graph).tmp: file too large"), "\(r)")
         #expect(scratch.bytes() == before)
         #expect(!FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
+        // Again once saves reuse a spare FILE.tmp (from the third save on): the backup too
+        // stays as it was.
+        for place in ["Second", "Third", "Fourth"] { _ = try visit([place], graph: scratch.graph) }
+        #expect(FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
+        let (current, backup) = (scratch.bytes(), scratch.bytes(scratch.graph + ".bak"))
+        let again = try Binaries.shell("ulimit -f 2; routegraph-visit --graph '\(scratch.graph)' 'One more place'")
+        #expect(again.status == 2)
+        #expect(again.stderr.hasPrefix("routegraph-visit: cannot write \(scratch.graph).tmp: file too large"), "\(again)")
+        #expect(scratch.bytes() == current && scratch.bytes(scratch.graph + ".bak") == backup)
+        #expect(!FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
     }
 
     @Test func aReadOnlyDirectoryFailsTheVisitAndLeavesTheOldFile() throws {

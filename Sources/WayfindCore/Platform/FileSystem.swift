@@ -5,25 +5,38 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import WayfindSystemC
 
 /// Whole-file reads and crash-safe whole-file saves.
 ///
-/// A save never changes the old file in place. It goes:
+/// A save never changes the file in place. It goes:
 ///
-/// 1. write the new bytes to a temporary file in the same directory, created with
-///    `O_CREAT|O_EXCL|O_NOFOLLOW` and mode 0600, so it is private and nothing already at
-///    that path (a stale temp file, a planted symlink) is ever opened or followed;
-/// 2. `fsync` it, so the data is on disk before any name points at it;
-/// 3. hard-link the current file as `FILE.bak`. A link, not a copy: it costs nothing,
-///    and since saves always rename a new inode over the name and never write in
-///    place, the old inode's content is frozen, so the link *is* the previous version;
-/// 4. `rename` the temporary file over the target, which is atomic: readers see the
-///    old file or the new one, never a mix;
-/// 5. `fsync` the directory, so the rename itself survives a crash.
+/// 1. write the new bytes to a temporary file in the same directory and `fsync` it, so
+///    the data is on disk before any name points at it. The temporary file is either
+///    created with `O_CREAT|O_EXCL|O_NOFOLLOW` and mode 0600, so nothing already at that
+///    path (a stale file, a planted symlink) is ever opened or followed, or it is the
+///    *spare* left by an earlier save (below), reused only when it is a regular file of
+///    ours with no other name and nobody else has it open or mapped (a write lease
+///    proves that), so no reader can ever see it change;
+/// 2. swap it with the target (`renameat2(RENAME_EXCHANGE)`), which is atomic: readers
+///    see the old file or the new one, never a mix, and the old version is now at the
+///    temporary name;
+/// 3. swap that with `FILE.bak`, so the backup is the previous version and the temporary
+///    name holds the one before it: the spare for the next save (with no backup yet, it
+///    simply becomes the backup);
+/// 4. `fsync` the directory, so the renames themselves survive a crash.
 ///
-/// Any failure before step 4 removes the temporary file and leaves the old file as it
-/// was. `SIGXFSZ` is ignored, so a write past `ulimit -f` fails with `EFBIG` and gets the
-/// same clean-up instead of killing the process.
+/// At every moment the target and the backup are complete versions; only the spare is
+/// ever half-written. Reusing the spare instead of unlinking the old backup and writing
+/// a new file saves the file system freeing and allocating the file's blocks: for a
+/// 14 MB graph that was 16 of 40 ms. Where the swap is not supported, the classic way
+/// is taken: hard-link the target as `FILE.bak`, then `rename` the temporary file over
+/// the target.
+///
+/// Any failure before the target changes removes the temporary file and leaves the
+/// target and the backup as they were. `SIGXFSZ` is ignored, so a write past
+/// `ulimit -f` fails with `EFBIG` and gets the same clean-up instead of killing the
+/// process.
 ///
 /// Saving into an existing file keeps its permission bits (someone may have made it
 /// 0640 on purpose); a new file is 0600, as a visit log is private.
@@ -83,7 +96,8 @@ public enum FileSystem {
     ///
     /// Mapping instead of reading saves a copy and the zeroing of a buffer as large as
     /// the file: for a 14 MB graph that was a fifth of a load. Saves never write into
-    /// the file in place (they rename a new one over it), so the mapped bytes cannot
+    /// a file someone has open or mapped (they swap a new one in, and reuse an old one
+    /// only when a write lease proves nobody holds it), so the mapped bytes cannot
     /// change under the reader.
     public static func mapFile(at path: String) throws(FileSystemError) -> FileBytes? {
         guard let (descriptor, info) = try openRegularFile(at: path) else { return nil }
@@ -125,22 +139,43 @@ public enum FileSystem {
             guard existing.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
             mode = existing.st_mode & 0o7777
         }
-        let (descriptor, temporary) = try createTemporaryFile(
-            preferring: temporaryPath ?? path + ".tmp", fallbackPrefix: path + ".tmp")
+        let spareName = temporaryPath ?? path + ".tmp"
+        // Only saves that keep a backup leave a spare, so only they look for one.
+        let spare = exists && backupPath != nil ? openSpare(at: spareName) : nil
+        let descriptor: Int32
+        let temporary: String
+        if let spare {
+            (descriptor, temporary) = (spare.descriptor, spareName)
+        } else {
+            (descriptor, temporary) = try createTemporaryFile(preferring: spareName, fallbackPrefix: path + ".tmp")
+        }
         var isOpen = true
         var needsCleanup = true
         defer {
             if isOpen { close(descriptor) }
             if needsCleanup { unlink(temporary) }
         }
-        if mode != privateFileMode, fchmod(descriptor, mode) != 0 {
+        if mode != (spare?.mode ?? privateFileMode), fchmod(descriptor, mode) != 0 {
             throw .cannotWrite(path: temporary, errno: errno)
         }
-        for piece in pieces { try writeAll(piece, to: descriptor, path: temporary) }
+        var size = 0
+        for piece in pieces {
+            try writeAll(piece, to: descriptor, path: temporary)
+            size += piece.count
+        }
+        if let spare, spare.size != size, ftruncate(descriptor, off_t(size)) != 0 {
+            throw .cannotWrite(path: temporary, errno: errno)
+        }
         guard fsync(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
         isOpen = false
         guard close(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
         if exists, let backupPath {
+            if try exchange(temporary, path) {
+                needsCleanup = false
+                rotateBackup(from: temporary, to: backupPath, keepingSpare: temporary == spareName)
+                try syncDirectory(of: path)
+                return
+            }
             try linkBackup(of: path, at: backupPath)
         }
         guard rename(temporary, path) == 0 else { throw .cannotRename(from: temporary, to: path, errno: errno) }
@@ -241,6 +276,49 @@ public enum FileSystem {
             if result == 0 { throw .cannotWrite(path: path, errno: EIO) }
             written += result
         }
+    }
+
+    /// The spare a save left at `path`, opened for writing at its start, when it may be
+    /// reused: a regular file (not followed if a symlink) owned by this user, with no
+    /// other name, that no one else has open or mapped (a reader may still hold it from
+    /// when it was the target). Nil otherwise, and then a new temporary file is created.
+    private static func openSpare(at path: String) -> (descriptor: Int32, mode: mode_t, size: Int)? {
+        let descriptor = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1,
+            info.st_uid == geteuid(), wayfind_is_only_opener(descriptor) == 1
+        else {
+            close(descriptor)
+            return nil
+        }
+        return (descriptor, info.st_mode & 0o7777, Int(info.st_size))
+    }
+
+    /// Swaps the files at `first` and `second` atomically; false, with nothing changed,
+    /// where the file system or kernel cannot (the caller then renames).
+    private static func exchange(_ first: String, _ second: String) throws(FileSystemError) -> Bool {
+        if wayfind_exchange_paths(first, second) == 0 { return true }
+        let code = errno
+        if code == EINVAL || code == ENOSYS || code == ENOTSUP || code == EOPNOTSUPP { return false }
+        throw .cannotRename(from: first, to: second, errno: code)
+    }
+
+    /// After the new file was swapped in, `temporary` holds the previous version: swap it
+    /// with `backup`, so the backup is the previous version and `temporary` the spare for
+    /// the next save (removed unless `keepingSpare`: a randomly named temporary file is
+    /// not left behind); with no backup yet, it becomes the backup.
+    ///
+    /// The new file is already in place, so nothing here fails the save: if the backup
+    /// cannot be moved (something removed the temporary file meanwhile), it simply stays
+    /// one version older.
+    private static func rotateBackup(from temporary: String, to backup: String, keepingSpare: Bool) {
+        if wayfind_exchange_paths(temporary, backup) == 0 {
+            if !keepingSpare { unlink(temporary) }
+            return
+        }
+        // No backup yet (ENOENT), or it cannot be swapped: the previous version replaces it.
+        _ = rename(temporary, backup)
     }
 
     /// Points `backup` at the current content of `path` (a hard link; a copy where the

@@ -46,9 +46,10 @@ extension GraphLocation {
             the --graph option; $ROUTEGRAPH_FILE; $XDG_STATE_HOME/wayfind/routegraph.json when \
             XDG_STATE_HOME is an absolute path; $HOME/.local/state/wayfind/routegraph.json. \
             Missing directories are created with mode 0700 and a new file with mode 0600. \
-            Next to it live FILE.lock (the lock every change takes) and FILE.bak (the \
-            previous version, kept by every save). A symbolic link at FILE is followed, and \
-            stays a link.
+            Next to it live FILE.lock (the lock every change takes), FILE.bak (the \
+            previous version, kept by every save) and FILE.tmp (the version before that, \
+            reused as scratch space by the next save). A symbolic link at FILE is followed, \
+            and stays a link.
             """),
         ManSection(
             "ENVIRONMENT",
