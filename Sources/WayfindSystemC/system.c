@@ -4,6 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#if defined(__linux__)
+#include <sys/xattr.h>
+#endif
 
 #if defined(__linux__)
 
@@ -19,6 +22,18 @@ int wayfind_is_only_opener(int descriptor) {
     return 1;
 }
 
+long wayfind_get_attribute(int descriptor, const char *name, void *value, unsigned long size) {
+    return (long)fgetxattr(descriptor, name, value, size);
+}
+
+int wayfind_set_attribute(int descriptor, const char *name, const void *value, unsigned long size) {
+    return fsetxattr(descriptor, name, value, size, 0);
+}
+
+int wayfind_remove_attribute(int descriptor, const char *name) {
+    return fremovexattr(descriptor, name);
+}
+
 #else
 
 int wayfind_exchange_paths(const char *first, const char *second) {
@@ -32,6 +47,31 @@ int wayfind_is_only_opener(int descriptor) {
     (void)descriptor;
     errno = ENOSYS;
     return 0;
+}
+
+long wayfind_get_attribute(int descriptor, const char *name, void *value, unsigned long size) {
+    (void)descriptor;
+    (void)name;
+    (void)value;
+    (void)size;
+    errno = ENOTSUP;
+    return -1;
+}
+
+int wayfind_set_attribute(int descriptor, const char *name, const void *value, unsigned long size) {
+    (void)descriptor;
+    (void)name;
+    (void)value;
+    (void)size;
+    errno = ENOTSUP;
+    return -1;
+}
+
+int wayfind_remove_attribute(int descriptor, const char *name) {
+    (void)descriptor;
+    (void)name;
+    errno = ENOTSUP;
+    return -1;
 }
 
 #endif

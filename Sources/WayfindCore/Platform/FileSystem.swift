@@ -99,14 +99,19 @@ public enum FileSystem {
     /// a file someone has open or mapped (they swap a new one in, and reuse an old one
     /// only when a write lease proves nobody holds it), so the mapped bytes cannot
     /// change under the reader.
-    public static func mapFile(at path: String) throws(FileSystemError) -> FileBytes? {
+    ///
+    /// With `stamp`, the result also says whether the file carries that stamp (see
+    /// `FileStamp`) with its current identity.
+    public static func mapFile(at path: String, stamp: String? = nil) throws(FileSystemError) -> FileBytes? {
         guard let (descriptor, info) = try openRegularFile(at: path) else { return nil }
         defer { close(descriptor) }
-        if info.st_size == 0 { return FileBytes(mapping: nil) }
+        let identity = FileIdentity(info)
+        let isStamped = stamp.map { FileStamp.matches(descriptor, name: $0, identity: identity) } ?? false
+        if info.st_size == 0 { return FileBytes(mapping: nil, identity: identity, isStamped: isStamped) }
         guard let mapping = MappedFile(FileDescriptor(descriptor), minimumSize: 1, populate: true) else {
             throw .cannotRead(path: path, errno: errno)
         }
-        return FileBytes(mapping: mapping)
+        return FileBytes(mapping: mapping, identity: identity, isStamped: isStamped)
     }
 
     /// Replaces the file at `path` with `bytes` atomically (see the type's description),
@@ -114,12 +119,16 @@ public enum FileSystem {
     ///
     /// `temporaryPath` is the first name tried for the temporary file (default
     /// `path + ".tmp"`); if something already exists there, numbered names are tried.
+    /// With `stamp`, the new file is stamped with its identity (see `FileStamp`): the
+    /// caller vouches for what it wrote.
     public static func writeAtomically(
-        _ bytes: [UInt8], to path: String, backupPath: String? = nil, temporaryPath: String? = nil
+        _ bytes: [UInt8], to path: String, backupPath: String? = nil, temporaryPath: String? = nil,
+        stamp: String? = nil
     ) throws(FileSystemError) {
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(FileSystemError) in
-                try writeAtomically(pieces: [buffer], to: path, backupPath: backupPath, temporaryPath: temporaryPath)
+                try writeAtomically(
+                    pieces: [buffer], to: path, backupPath: backupPath, temporaryPath: temporaryPath, stamp: stamp)
             }
         }
         try result.get()
@@ -129,7 +138,8 @@ public enum FileSystem {
     /// `writeAtomically(_:to:backupPath:temporaryPath:)` does; the pieces may point into
     /// a mapping of the old file, which stays valid (the old inode is never written).
     public static func writeAtomically(
-        pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil, temporaryPath: String? = nil
+        pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil, temporaryPath: String? = nil,
+        stamp: String? = nil
     ) throws(FileSystemError) {
         ignoreFileSizeSignal()
         var mode = privateFileMode
@@ -165,6 +175,13 @@ public enum FileSystem {
         }
         if let spare, spare.size != size, ftruncate(descriptor, off_t(size)) != 0 {
             throw .cannotWrite(path: temporary, errno: errno)
+        }
+        if let stamp {
+            // After the last write, so the stamp holds the final time; a spare may carry
+            // a stamp from its past, which this replaces or removes.
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { throw .cannotWrite(path: temporary, errno: errno) }
+            FileStamp.set(descriptor, name: stamp, identity: FileIdentity(info))
         }
         guard fsync(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
         isOpen = false
@@ -351,6 +368,10 @@ public enum FileSystem {
 public struct FileBytes {
     /// The mapping, kept alive as long as this value.
     let mapping: MappedFile?
+    /// The file's identity when it was opened.
+    public let identity: FileIdentity
+    /// Whether it carried the stamp asked for with that identity.
+    public let isStamped: Bool
 
     /// The file's bytes, valid while this value lives.
     public var bytes: UnsafeRawBufferPointer {

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The `edges` array of a graph file in the writer's exact shape, one line per edge:
 ///
 ///     {
@@ -56,13 +64,22 @@ protocol EdgeLineVisitor: ~Copyable {
     mutating func visit(_ index: Int, _ line: EdgeLine)
 }
 
+/// A visitor that can also skim a file whose edge lines were checked before
+/// (`skimEdgeLines`): it sees only the lines whose origin it wants.
+protocol EdgeLineSkimmer: EdgeLineVisitor {
+    /// False if no origin ending with the byte `last` is wanted (asked first, as it is
+    /// cheaper than finding where the origin starts).
+    func mayWant(originEndingWith last: UInt8) -> Bool
+    mutating func wants(origin: UnsafeRawBufferPointer) -> Bool
+}
+
 extension RouteGraph {
     /// Checks edge lines from `reader`'s position (a line's `{`): up to the last one,
     /// or, with `stop`, up to the line that starts at `stop` (which must follow a
     /// separator). Returns how many lines there were, or nil for any other shape.
     @inline(__always)
     static func scanEdgeLineRun<Visitor: EdgeLineVisitor & ~Copyable>(
-        _ reader: inout JSONReader, stoppingAt stop: Int?, _ visitor: inout Visitor
+        _ reader: inout JSONReader, stoppingAt stop: Int?, firstIndex: Int = 0, _ visitor: inout Visitor
     ) -> Int? {
         var count = 0
         while true {
@@ -82,7 +99,7 @@ extension RouteGraph {
                 start: Int32(truncatingIfNeeded: start), destination: Int32(truncatingIfNeeded: destination),
                 destinationCount: Int32(truncatingIfNeeded: destinationBytes.count),
                 origin: Int32(truncatingIfNeeded: origin), originCount: Int32(truncatingIfNeeded: originBytes.count))
-            visitor.visit(count, line)
+            visitor.visit(firstIndex + count, line)
             count += 1
             if reader.skipLiteral(",\n    ") {
                 if reader.offset == stop { return count }
@@ -122,6 +139,95 @@ extension RouteGraph {
         if isParallel { work.join() } else { scanHalf() }
         second = half.visitor
         return firstHalf != nil && half.end == edgesEnd
+    }
+
+    /// `scanEdgeLines` for a file whose bytes were checked before and have not changed
+    /// since (it carries a stamp, see `GraphFile`): each line's origin is found from the
+    /// line's end, without reading the rest,
+    ///
+    ///     {"destination":"Harbour","lastVisitedAt":1700000000,"origin":"Old Town","weight":3},
+    ///                                                                  ↑ origin ↑
+    ///
+    /// and only the lines whose origin `visitor` wants are read, and checked, in full. In
+    /// the writer's shape a name holds neither a quote nor a newline. False when a line
+    /// is not in that shape (then check the file).
+    static func skimEdgeLines<Visitor: EdgeLineSkimmer>(
+        _ bytes: UnsafeRawBufferPointer, endingAt edgesEnd: Int, parallelAbove: Int, _ first: inout Visitor,
+        _ second: inout Visitor
+    ) -> Bool {
+        var reader = JSONReader(bytes)
+        guard bytes.count < Int(Int32.max), edgesEnd <= bytes.count, reader.skipLiteral("{\n  \"edges\": [\n    ")
+        else { return false }
+        let firstLine = reader.offset
+        guard edgesEnd - firstLine >= parallelAbove, let split = edgeLineSplit(in: bytes, from: firstLine, end: edgesEnd)
+        else {
+            return skimEdgeLineRun(bytes, from: firstLine, stoppingAt: nil, edgesEnd: edgesEnd, &first)
+        }
+        // As in `scanEdgeLines`: the second half on another thread.
+        let half = EdgeLineHalf(second)
+        let skimHalf = {
+            if skimEdgeLineRun(bytes, from: split, stoppingAt: nil, edgesEnd: edgesEnd, &half.visitor) {
+                half.end = edgesEnd
+            }
+        }
+        let work = BackgroundWork(skimHalf)
+        let isParallel = work.start()
+        let firstHalf = skimEdgeLineRun(bytes, from: firstLine, stoppingAt: split, edgesEnd: edgesEnd, &first)
+        if isParallel { work.join() } else { skimHalf() }
+        second = half.visitor
+        return firstHalf && half.end == edgesEnd
+    }
+
+    /// Skims the edge lines from the one at `start` up to the line that starts at `stop`,
+    /// or with no `stop` to the last one, which ends at `edgesEnd`.
+    private static func skimEdgeLineRun<Visitor: EdgeLineSkimmer>(
+        _ bytes: UnsafeRawBufferPointer, from start: Int, stoppingAt stop: Int?, edgesEnd: Int, _ visitor: inout Visitor
+    ) -> Bool {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
+        var reader = JSONReader(bytes)
+        let weightKey = ",\"weight\":".utf8.count
+        let originKey = "\"origin\":\"".utf8.count
+        var start = start
+        var index = 0
+        while start < edgesEnd {
+            let newline = Platform.findByte(UInt8(ascii: "\n"), in: base + start, count: edgesEnd - start).map { $0 - base }
+            let isLast = newline == nil
+            // The line's `}`: before the newline's `,`, or (the last line) before the edges' end.
+            var position = (newline.map { $0 - 1 } ?? edgesEnd) - 1
+            guard position > start, isLast || base[position + 1] == UInt8(ascii: ","), base[position] == UInt8(ascii: "}")
+            else { return false }
+            // Back over the weight's digits and key to the origin's closing quote.
+            while position > start, base[position - 1] &- UInt8(ascii: "0") < 10 { position -= 1 }
+            position -= weightKey + 1
+            guard position > start + originKey, hasBytes(",\"weight\":", at: position + 1, in: base),
+                base[position] == UInt8(ascii: "\"")
+            else { return false }
+            if visitor.mayWant(originEndingWith: base[position - 1]) {
+                guard let open = Platform.findLastByte(UInt8(ascii: "\""), in: base + start, count: position - start)
+                    .map({ $0 - base }),
+                    open - start >= originKey, hasBytes("\"origin\":\"", at: open + 1 - originKey, in: base)
+                else { return false }
+                if visitor.wants(origin: UnsafeRawBufferPointer(rebasing: bytes[open + 1..<position])) {
+                    reader.rewind(to: start)
+                    let next = newline.map { $0 + 5 }
+                    guard scanEdgeLineRun(&reader, stoppingAt: next, firstIndex: index, &visitor) == 1,
+                        isLast ? reader.offset == edgesEnd : true
+                    else { return false }
+                }
+            }
+            guard let newline else { return stop == nil }
+            guard newline + 5 < edgesEnd, hasBytes("    ", at: newline + 1, in: base) else { return false }
+            start = newline + 5
+            index += 1
+            if start == stop { return true }
+        }
+        return false
+    }
+
+    /// Whether the bytes at `position` are `literal`'s (the caller knows they exist).
+    @inline(__always)
+    private static func hasBytes(_ literal: StaticString, at position: Int, in base: UnsafePointer<UInt8>) -> Bool {
+        memcmp(base + position, literal.utf8Start, literal.utf8CodeUnitCount) == 0
     }
 
     /// Where to split the edge lines between `from` and `end` for two threads: the start

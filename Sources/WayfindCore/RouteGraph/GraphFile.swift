@@ -52,23 +52,42 @@ public struct GraphFile: Sendable {
         return try load(mapped)
     }
 
+    /// The stamp (see `FileStamp`) of a graph file in the writer's exact shape whose
+    /// every byte has been checked: set by every save (the writer vouches for what it
+    /// wrote) and by a suggestion scan that checked the whole file.
+    static let checkedStamp = "user.wayfind.checked"
+
     /// The suggestions for `request` (see `RouteGraph.suggestions(for:filter:)`), read
     /// without locking; found by a scan of the file when its shape allows
     /// (`RouteGraph.scannedSuggestions`), else from a full load.
+    ///
+    /// A file stamped as checked with its current identity gets its edge lines skimmed
+    /// instead of checked. A scan that checks a whole unstamped file stamps it (when the
+    /// user may), so the next one can skim.
     public func suggestions(
         for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
     ) throws(GraphFileError) -> [Suggestion] {
         let mapped: FileBytes?
         do {
-            mapped = try FileSystem.mapFile(at: path)
+            mapped = try FileSystem.mapFile(at: path, stamp: Self.checkedStamp)
         } catch {
             throw .fileSystem(error)
         }
         guard let mapped else { return RouteGraph().suggestions(for: request, filter: filter) }
+        if mapped.isStamped,
+            let skimmed = withExtendedLifetime(mapped, {
+                RouteGraph.scannedSuggestions(in: mapped.bytes, for: request, filter: filter, edgesChecked: true)
+            })
+        {
+            return skimmed
+        }
         let scanned = withExtendedLifetime(mapped) {
             RouteGraph.scannedSuggestions(in: mapped.bytes, for: request, filter: filter)
         }
-        if let scanned { return scanned }
+        if let scanned {
+            if !mapped.isStamped { FileStamp.set(path: path, name: Self.checkedStamp, identity: mapped.identity) }
+            return scanned
+        }
         return try load(mapped).suggestions(for: request, filter: filter)
     }
 
@@ -141,7 +160,7 @@ public struct GraphFile: Sendable {
             }
             do {
                 try withExtendedLifetime(mapped) { () throws(FileSystemError) in
-                    try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: backupPath)
+                    try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: backupPath, stamp: Self.checkedStamp)
                 }
             } catch {
                 throw GraphFileError.fileSystem(error)
@@ -154,7 +173,7 @@ public struct GraphFile: Sendable {
         let result = try body(&graph)
         if graph.revision != revision {
             do {
-                try FileSystem.writeAtomically(graph.json(), to: path, backupPath: backupPath)
+                try FileSystem.writeAtomically(graph.json(), to: path, backupPath: backupPath, stamp: Self.checkedStamp)
             } catch {
                 throw GraphFileError.fileSystem(error)
             }

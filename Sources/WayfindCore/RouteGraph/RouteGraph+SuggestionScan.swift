@@ -30,19 +30,27 @@ extension RouteGraph {
     /// The suggestions for `request` read straight from the bytes of a graph file, or nil
     /// when the file is not in the writer's exact shape or the answer could depend on
     /// what the scan skips (then load the graph and ask it).
+    ///
+    /// With `edgesChecked` (the file carries a stamp of its current identity: its bytes
+    /// were checked before), the edge lines are skimmed rather than checked
+    /// (`skimEdgeLines`); the rest is checked as always.
     public static func scannedSuggestions(
-        in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
+        in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)? = nil,
+        edgesChecked: Bool = false
     ) -> [Suggestion]? {
-        scannedSuggestions(in: bytes, for: request, filter: filter, parallelAbove: parallelScanBytes)
+        scannedSuggestions(
+            in: bytes, for: request, filter: filter, parallelAbove: parallelScanBytes, edgesChecked: edgesChecked)
     }
 
     /// `scannedSuggestions`, checking the edge lines on two threads from `parallelAbove`
     /// bytes of them.
     static func scannedSuggestions(
         in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)?,
-        parallelAbove: Int
+        parallelAbove: Int, edgesChecked: Bool = false
     ) -> [Suggestion]? {
-        guard let graph = suggestionGraph(scanning: bytes, for: request, filter: filter, parallelAbove: parallelAbove)
+        guard
+            let graph = suggestionGraph(
+                scanning: bytes, for: request, filter: filter, parallelAbove: parallelAbove, edgesChecked: edgesChecked)
         else { return nil }
         let suggestions = graph.suggestions(for: request, filter: filter)
         if request.successorsOnly || request.limit == 0 { return suggestions }
@@ -57,7 +65,7 @@ extension RouteGraph {
     /// the size of the edge lines from which two threads check them (tests lower it).
     static func suggestionGraph(
         scanning bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)? = nil,
-        parallelAbove: Int = parallelScanBytes
+        parallelAbove: Int = parallelScanBytes, edgesChecked: Bool = false
     ) -> RouteGraph? {
         // The header lines between the edges and the records, read first from the end:
         // the last place (the default from-place) whose edges are then found while the
@@ -76,11 +84,17 @@ extension RouteGraph {
             fromKey = lastKey
         }
 
-        // Pass 1: check every edge line, and keep the from-place's edges.
+        // Pass 1: check every edge line (or skim checked ones), and keep the from-place's edges.
         var collector = SuccessorCollector(bytes: bytes, fromKey: fromKey)
         var secondHalf = collector
-        guard scanEdgeLines(bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &collector, &secondHalf) else {
-            return nil
+        if edgesChecked {
+            guard skimEdgeLines(bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &collector, &secondHalf) else {
+                return nil
+            }
+        } else {
+            guard scanEdgeLines(bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &collector, &secondHalf) else {
+                return nil
+            }
         }
         collector.successors += secondHalf.successors
         var reader = JSONReader(bytes)
@@ -88,7 +102,11 @@ extension RouteGraph {
         guard collector.isConsistent, secondHalf.isConsistent, reader.skipLiteral("\n  ],\n") else { return nil }
         let successors = collector.successors
         var successorKeys = ByteStringSet(expected: successors.count)
-        for successor in successors { successorKeys.insert(successor.destination) }
+        var successorEnds = KeyEnds()
+        for successor in successors {
+            successorKeys.insert(successor.destination)
+            successorEnds.insert(successor.destination)
+        }
         if reader.skipLiteral("  \"lastVisitedAt\": ") {
             guard reader.skipPlainNonNegativeInteger(), reader.skipLiteral(",\n") else { return nil }
         }
@@ -105,7 +123,9 @@ extension RouteGraph {
         // show no other. Each key must have one record, spelled as it is displayed, so
         // a record is exactly the place a full load would make of it.
         var graph = RouteGraph()
-        var seen = ByteStringSet(expected: bytes.count / 800)
+        // One record per key: checked here, unless the file was checked before (a stamped
+        // file was written by the writer or checked by this scan).
+        var seen = ByteStringSet(expected: edgesChecked ? 0 : bytes.count / 800)
         var best = FrecencyShortList(room: request.successorsOnly ? 0 : request.limit)
         while true {
             var time: Int64? = nil
@@ -118,7 +138,23 @@ extension RouteGraph {
             guard let name = reader.plainStringBody(), reader.skipLiteral(",\"visits\":"),
                 let visits = reader.plainNonNegativeInteger(), reader.skipLiteral("}")
             else { return nil }
-            guard RouteGraph.foldKey(name, into: &key), !key.isEmpty, seen.insert(key) else { return nil }
+            // A checked file's names fold to keys that are not empty and are all
+            // different, so a record needs folding only if it may be one the small graph
+            // keeps whole (told by its first and last bytes) or may enter the short list.
+            if edgesChecked {
+                let score = frecency(
+                    visits: Int(clamping: visits), lastVisitedAt: time, now: request.now, halfLife: request.halfLife)
+                // (A record's key is never empty, so it cannot be an empty key.)
+                if fromKey.isEmpty || !mayHaveKey(name, fromKey), lastKey.isEmpty || !mayHaveKey(name, lastKey),
+                    !successorEnds.mayHold(name),
+                    !best.mayTake(score: score, time: time)
+                {
+                    if reader.skipLiteral(",\n    ") { continue }
+                    guard reader.skipLiteral("\n  ],\n  \"version\": 1\n}\n"), reader.offset == bytes.count else { return nil }
+                    break
+                }
+            }
+            guard RouteGraph.foldKey(name, into: &key), !key.isEmpty, edgesChecked || seen.insert(key) else { return nil }
             if key == fromKey || key == lastKey || successorKeys.contains(key) {
                 let index = graph.intern(display: String(decoding: name, as: UTF8.self), key: String(decoding: key, as: UTF8.self))
                 graph.addStatistics(visits: visits, lastVisitedAt: time, to: index)
@@ -165,17 +201,24 @@ extension RouteGraph {
     }
 
     /// Whether the place spelled `bytes` has the folded key `key`. Most names are told
-    /// apart by their first or last byte: a plain ASCII character (not a space) folds to
-    /// itself lower-cased; first, it is the key's first byte whatever follows (marks
-    /// fold to nothing), and last, the key's last byte. A difference there is an answer
-    /// without a call. `scratch` is reused between calls.
+    /// apart by their first or last byte (`mayHaveKey`), an answer without a call.
+    /// `scratch` is reused between calls.
     @inline(__always)
     static func keyMatches(_ bytes: UnsafeRawBufferPointer, _ key: [UInt8], scratch: inout [UInt8]) -> Bool {
+        mayHaveKey(bytes, key) && foldedKeyMatches(bytes, key, scratch: &scratch)
+    }
+
+    /// False if the place spelled `bytes` cannot have the folded key `key`, told by the
+    /// first and last bytes: a plain ASCII character (not a space) folds to itself
+    /// lower-cased; first, it is the key's first byte whatever follows (marks fold to
+    /// nothing), and last, the key's last byte. (An empty key is left to the fold.)
+    @inline(__always)
+    static func mayHaveKey(_ bytes: UnsafeRawBufferPointer, _ key: [UInt8]) -> Bool {
         if let first = bytes.first, let keyFirst = key.first, let last = bytes.last, let keyLast = key.last {
             if first > 0x20, first < 0x80, (first &- 0x41 < 26 ? first | 0x20 : first) != keyFirst { return false }
             if last > 0x20, last < 0x80, (last &- 0x41 < 26 ? last | 0x20 : last) != keyLast { return false }
         }
-        return foldedKeyMatches(bytes, key, scratch: &scratch)
+        return true
     }
 
     /// `keyMatches` without the first-byte test: folded and compared piece by piece, so a
@@ -339,7 +382,7 @@ extension RouteGraph {
 }
 
 /// The edges leaving the from-place, kept as the edge lines are checked.
-struct SuccessorCollector: EdgeLineVisitor {
+struct SuccessorCollector: EdgeLineSkimmer {
     /// One edge: its destination's key, its origin's spelling, time and weight.
     struct Successor {
         var destination: [UInt8]
@@ -361,6 +404,18 @@ struct SuccessorCollector: EdgeLineVisitor {
     }
 
     @inline(__always)
+    func mayWant(originEndingWith last: UInt8) -> Bool {
+        // `keyMatches`' last-byte rule, before the origin's start is looked for.
+        guard let keyLast = fromKey.last else { return false }
+        return !(last > 0x20 && last < 0x80) || (last &- 0x41 < 26 ? last | 0x20 : last) == keyLast
+    }
+
+    @inline(__always)
+    mutating func wants(origin: UnsafeRawBufferPointer) -> Bool {
+        !fromKey.isEmpty && RouteGraph.keyMatches(origin, fromKey, scratch: &key)
+    }
+
+    @inline(__always)
     mutating func visit(_ index: Int, _ line: EdgeLine) {
         guard !fromKey.isEmpty else { return }
         let origin = line.origin(in: bytes)
@@ -374,6 +429,30 @@ struct SuccessorCollector: EdgeLineVisitor {
         // never suggested.
         guard !key.isEmpty, key != fromKey else { return }
         successors.append(Successor(destination: key, origin: origin, time: edge.time, weight: edge.weight))
+    }
+}
+
+/// The first and last bytes of a set of folded keys, to tell most names that have none
+/// of those keys without folding them (`RouteGraph.mayHaveKey`'s rule for many keys).
+struct KeyEnds {
+    /// One bit per (first byte, last byte) pair.
+    private var pairs: [UInt64] = []
+
+    mutating func insert(_ key: [UInt8]) {
+        guard let first = key.first, let last = key.last else { return }
+        if pairs.isEmpty { pairs = [UInt64](repeating: 0, count: 1024) }
+        let pair = Int(first) << 8 | Int(last)
+        pairs[pair >> 6] |= 1 << UInt64(pair & 63)
+    }
+
+    /// False if the place spelled `bytes` cannot have any of the keys.
+    @inline(__always)
+    func mayHold(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !pairs.isEmpty else { return false }
+        guard let first = bytes.first, let last = bytes.last, first > 0x20, first < 0x80, last > 0x20, last < 0x80
+        else { return true }
+        let pair = Int(first &- 0x41 < 26 ? first | 0x20 : first) << 8 | Int(last &- 0x41 < 26 ? last | 0x20 : last)
+        return pairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0
     }
 }
 
@@ -396,6 +475,17 @@ struct FrecencyShortList {
 
     init(room: Int?) {
         self.room = room
+    }
+
+    /// False if a record with this score and time cannot be kept, whatever its key
+    /// and spelling (which only break ties).
+    @inline(__always)
+    func mayTake(score: Double, time: Int64?) -> Bool {
+        guard let room else { return true }
+        guard room > 0 else { return false }
+        guard entries.count == room, let worst = entries.last else { return true }
+        if score != worst.score { return score > worst.score }
+        return (time ?? .min) >= (worst.time ?? .min)
     }
 
     mutating func consider(

@@ -1,4 +1,5 @@
-// Two Linux system calls the Swift Glibc module does not export (they need _GNU_SOURCE).
+// Linux system calls the Swift Glibc module does not export (they need _GNU_SOURCE or
+// <sys/xattr.h>).
 #ifndef WAYFIND_SYSTEM_C_H
 #define WAYFIND_SYSTEM_C_H
 
@@ -12,5 +13,16 @@ int wayfind_exchange_paths(const char *first, const char *second);
 /// which Linux grants only then; memory mappings count as open. 0 if another one may
 /// exist or leases are unavailable (errno says why).
 int wayfind_is_only_opener(int descriptor);
+
+/// The extended attribute `name` of the file open at `descriptor` (`fgetxattr`): its
+/// length, copied into `value` (at most `size` bytes), or -1 with errno set (ENODATA
+/// when there is none, ENOTSUP where the file system has none).
+long wayfind_get_attribute(int descriptor, const char *name, void *value, unsigned long size);
+
+/// Sets the extended attribute `name` (`fsetxattr`); 0, or -1 with errno set.
+int wayfind_set_attribute(int descriptor, const char *name, const void *value, unsigned long size);
+
+/// Removes the extended attribute `name` (`fremovexattr`); 0, or -1 with errno set.
+int wayfind_remove_attribute(int descriptor, const char *name);
 
 #endif

@@ -77,6 +77,66 @@ struct SuggestionScanTests {
         #expect(scanned > 500)
     }
 
+    /// A file whose edge lines were checked before (stamped) has them skimmed: the same
+    /// answers, on one thread and on two.
+    @Test func skimmingACheckedFileGivesTheSameSuggestionsAsLoadingIt() throws {
+        var random = SplitMix64(seed: 41)
+        var skimmed = 0
+        for _ in 0..<400 {
+            let graph = Self.randomGraph(using: &random)
+            let bytes = graph.json()
+            let loaded = try RouteGraph(json: bytes)
+            for _ in 0..<8 {
+                let request = Self.randomRequest(using: &random)
+                let letter = ["a", "c", "h", "z", "o"].randomElement(using: &random)!
+                let filter: ((String) -> Bool)? = random.next() % 3 == 0 ? { RouteGraph.placeKey($0).contains(letter) } : nil
+                let parallelAbove = random.next() % 2 == 0 ? 0 : RouteGraph.parallelScanBytes
+                let fast = bytes.withUnsafeBytes {
+                    RouteGraph.scannedSuggestions(
+                        in: $0, for: request, filter: filter, parallelAbove: parallelAbove, edgesChecked: true)
+                }
+                // Skimming answers exactly when checking does.
+                let checked = bytes.withUnsafeBytes {
+                    RouteGraph.scannedSuggestions(in: $0, for: request, filter: filter, parallelAbove: parallelAbove)
+                }
+                #expect((fast == nil) == (checked == nil), "request \(request)")
+                guard let fast else { continue }
+                skimmed += 1
+                #expect(fast == loaded.suggestions(for: request, filter: filter), "request \(request)")
+            }
+        }
+        #expect(skimmed > 1000)
+    }
+
+    /// Skimming trusts the file's shape, so a file stamped wrongly can get a wrong answer,
+    /// but never a crash: bytes of valid files changed at random (to the bytes the skim
+    /// looks for most), skimmed from a buffer of exactly the file's size (run it under
+    /// `swift test --sanitize=address` to see that nothing past the end is read).
+    @Test func skimmingABrokenFileNeverCrashes() throws {
+        var random = SplitMix64(seed: 43)
+        let replacements: [UInt8] = Array("\n\"},:0 {".utf8) + [0x01, 0xC3]
+        var answered = 0
+        for _ in 0..<1500 {
+            var bytes = Self.randomGraph(using: &random).json()
+            guard !bytes.isEmpty else { continue }
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                bytes[Int.random(in: 0..<bytes.count, using: &random)] = replacements.randomElement(using: &random)!
+            }
+            if random.next() % 4 == 0 { bytes.removeLast(Int.random(in: 0...min(bytes.count, 40), using: &random)) }
+            // A copy of exactly the file's size, so a read past its end is a read past an allocation.
+            let exact = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            defer { exact.deallocate() }
+            exact.copyBytes(from: bytes)
+            let request = Self.randomRequest(using: &random)
+            let result = RouteGraph.scannedSuggestions(
+                in: UnsafeRawBufferPointer(exact), for: request, filter: nil, parallelAbove: random.next() % 2 == 0 ? 0 : 1 << 20,
+                edgesChecked: true)
+            if result != nil { answered += 1 }
+        }
+        // Most changes break a line the skim reads, some only a name it passes over.
+        #expect(answered > 0 && answered < 1500)
+    }
+
     /// A split point is only ever the start of an edge line, and a file broken in either
     /// half is left to the full load.
     @Test func aSplitScanChecksBothHalves() throws {
