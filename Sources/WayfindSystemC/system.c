@@ -4,9 +4,22 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #if defined(__linux__)
 #include <sys/xattr.h>
 #endif
+
+const void *wayfind_find_last_byte(const void *start, int byte, unsigned long count) {
+#if defined(__GLIBC__)
+    return memrchr(start, byte, count);
+#else
+    const unsigned char *p = (const unsigned char *)start + count;
+    while (p > (const unsigned char *)start) {
+        if (*--p == (unsigned char)byte) return p;
+    }
+    return NULL;
+#endif
+}
 
 #if defined(__linux__)
 

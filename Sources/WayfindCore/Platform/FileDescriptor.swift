@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import WayfindSystemC
 
 /// Thin, typed wrappers over the POSIX calls the tools need for standard streams and files.
 ///
@@ -128,30 +129,10 @@ public enum Platform {
         return UnsafePointer(p.assumingMemoryBound(to: UInt8.self))
     }
 
-    /// The last `byte` in `[start, start+count)`, or nil: `memrchr`, which Glibc's Swift
-    /// module does not export, eight bytes at a time.
+    /// `memrchr`: the last `byte` in `[start, start+count)`, or nil.
     @inline(__always)
     public static func findLastByte(_ byte: UInt8, in start: UnsafePointer<UInt8>, count: Int) -> UnsafePointer<UInt8>? {
-        var end = start + count
-        let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
-        while end - start >= 8 {
-            let word = UnsafeRawPointer(end - 8).loadUnaligned(as: UInt64.self) ^ pattern
-            // A zero byte in `word` marks a match (the classic has-zero-byte test).
-            let found = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
-            if found != 0 {
-                // Borrows can mark bytes above a true match, so confirm byte by byte.
-                var p = end
-                while p > end - 8 {
-                    p -= 1
-                    if p.pointee == byte { return p }
-                }
-            }
-            end -= 8
-        }
-        while end > start {
-            end -= 1
-            if end.pointee == byte { return end }
-        }
-        return nil
+        guard count > 0, let p = wayfind_find_last_byte(start, Int32(byte), UInt(count)) else { return nil }
+        return UnsafePointer(p.assumingMemoryBound(to: UInt8.self))
     }
 }

@@ -119,26 +119,43 @@ extension RouteGraph {
         _ bytes: UnsafeRawBufferPointer, endingAt edgesEnd: Int, parallelAbove: Int, _ first: inout Visitor,
         _ second: inout Visitor
     ) -> Bool {
+        splitEdgeLines(bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &first, &second) { start, stop, visitor in
+            var reader = JSONReader(bytes)
+            reader.rewind(to: start)
+            return scanEdgeLineRun(&reader, stoppingAt: stop, &visitor) != nil && (stop != nil || reader.offset == edgesEnd)
+        }
+    }
+
+    /// Runs `run` over the edge lines (from the first line's start, or a line's start, to
+    /// the line that starts at a stop, or with no stop to `edgesEnd`) after checking the
+    /// file's start: all of them with `first`, or from `parallelAbove` bytes of lines on
+    /// the second half on another thread with `second`, split at a line start. True when
+    /// the file starts as it should and every run holds.
+    private static func splitEdgeLines<Visitor: EdgeLineVisitor>(
+        _ bytes: UnsafeRawBufferPointer, endingAt edgesEnd: Int, parallelAbove: Int, _ first: inout Visitor,
+        _ second: inout Visitor, run: (Int, Int?, inout Visitor) -> Bool
+    ) -> Bool {
         var reader = JSONReader(bytes)
-        guard bytes.count < Int(Int32.max), reader.skipLiteral("{\n  \"edges\": [\n    ") else { return false }
+        guard bytes.count < Int(Int32.max), edgesEnd <= bytes.count, reader.skipLiteral("{\n  \"edges\": [\n    ")
+        else { return false }
         let firstLine = reader.offset
         guard edgesEnd - firstLine >= parallelAbove, let split = edgeLineSplit(in: bytes, from: firstLine, end: edgesEnd)
         else {
-            return scanEdgeLineRun(&reader, stoppingAt: nil, &first) != nil && reader.offset == edgesEnd
+            return run(firstLine, nil, &first)
         }
         // The second half on another thread, from the line that starts at `split`.
-        let half = EdgeLineHalf(second)
-        let scanHalf = {
-            var reader = JSONReader(bytes)
-            reader.rewind(to: split)
-            if scanEdgeLineRun(&reader, stoppingAt: nil, &half.visitor) != nil { half.end = reader.offset }
+        return withoutActuallyEscaping(run) { run in
+            let half = EdgeLineHalf(second)
+            let runHalf = {
+                if run(split, nil, &half.visitor) { half.end = edgesEnd }
+            }
+            let work = BackgroundWork(runHalf)
+            let isParallel = work.start()
+            let firstHalf = run(firstLine, split, &first)
+            if isParallel { work.join() } else { runHalf() }
+            second = half.visitor
+            return firstHalf && half.end == edgesEnd
         }
-        let work = BackgroundWork(scanHalf)
-        let isParallel = work.start()
-        let firstHalf = scanEdgeLineRun(&reader, stoppingAt: split, &first)
-        if isParallel { work.join() } else { scanHalf() }
-        second = half.visitor
-        return firstHalf != nil && half.end == edgesEnd
     }
 
     /// `scanEdgeLines` for a file whose bytes were checked before and have not changed
@@ -155,28 +172,70 @@ extension RouteGraph {
         _ bytes: UnsafeRawBufferPointer, endingAt edgesEnd: Int, parallelAbove: Int, _ first: inout Visitor,
         _ second: inout Visitor
     ) -> Bool {
-        var reader = JSONReader(bytes)
-        guard bytes.count < Int(Int32.max), edgesEnd <= bytes.count, reader.skipLiteral("{\n  \"edges\": [\n    ")
-        else { return false }
-        let firstLine = reader.offset
-        guard edgesEnd - firstLine >= parallelAbove, let split = edgeLineSplit(in: bytes, from: firstLine, end: edgesEnd)
-        else {
-            return skimEdgeLineRun(bytes, from: firstLine, stoppingAt: nil, edgesEnd: edgesEnd, &first)
+        splitEdgeLines(bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &first, &second) { start, stop, visitor in
+            skimEdgeLineRun(bytes, from: start, stoppingAt: stop, edgesEnd: edgesEnd, &visitor)
         }
-        // As in `scanEdgeLines`: the second half on another thread.
-        let half = EdgeLineHalf(second)
-        let skimHalf = {
-            if skimEdgeLineRun(bytes, from: split, stoppingAt: nil, edgesEnd: edgesEnd, &half.visitor) {
-                half.end = edgesEnd
-            }
-        }
-        let work = BackgroundWork(skimHalf)
-        let isParallel = work.start()
-        let firstHalf = skimEdgeLineRun(bytes, from: firstLine, stoppingAt: split, edgesEnd: edgesEnd, &first)
-        if isParallel { work.join() } else { skimHalf() }
-        second = half.visitor
-        return firstHalf && half.end == edgesEnd
     }
+
+    /// For a file whose bytes were checked before (as for `skimEdgeLines`): every edge
+    /// line to `first` (and `second`, as `scanEdgeLines` splits them), found by where its
+    /// quotes are, without checking its bytes again. False when a line is not in the
+    /// writer's shape (then check the file).
+    static func locateEdgeLines<Visitor: EdgeLineVisitor>(
+        _ bytes: UnsafeRawBufferPointer, endingAt edgesEnd: Int, parallelAbove: Int, _ first: inout Visitor,
+        _ second: inout Visitor
+    ) -> Bool {
+        splitEdgeLines(bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &first, &second) { start, stop, visitor in
+            locateEdgeLineRun(bytes, from: start, stoppingAt: stop, edgesEnd: edgesEnd, &visitor)
+        }
+    }
+
+    /// Where the line at `start` ends (its newline, nil for the last line) and where its
+    /// origin's closing quote is, read back from its end
+    /// (`…"origin":"Old Town","weight":3},`); nil when the line does not end so.
+    @inline(__always)
+    private static func lineEnd(
+        at start: Int, edgesEnd: Int, in base: UnsafePointer<UInt8>
+    ) -> (newline: Int?, originEnd: Int)? {
+        let newline = Platform.findByte(UInt8(ascii: "\n"), in: base + start, count: edgesEnd - start).map { $0 - base }
+        // The line's `}`: before the newline's `,`, or (the last line) before the edges' end.
+        var position = (newline.map { $0 - 1 } ?? edgesEnd) - 1
+        guard position > start, newline == nil || base[position + 1] == UInt8(ascii: ","),
+            base[position] == UInt8(ascii: "}")
+        else { return nil }
+        // Back over the weight's digits and key to the origin's closing quote.
+        while position > start, base[position - 1] &- UInt8(ascii: "0") < 10 { position -= 1 }
+        position -= weightKey + 1
+        guard position > start + originKey, hasBytes(",\"weight\":", at: position + 1, in: base),
+            base[position] == UInt8(ascii: "\"")
+        else { return nil }
+        return (newline, position)
+    }
+
+    /// Where the origin that ends at `originEnd` (its closing quote) starts, in the line
+    /// at `start`; nil when it is not preceded by its key.
+    @inline(__always)
+    private static func originStart(endingAt originEnd: Int, lineStart start: Int, in base: UnsafePointer<UInt8>) -> Int? {
+        guard let open = Platform.findLastByte(UInt8(ascii: "\""), in: base + start, count: originEnd - start)
+            .map({ $0 - base }),
+            open - start >= originKey, hasBytes("\"origin\":\"", at: open + 1 - originKey, in: base)
+        else { return nil }
+        return open + 1
+    }
+
+    /// The start of the line after the one whose newline is at `newline`, or nil when
+    /// the separator is not there.
+    @inline(__always)
+    private static func nextLine(after newline: Int, edgesEnd: Int, in base: UnsafePointer<UInt8>) -> Int? {
+        guard newline + 5 < edgesEnd, hasBytes("    ", at: newline + 1, in: base) else { return nil }
+        return newline + 5
+    }
+
+    /// The lengths of `,"weight":`, `"origin":"` and `{"destination":"` (constants, not
+    /// stored properties: a static `let` costs a `swift_once` on every line).
+    private static var weightKey: Int { 10 }
+    private static var originKey: Int { 10 }
+    private static var destinationKey: Int { 16 }
 
     /// Skims the edge lines from the one at `start` up to the line that starts at `stop`,
     /// or with no `stop` to the last one, which ends at `edgesEnd`.
@@ -185,39 +244,53 @@ extension RouteGraph {
     ) -> Bool {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
         var reader = JSONReader(bytes)
-        let weightKey = ",\"weight\":".utf8.count
-        let originKey = "\"origin\":\"".utf8.count
         var start = start
         var index = 0
         while start < edgesEnd {
-            let newline = Platform.findByte(UInt8(ascii: "\n"), in: base + start, count: edgesEnd - start).map { $0 - base }
-            let isLast = newline == nil
-            // The line's `}`: before the newline's `,`, or (the last line) before the edges' end.
-            var position = (newline.map { $0 - 1 } ?? edgesEnd) - 1
-            guard position > start, isLast || base[position + 1] == UInt8(ascii: ","), base[position] == UInt8(ascii: "}")
-            else { return false }
-            // Back over the weight's digits and key to the origin's closing quote.
-            while position > start, base[position - 1] &- UInt8(ascii: "0") < 10 { position -= 1 }
-            position -= weightKey + 1
-            guard position > start + originKey, hasBytes(",\"weight\":", at: position + 1, in: base),
-                base[position] == UInt8(ascii: "\"")
-            else { return false }
-            if visitor.mayWant(originEndingWith: base[position - 1]) {
-                guard let open = Platform.findLastByte(UInt8(ascii: "\""), in: base + start, count: position - start)
-                    .map({ $0 - base }),
-                    open - start >= originKey, hasBytes("\"origin\":\"", at: open + 1 - originKey, in: base)
-                else { return false }
-                if visitor.wants(origin: UnsafeRawBufferPointer(rebasing: bytes[open + 1..<position])) {
+            guard let (newline, originEnd) = lineEnd(at: start, edgesEnd: edgesEnd, in: base) else { return false }
+            if visitor.mayWant(originEndingWith: base[originEnd - 1]) {
+                guard let origin = originStart(endingAt: originEnd, lineStart: start, in: base) else { return false }
+                if visitor.wants(origin: UnsafeRawBufferPointer(rebasing: bytes[origin..<originEnd])) {
                     reader.rewind(to: start)
-                    let next = newline.map { $0 + 5 }
-                    guard scanEdgeLineRun(&reader, stoppingAt: next, firstIndex: index, &visitor) == 1,
-                        isLast ? reader.offset == edgesEnd : true
+                    guard scanEdgeLineRun(&reader, stoppingAt: newline.map { $0 + 5 }, firstIndex: index, &visitor) == 1,
+                        newline != nil || reader.offset == edgesEnd
                     else { return false }
                 }
             }
             guard let newline else { return stop == nil }
-            guard newline + 5 < edgesEnd, hasBytes("    ", at: newline + 1, in: base) else { return false }
-            start = newline + 5
+            guard let next = nextLine(after: newline, edgesEnd: edgesEnd, in: base) else { return false }
+            start = next
+            index += 1
+            if start == stop { return true }
+        }
+        return false
+    }
+
+    /// Locates the edge lines from the one at `start` up to the line that starts at
+    /// `stop`, or with no `stop` to the last one, and hands each to `visitor`.
+    private static func locateEdgeLineRun<Visitor: EdgeLineVisitor>(
+        _ bytes: UnsafeRawBufferPointer, from start: Int, stoppingAt stop: Int?, edgesEnd: Int, _ visitor: inout Visitor
+    ) -> Bool {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
+        var start = start
+        var index = 0
+        while start < edgesEnd {
+            guard let (newline, originEnd) = lineEnd(at: start, edgesEnd: edgesEnd, in: base),
+                let origin = originStart(endingAt: originEnd, lineStart: start, in: base),
+                origin - start > destinationKey, hasBytes("{\"destination\":\"", at: start, in: base),
+                let destinationEnd = Platform.findByte(
+                    UInt8(ascii: "\""), in: base + start + destinationKey, count: origin - start - destinationKey
+                ).map({ $0 - base })
+            else { return false }
+            let destination = start + destinationKey
+            let line = EdgeLine(
+                start: Int32(truncatingIfNeeded: start), destination: Int32(truncatingIfNeeded: destination),
+                destinationCount: Int32(truncatingIfNeeded: destinationEnd - destination),
+                origin: Int32(truncatingIfNeeded: origin), originCount: Int32(truncatingIfNeeded: originEnd - origin))
+            visitor.visit(index, line)
+            guard let newline else { return stop == nil }
+            guard let next = nextLine(after: newline, edgesEnd: edgesEnd, in: base) else { return false }
+            start = next
             index += 1
             if start == stop { return true }
         }

@@ -114,16 +114,17 @@ public struct GraphFile: Sendable {
     /// whatever `body` throws (then nothing is saved).
     @discardableResult
     public func update<Result>(_ body: (inout RouteGraph) throws -> Result) throws -> Result {
-        try update(patching: { _ in nil }, body)
+        try update(patching: { _, _ in nil }, body)
     }
 
-    /// Like `update(_:)`, but first offers the file's bytes to `patch`, which may describe
+    /// Like `update(_:)`, but first offers the file's bytes (and whether it carries the
+    /// checked stamp with its current identity) to `patch`, which may describe
     /// the change as a `FilePatch` of them (with the result to return); when it does, the
     /// patched file is saved (same lock, same atomic save, same backup) and `body` never
     /// runs; when it returns nil, the graph is loaded and `body` changes it.
     @discardableResult
     public func update<Result>(
-        patching patch: (UnsafeRawBufferPointer) -> (FilePatch, Result)?, _ body: (inout RouteGraph) throws -> Result
+        patching patch: (UnsafeRawBufferPointer, Bool) -> (FilePatch, Result)?, _ body: (inout RouteGraph) throws -> Result
     ) throws -> Result {
         let lock: FileLock
         do {
@@ -134,11 +135,11 @@ public struct GraphFile: Sendable {
         }
         let mapped: FileBytes?
         do {
-            mapped = try FileSystem.mapFile(at: path)
+            mapped = try FileSystem.mapFile(at: path, stamp: Self.checkedStamp)
         } catch {
             throw GraphFileError.fileSystem(error)
         }
-        if let mapped, let (fix, result) = withExtendedLifetime(mapped, { patch(mapped.bytes) }) {
+        if let mapped, let (fix, result) = withExtendedLifetime(mapped, { patch(mapped.bytes, mapped.isStamped) }) {
             // The new pieces go into one buffer, so every piece is a pointer that stays
             // valid through the save.
             let old = mapped.bytes

@@ -320,6 +320,18 @@ public struct JSONReader {
         return UnsafeRawBufferPointer(rebasing: bytes[start..<offset - 1])
     }
 
+    /// `plainStringBody()` for bytes checked before (a stamped graph file): the body up
+    /// to the next quote, found with `memchr`, not checked again; nil if there is none.
+    @inline(__always)
+    public mutating func checkedPlainStringBody() -> UnsafeRawBufferPointer? {
+        let start = offset
+        guard start < bytes.count, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            let quote = Platform.findByte(UInt8(ascii: "\""), in: base + start, count: bytes.count - start)
+        else { return nil }
+        offset = quote - base + 1
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<offset - 1])
+    }
+
     /// A non-negative integer of 1 to 18 digits without a leading zero, fraction or
     /// exponent; nil (position unspecified) for anything else.
     @inline(__always)

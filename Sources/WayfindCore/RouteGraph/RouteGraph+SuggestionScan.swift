@@ -135,8 +135,8 @@ extension RouteGraph {
             } else {
                 guard reader.skipLiteral("{\"name\":\"") else { return nil }
             }
-            guard let name = reader.plainStringBody(), reader.skipLiteral(",\"visits\":"),
-                let visits = reader.plainNonNegativeInteger(), reader.skipLiteral("}")
+            guard let name = edgesChecked ? reader.checkedPlainStringBody() : reader.plainStringBody(),
+                reader.skipLiteral(",\"visits\":"), let visits = reader.plainNonNegativeInteger(), reader.skipLiteral("}")
             else { return nil }
             // A checked file's names fold to keys that are not empty and are all
             // different, so a record needs folding only if it may be one the small graph

@@ -28,25 +28,29 @@
 ///
 /// Anything the patch leaves alone is left as it was, so even a file written by other
 /// means loads afterwards exactly as if it had been loaded, visited and saved.
+///
+/// A file stamped as checked (see `GraphFile.checkedStamp`) has its edge lines located
+/// by their quotes rather than checked again (`locateEdgeLines`); the rest is as above.
 extension RouteGraph {
     /// The patch that records a visit to `place` at `time` in the graph file `bytes`, as
     /// `visit(_:at:selfLoops:newTrip:)` then `prune(maxPlaces:)` would (0: no limit);
     /// `tripGap` starts a new trip after a longer pause, as in routegraph-visit. Nil when
     /// the file must be loaded instead (see the top of this file).
+    /// `edgesChecked`: the file carries a stamp of its current identity.
     public static func visitPatch(
         _ bytes: UnsafeRawBufferPointer, place: String, at time: Int64, selfLoops: Bool = false,
-        newTrip: Bool = false, tripGap: Int64? = nil, maxPlaces: Int = 0
+        newTrip: Bool = false, tripGap: Int64? = nil, maxPlaces: Int = 0, edgesChecked: Bool = false
     ) -> FilePatch? {
         visitPatch(
             bytes, place: place, at: time, selfLoops: selfLoops, newTrip: newTrip, tripGap: tripGap, maxPlaces: maxPlaces,
-            parallelAbove: parallelScanBytes)
+            parallelAbove: parallelScanBytes, edgesChecked: edgesChecked)
     }
 
     /// `visitPatch`, checking the edge lines on two threads from `parallelAbove` bytes
     /// of them (tests lower it).
     static func visitPatch(
         _ bytes: UnsafeRawBufferPointer, place: String, at time: Int64, selfLoops: Bool, newTrip: Bool, tripGap: Int64?,
-        maxPlaces: Int, parallelAbove: Int
+        maxPlaces: Int, parallelAbove: Int, edgesChecked: Bool = false
     ) -> FilePatch? {
         let (display, placeKeyText) = normalize(place)
         let hereKey = Array(placeKeyText.utf8)
@@ -68,9 +72,11 @@ extension RouteGraph {
         var firstHalf = PlaceFinder(bytes: bytes, hereKey: hereKey, hereName: hereName, lastKey: lastKey, lastName: lastName)
         firstHalf.lines.reserveCapacity(bytes.count / 120)
         var secondHalf = firstHalf
-        guard scanEdgeLines(bytes, endingAt: tail.edgesEnd, parallelAbove: parallelAbove, &firstHalf, &secondHalf),
-            !firstHalf.isMisspelled, !secondHalf.isMisspelled
-        else { return nil }
+        let edgesHold =
+            edgesChecked
+            ? locateEdgeLines(bytes, endingAt: tail.edgesEnd, parallelAbove: parallelAbove, &firstHalf, &secondHalf)
+            : scanEdgeLines(bytes, endingAt: tail.edgesEnd, parallelAbove: parallelAbove, &firstHalf, &secondHalf)
+        guard edgesHold, !firstHalf.isMisspelled, !secondHalf.isMisspelled else { return nil }
         let lines = firstHalf.lines + secondHalf.lines
         // The edge last place → this place, if any: at most one.
         guard firstHalf.edges.count + secondHalf.edges.count <= 1 else { return nil }

@@ -112,11 +112,13 @@ public enum RouteGraphVisit {
                 file = try GraphFile(resolving: path)
                 // One visit, the usual call from a shell hook: patch the file in place
                 // of a full load and save when its shape allows.
-                let patch = { (bytes: UnsafeRawBufferPointer) -> (FilePatch, (recorded: Int, unknown: [String]))? in
+                let patch = {
+                    (bytes: UnsafeRawBufferPointer, isChecked: Bool) -> (FilePatch, (recorded: Int, unknown: [String]))? in
                     guard visits.count == 1, options.forget.isEmpty,
                         let patch = RouteGraph.visitPatch(
                             bytes, place: visits[0].place, at: visits[0].time, selfLoops: options.selfLoops,
-                            newTrip: options.newTrip, tripGap: options.tripGap, maxPlaces: options.maximumPlaces)
+                            newTrip: options.newTrip, tripGap: options.tripGap, maxPlaces: options.maximumPlaces,
+                            edgesChecked: isChecked)
                     else { return nil }
                     return (patch, (1, []))
                 }

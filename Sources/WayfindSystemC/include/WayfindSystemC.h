@@ -25,4 +25,7 @@ int wayfind_set_attribute(int descriptor, const char *name, const void *value, u
 /// Removes the extended attribute `name` (`fremovexattr`); 0, or -1 with errno set.
 int wayfind_remove_attribute(int descriptor, const char *name);
 
+/// `memrchr`: the last `byte` in the `count` bytes from `start`, or NULL.
+const void *wayfind_find_last_byte(const void *start, int byte, unsigned long count);
+
 #endif

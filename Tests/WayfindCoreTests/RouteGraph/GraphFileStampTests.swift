@@ -46,10 +46,11 @@ struct GraphFileStampTests {
         let file = try graphFile(in: scratch)
         #expect(try isStamped(file.path))
         // A patched save (a visit to a known place) too.
-        try file.update(patching: { bytes in
-            RouteGraph.visitPatch(
+        try file.update(patching: { bytes, isChecked in
+            #expect(isChecked)
+            return RouteGraph.visitPatch(
                 bytes, place: "Gym", at: Self.epoch + 3600, selfLoops: false, newTrip: false, tripGap: nil,
-                maxPlaces: 1000
+                maxPlaces: 1000, edgesChecked: isChecked
             ).map { ($0, ()) }
         }) { _ in Issue.record("the visit was not patched") }
         #expect(try isStamped(file.path))

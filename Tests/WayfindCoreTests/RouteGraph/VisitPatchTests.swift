@@ -48,6 +48,16 @@ struct VisitPatchTests {
                         maxPlaces: maxPlaces, parallelAbove: 0)
                 }
                 #expect(split == patch)
+                // And with the edge lines located rather than checked (a stamped file),
+                // on one thread and on two.
+                for parallelAbove in [0, RouteGraph.parallelScanBytes] {
+                    let located = bytes.withUnsafeBytes {
+                        RouteGraph.visitPatch(
+                            $0, place: place, at: time, selfLoops: selfLoops, newTrip: newTrip, tripGap: tripGap,
+                            maxPlaces: maxPlaces, parallelAbove: parallelAbove, edgesChecked: true)
+                    }
+                    #expect(located == patch)
+                }
                 if let patch {
                     patched += 1
                     if try RouteGraph(json: bytes).statistics(of: place) == nil { patchedNewPlaces += 1 }
@@ -69,6 +79,34 @@ struct VisitPatchTests {
         // The comparison means something only if patches are common, new places included.
         #expect(patched > 300)
         #expect(patchedNewPlaces > 20)
+    }
+
+    /// Locating edge lines trusts the file's shape, so a file stamped wrongly can get a
+    /// wrong patch, but never a crash: bytes of valid files changed at random (to the
+    /// bytes the lines are located by), from a buffer of exactly the file's size (run it
+    /// under `swift test --sanitize=address` to see that nothing past the end is read).
+    @Test func locatingTheLinesOfABrokenFileNeverCrashes() {
+        var random = SplitMix64(seed: 17)
+        let replacements: [UInt8] = Array("\n\"},:0 {".utf8) + [0x01, 0xC3]
+        var patched = 0
+        for _ in 0..<1500 {
+            var bytes = Random.randomGraph(using: &random).json()
+            guard !bytes.isEmpty else { continue }
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                bytes[Int.random(in: 0..<bytes.count, using: &random)] = replacements.randomElement(using: &random)!
+            }
+            if random.next() % 4 == 0 { bytes.removeLast(Int.random(in: 0...min(bytes.count, 40), using: &random)) }
+            let exact = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            defer { exact.deallocate() }
+            exact.copyBytes(from: bytes)
+            let place = Random.names.randomElement(using: &random)!
+            let patch = RouteGraph.visitPatch(
+                UnsafeRawBufferPointer(exact), place: place, at: Random.epoch, selfLoops: false, newTrip: false,
+                tripGap: nil, maxPlaces: [0, 5].randomElement(using: &random)!,
+                parallelAbove: random.next() % 2 == 0 ? 0 : 1 << 20, edgesChecked: true)
+            if patch != nil { patched += 1 }
+        }
+        #expect(patched > 0 && patched < 1500)
     }
 
     /// Places that lie only on early edges and have no record (a file in the article's
