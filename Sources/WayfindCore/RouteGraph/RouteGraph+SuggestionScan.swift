@@ -179,7 +179,7 @@ extension RouteGraph {
 
         // The successors' edges. Their destinations must have records (above).
         for successor in successors {
-            guard let to = graph.placeIndex[UTF8Key(String(decoding: successor.destination, as: UTF8.self))],
+            guard let to = graph.placeIndex[String(decoding: successor.destination, as: UTF8.self)],
                 let from = graph.internSpelling(successor.origin, key: &key, keepingName: true)
             else { return nil }
             graph.strengthen(from: from, to: to, by: Int(clamping: successor.weight), at: successor.time)
@@ -195,7 +195,7 @@ extension RouteGraph {
         let isNormal = RouteGraph.foldKey(bytes, into: &key)
         guard !key.isEmpty else { return nil }
         let keyText = String(decoding: key, as: UTF8.self)
-        if keepingName, let index = placeIndex[UTF8Key(keyText)] { return index }
+        if keepingName, let index = placeIndex[keyText] { return index }
         let spelling = String(decoding: bytes, as: UTF8.self)
         return intern(display: isNormal ? spelling : Self.normalize(spelling).display, key: keyText)
     }

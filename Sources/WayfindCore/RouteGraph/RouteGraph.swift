@@ -92,11 +92,11 @@ public struct RouteGraph: Sendable {
     /// All places ever interned, by index; some may be unreferenced until `compact()`.
     var placeTable: [Place] = []
     /// Folded key → index in `placeTable`.
-    var placeIndex: [UTF8Key: Int] = [:]
+    var placeIndex = PlaceKeyIndex()
     /// The edges in the order they were learned.
     var links: [Link] = []
     /// `linkKey(origin, destination)` → index in `links`.
-    var linkIndex: [UInt64: Int] = [:]
+    var linkIndex = LinkIndex()
     /// Index of the place visited last.
     var lastPlace: Int?
     /// Counts the changes made since the graph was created or read; `GraphFile.update`
@@ -134,7 +134,7 @@ public struct RouteGraph: Sendable {
 
     /// The edge from `origin` to `destination` (any spelling of either), if travelled.
     public func edge(from origin: String, to destination: String) -> Edge? {
-        guard let from = placeIndex[UTF8Key(Self.placeKey(origin))], let to = placeIndex[UTF8Key(Self.placeKey(destination))],
+        guard let from = placeIndex[Self.placeKey(origin)], let to = placeIndex[Self.placeKey(destination)],
             let index = linkIndex[Self.linkKey(from, to)]
         else { return nil }
         return edge(for: links[index])
@@ -142,13 +142,13 @@ public struct RouteGraph: Sendable {
 
     /// The edges leaving `place` (any spelling), in the order learned.
     public func edges(from place: String) -> [Edge] {
-        guard let from = placeIndex[UTF8Key(Self.placeKey(place))] else { return [] }
+        guard let from = placeIndex[Self.placeKey(place)] else { return [] }
         return links.lazy.filter { $0.origin == from }.map(edge(for:))
     }
 
     /// The visit statistics of `place` (any spelling), if it is known.
     public func statistics(of place: String) -> PlaceStatistics? {
-        placeIndex[UTF8Key(Self.placeKey(place))].map(statistics(at:))
+        placeIndex[Self.placeKey(place)].map(statistics(at:))
     }
 
     /// The visit statistics of every place, in the order they were first seen.
@@ -163,7 +163,7 @@ public struct RouteGraph: Sendable {
 
     /// How `place` is shown (its most recently used spelling), if it is known.
     public func displayName(of place: String) -> String? {
-        placeIndex[UTF8Key(Self.placeKey(place))].map { placeTable[$0].name }
+        placeIndex[Self.placeKey(place)].map { placeTable[$0].name }
     }
 
     // MARK: Place identity
@@ -252,7 +252,7 @@ public struct RouteGraph: Sendable {
     /// Forgetting the last place leaves the graph with no last place.
     @discardableResult
     public mutating func forget(_ place: String) -> Bool {
-        guard let doomed = placeIndex[UTF8Key(Self.placeKey(place))] else { return false }
+        guard let doomed = placeIndex[Self.placeKey(place)] else { return false }
         var removed = [Bool](repeating: false, count: placeTable.count)
         removed[doomed] = true
         remove(places: removed)
@@ -309,12 +309,12 @@ public struct RouteGraph: Sendable {
 
     /// The index of the place with `key`, created if new; its spelling becomes `display`.
     mutating func intern(display: String, key: String) -> Int {
-        if let index = placeIndex[UTF8Key(key)] {
+        if let index = placeIndex[key] {
             if !UTF8Key.sameBytes(placeTable[index].name, display) { placeTable[index].name = display }
             return index
         }
         placeTable.append(Place(name: display, key: key))
-        placeIndex[UTF8Key(key)] = placeTable.count - 1
+        placeIndex[key] = placeTable.count - 1
         return placeTable.count - 1
     }
 
@@ -389,7 +389,7 @@ public struct RouteGraph: Sendable {
         placeIndex.removeAll(keepingCapacity: true)
         for (index, place) in placeTable.enumerated() where newIndex[index] == 0 {
             newIndex[index] = table.count
-            placeIndex[UTF8Key(place.key)] = table.count
+            placeIndex[place.key] = table.count
             table.append(place)
         }
         placeTable = table

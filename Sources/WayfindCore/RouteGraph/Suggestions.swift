@@ -101,7 +101,7 @@ extension RouteGraph {
     ) -> [Suggestion] {
         let from: Int?
         if let name = request.from {
-            from = placeIndex[UTF8Key(Self.placeKey(name))]
+            from = placeIndex[Self.placeKey(name)]
         } else {
             from = lastPlace
         }
