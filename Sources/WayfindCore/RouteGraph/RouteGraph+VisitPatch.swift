@@ -92,10 +92,14 @@ extension RouteGraph {
         // half of the edges on another thread while this one reads the records, then
         // the first half here, and the two sets joined.
         final class SpellingCount: @unchecked Sendable {
-            var spellings = ByteStringSet(expected: 1024)
+            var spellings: ByteStringSet
+            init(expected: Int) { spellings = ByteStringSet(expected: expected) }
         }
-        let firstCount = SpellingCount()
-        let secondCount = SpellingCount()
+        // Sized for the edge names only when they will be counted: a set sized for
+        // them costs zeroed pages (and their faults) that a small visit never uses.
+        let edgeNamesCounted = maxPlaces > 0 && 2 * lines.count + 1 > maxPlaces
+        let firstCount = SpellingCount(expected: edgeNamesCounted ? 1024 : 0)
+        let secondCount = SpellingCount(expected: edgeNamesCounted ? 1024 : 0)
         let countEdgeNames = { (range: Range<Int>, count: SpellingCount) in
             for line in lines[range] {
                 count.spellings.insert(line.destination(in: bytes))
@@ -104,7 +108,7 @@ extension RouteGraph {
         }
         let middle = lines.count / 2
         var counting: BackgroundWork? = nil
-        if maxPlaces > 0 && 2 * lines.count + 1 > maxPlaces {
+        if edgeNamesCounted {
             let work = BackgroundWork { countEdgeNames(middle..<lines.count, secondCount) }
             if work.start() { counting = work } else { countEdgeNames(middle..<lines.count, secondCount) }
         }
