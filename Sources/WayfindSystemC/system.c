@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #if defined(__linux__)
+#include <sys/vfs.h>
 #include <sys/xattr.h>
 #endif
 
@@ -22,6 +23,12 @@ const void *wayfind_find_last_byte(const void *start, int byte, unsigned long co
 }
 
 #if defined(__linux__)
+
+long long wayfind_file_system_type(int descriptor) {
+    struct statfs info;
+    if (fstatfs(descriptor, &info) != 0) return -1;
+    return (long long)info.f_type;
+}
 
 int wayfind_exchange_paths(const char *first, const char *second) {
     return renameat2(AT_FDCWD, first, AT_FDCWD, second, RENAME_EXCHANGE);
@@ -60,6 +67,12 @@ int wayfind_is_only_opener(int descriptor) {
     (void)descriptor;
     errno = ENOSYS;
     return 0;
+}
+
+long long wayfind_file_system_type(int descriptor) {
+    (void)descriptor;
+    errno = ENOSYS;
+    return -1;
 }
 
 long wayfind_get_attribute(int descriptor, const char *name, void *value, unsigned long size) {

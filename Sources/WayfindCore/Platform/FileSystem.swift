@@ -96,22 +96,25 @@ public enum FileSystem {
     ///
     /// Mapping instead of reading saves a copy and the zeroing of a buffer as large as
     /// the file: for a 14 MB graph that was a fifth of a load. Saves never write into
-    /// a file someone has open or mapped (they swap a new one in, and reuse an old one
-    /// only when a write lease proves nobody holds it), so the mapped bytes cannot
-    /// change under the reader.
+    /// a file someone has open (they swap a new one in, and reuse an old one only when
+    /// a write lease proves nobody holds it), and the file stays open as long as it is
+    /// mapped, so the mapped bytes cannot change under the reader.
     ///
     /// With `stamp`, the result also says whether the file carries that stamp (see
     /// `FileStamp`) with its current identity.
     public static func mapFile(at path: String, stamp: String? = nil) throws(FileSystemError) -> FileBytes? {
         guard let (descriptor, info) = try openRegularFile(at: path) else { return nil }
-        defer { close(descriptor) }
+        // Open as long as the mapping lives: on some file systems (overlayfs) a mapping
+        // alone does not count as an opener, and a save decides whether to rewrite an
+        // old file by whether anyone has it open.
+        let file = OwnedDescriptor(descriptor)
         let identity = FileIdentity(info)
         let isStamped = stamp.map { FileStamp.matches(descriptor, name: $0, identity: identity) } ?? false
-        if info.st_size == 0 { return FileBytes(mapping: nil, identity: identity, isStamped: isStamped) }
+        if info.st_size == 0 { return FileBytes(mapping: nil, file: file, identity: identity, isStamped: isStamped) }
         guard let mapping = MappedFile(FileDescriptor(descriptor), minimumSize: 1, populate: true) else {
             throw .cannotRead(path: path, errno: errno)
         }
-        return FileBytes(mapping: mapping, identity: identity, isStamped: isStamped)
+        return FileBytes(mapping: mapping, file: file, identity: identity, isStamped: isStamped)
     }
 
     /// Replaces the file at `path` with `bytes` atomically (see the type's description),
@@ -142,6 +145,10 @@ public enum FileSystem {
         stamp: String? = nil
     ) throws(FileSystemError) {
         ignoreFileSizeSignal()
+        // The lease that proves a spare unused is dropped at once, but someone opening
+        // the spare in between makes the kernel signal this process (SIGIO, which ends
+        // it by default): nothing here uses SIGIO, so it is ignored.
+        signal(SIGIO, SIG_IGN)
         var mode = privateFileMode
         var existing = stat()
         let exists = stat(path, &existing) == 0
@@ -187,7 +194,7 @@ public enum FileSystem {
         isOpen = false
         guard close(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
         if exists, let backupPath {
-            if try exchange(temporary, path) {
+            if exchange(temporary, path) {
                 needsCleanup = false
                 rotateBackup(from: temporary, to: backupPath, keepingSpare: temporary == spareName)
                 try syncDirectory(of: path)
@@ -299,12 +306,18 @@ public enum FileSystem {
     /// reused: a regular file (not followed if a symlink) owned by this user, with no
     /// other name, that no one else has open or mapped (a reader may still hold it from
     /// when it was the target). Nil otherwise, and then a new temporary file is created.
+    ///
+    /// Only on local file systems whose leases see every opener, mappings included
+    /// (`spareFileSystems`): on overlayfs a mapping whose descriptor was closed does not
+    /// count, and on network file systems other machines' openers do not.
     private static func openSpare(at path: String) -> (descriptor: Int32, mode: mode_t, size: Int)? {
-        let descriptor = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO planted there must fail the open, not block it forever.
+        let descriptor = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1,
-            info.st_uid == geteuid(), wayfind_is_only_opener(descriptor) == 1
+            info.st_uid == geteuid(), reusesSpares(onFileSystem: wayfind_file_system_type(descriptor)),
+            wayfind_is_only_opener(descriptor) == 1
         else {
             close(descriptor)
             return nil
@@ -312,13 +325,22 @@ public enum FileSystem {
         return (descriptor, info.st_mode & 0o7777, Int(info.st_size))
     }
 
+    /// Whether a spare is reused on the file system of this type (`statfs` magic
+    /// number): ext2/3/4, XFS, Btrfs and tmpfs, local file systems whose write leases
+    /// are refused while any descriptor or mapping of the file exists.
+    private static func reusesSpares(onFileSystem type: Int64) -> Bool {
+        switch type {
+        case 0xEF53, 0x5846_5342, 0x9123_683E, 0x0102_1994: true
+        default: false
+        }
+    }
+
     /// Swaps the files at `first` and `second` atomically; false, with nothing changed,
-    /// where the file system or kernel cannot (the caller then renames).
-    private static func exchange(_ first: String, _ second: String) throws(FileSystemError) -> Bool {
-        if wayfind_exchange_paths(first, second) == 0 { return true }
-        let code = errno
-        if code == EINVAL || code == ENOSYS || code == ENOTSUP || code == EOPNOTSUPP { return false }
-        throw .cannotRename(from: first, to: second, errno: code)
+    /// when that fails for any reason (no support in the file system or kernel, a
+    /// system-call filter, permissions): the caller then links and renames, which
+    /// reports a real problem itself.
+    private static func exchange(_ first: String, _ second: String) -> Bool {
+        wayfind_exchange_paths(first, second) == 0
     }
 
     /// After the new file was swapped in, `temporary` holds the previous version: swap it
@@ -365,9 +387,24 @@ public enum FileSystem {
 
 /// The bytes of a file read by `FileSystem.mapFile(at:)`: a `MappedFile`, or nothing for an
 /// empty file (which cannot be mapped).
+/// A file descriptor closed when the last reference to it goes.
+final class OwnedDescriptor {
+    let rawValue: Int32
+
+    init(_ rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    deinit {
+        close(rawValue)
+    }
+}
+
 public struct FileBytes {
     /// The mapping, kept alive as long as this value.
     let mapping: MappedFile?
+    /// The file, open as long as this value.
+    let file: OwnedDescriptor
     /// The file's identity when it was opened.
     public let identity: FileIdentity
     /// Whether it carried the stamp asked for with that identity.

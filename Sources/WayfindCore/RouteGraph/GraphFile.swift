@@ -52,9 +52,13 @@ public struct GraphFile: Sendable {
         return try load(mapped)
     }
 
-    /// The stamp (see `FileStamp`) of a graph file in the writer's exact shape whose
-    /// every byte has been checked: set by every save (the writer vouches for what it
-    /// wrote) and by a suggestion scan that checked the whole file.
+    /// The stamp (see `FileStamp`) of a graph file that the fast paths may read without
+    /// checking it again: in the writer's exact shape (`RouteGraph.scannedSuggestions`),
+    /// every byte valid, no name escaped, one record per place. Set by a suggestion scan
+    /// that checked all that, by a save of a whole graph whose names need no escapes
+    /// (`json()` writes one record per place), and by a patched save of a stamped file
+    /// (a patch keeps those properties); never by a patch of an unstamped file, which
+    /// does not check every record.
     static let checkedStamp = "user.wayfind.checked"
 
     /// The suggestions for `request` (see `RouteGraph.suggestions(for:filter:)`), read
@@ -161,7 +165,8 @@ public struct GraphFile: Sendable {
             }
             do {
                 try withExtendedLifetime(mapped) { () throws(FileSystemError) in
-                    try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: backupPath, stamp: Self.checkedStamp)
+                    try FileSystem.writeAtomically(
+                        pieces: pieces, to: path, backupPath: backupPath, stamp: mapped.isStamped ? Self.checkedStamp : nil)
                 }
             } catch {
                 throw GraphFileError.fileSystem(error)
@@ -174,7 +179,9 @@ public struct GraphFile: Sendable {
         let result = try body(&graph)
         if graph.revision != revision {
             do {
-                try FileSystem.writeAtomically(graph.json(), to: path, backupPath: backupPath, stamp: Self.checkedStamp)
+                try FileSystem.writeAtomically(
+                    graph.json(), to: path, backupPath: backupPath,
+                    stamp: graph.namesAreWrittenPlain ? Self.checkedStamp : nil)
             } catch {
                 throw GraphFileError.fileSystem(error)
             }

@@ -58,6 +58,15 @@ extension RouteGraph {
         self = try result.get()
     }
 
+    /// Whether `json()` writes every name without an escape (no quote, backslash or
+    /// control character), as the fast paths read names: only such a file may carry the
+    /// checked stamp (see `GraphFile.checkedStamp`).
+    var namesAreWrittenPlain: Bool {
+        placeTable.allSatisfy { place in
+            place.name.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        }
+    }
+
     /// The graph as the bytes of a graph file, ending with a newline.
     ///
     /// Each place's name is escaped and quoted once, then copied into every edge that

@@ -31,9 +31,11 @@ extension RouteGraph {
     /// when the file is not in the writer's exact shape or the answer could depend on
     /// what the scan skips (then load the graph and ask it).
     ///
-    /// With `edgesChecked` (the file carries a stamp of its current identity: its bytes
-    /// were checked before), the edge lines are skimmed rather than checked
-    /// (`skimEdgeLines`); the rest is checked as always.
+    /// With `edgesChecked` (the file carries the checked stamp with its current
+    /// identity, see `GraphFile.checkedStamp`), the edge lines are skimmed rather than
+    /// checked (`skimEdgeLines`), record names are read up to their closing quote, and
+    /// only the records that can matter are folded; the layout is still followed, and
+    /// anything unexpected returns nil.
     public static func scannedSuggestions(
         in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)? = nil,
         edgesChecked: Bool = false

@@ -25,6 +25,10 @@ int wayfind_set_attribute(int descriptor, const char *name, const void *value, u
 /// Removes the extended attribute `name` (`fremovexattr`); 0, or -1 with errno set.
 int wayfind_remove_attribute(int descriptor, const char *name);
 
+/// The type (`statfs` magic number) of the file system holding the file open at
+/// `descriptor`, or -1 with errno set.
+long long wayfind_file_system_type(int descriptor);
+
 /// `memrchr`: the last `byte` in the `count` bytes from `start`, or NULL.
 const void *wayfind_find_last_byte(const void *start, int byte, unsigned long count);
 

@@ -7,6 +7,14 @@ import Testing
     import Glibc
 #endif
 
+/// Default dispositions and no blocked signals, as in a process that just started.
+private func defaultSignals() {
+    for signal in [SIGIO, SIGALRM] { Glibc.signal(signal, SIG_DFL) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    sigprocmask(SIG_SETMASK, &none, nil)
+}
+
 /// `FileSystem.writeAtomically` with a backup: the target, `.bak` and the spare `.tmp`
 /// rotate, and the spare is rewritten only when nobody else can see it.
 @Suite("Platform: atomic saves and the spare")
@@ -107,6 +115,67 @@ struct AtomicSaveTests {
         var info = stat()
         #expect(lstat(path + ".tmp", &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
         #expect(!scratch.contents().contains { $0.hasPrefix("graph.json.tmp.") })
+    }
+
+    /// A FIFO planted at the spare's path: opening it for writing would wait for a
+    /// reader forever, with the graph's lock held. The save must go around it.
+    @Test func aFIFOAtTheSparePathNeitherBlocksNorIsWritten() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let path = scratch.path + "/graph.json"
+        for version in Self.versions.prefix(3) { try save(version, to: path) }
+        #expect(unlink(path + ".tmp") == 0 && mkfifo(path + ".tmp", 0o600) == 0)
+        let status = runInChild {
+            // A blocked open ends the child with SIGALRM instead of hanging the test run
+            // (the test thread's blocked signals are inherited: unblock them).
+            defaultSignals()
+            alarm(10)
+            do {
+                try save(Self.versions[3], to: path)
+                return 0
+            } catch {
+                return 1
+            }
+        }
+        #expect(status == 0)
+        #expect(fileBytes(path) == Self.versions[3])
+        #expect(fileBytes(path + ".bak") == Self.versions[2])
+        var info = stat()
+        #expect(lstat(path + ".tmp", &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+    }
+
+    /// Someone opening the spare while a save probes it with a lease gets the saver a
+    /// SIGIO, whose default action would end it: hundreds of saves while another process
+    /// opens the spare over and over must all succeed.
+    @Test func openingTheSpareDuringSavesDoesNotKillTheSaver() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let path = scratch.path + "/graph.json"
+        for version in Self.versions.prefix(3) { try save(version, to: path) }
+        let opener = fork()
+        if opener == 0 {
+            // Like `cat` in a loop: open, hold a moment, close.
+            while true {
+                let descriptor = open(path + ".tmp", O_RDONLY)
+                if descriptor >= 0 {
+                    usleep(50)
+                    close(descriptor)
+                }
+            }
+        }
+        let status = runInChild {
+            // As a fresh process would start (the test thread may block signals, and an
+            // earlier save in this process may have set SIGIO aside already).
+            defaultSignals()
+            for round in 0..<400 {
+                do { try save(Self.versions[round % Self.versions.count], to: path) } catch { return 1 }
+            }
+            return 0
+        }
+        kill(opener, SIGKILL)
+        var ignored: Int32 = 0
+        waitpid(opener, &ignored, 0)
+        #expect(status == 0, "the saver ended with \(status) (128 + \(SIGIO) is SIGIO)")
     }
 
     @Test func aReusedSpareTakesTheTargetsPermissions() throws {

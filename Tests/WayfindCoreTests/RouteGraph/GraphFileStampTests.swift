@@ -111,6 +111,65 @@ struct GraphFileStampTests {
         #expect(throws: GraphFileError.self) { try file.suggestions(for: request) }
     }
 
+    /// Names the writer escapes (here a backslash) would be read raw by the fast paths,
+    /// so a save with such names does not stamp, and suggestions match a full load.
+    @Test func aGraphWithEscapedNamesIsNotStamped() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        try #require(attributesWork(in: scratch.path))
+        let file = GraphFile(path: scratch.path + "/graph.json")
+        try file.update { graph in
+            for (step, place) in ["Home", "a\\b", "Work", "Home", "C:\\Temp", "C:\\Temp", "Work", "Home", "Work", "C:\\Temp", "Home"].enumerated() {
+                graph.visit(place, at: Self.epoch + Int64(step) * 60)
+            }
+        }
+        #expect(try !isStamped(file.path))
+        let graph = try file.load()
+        for from in [nil, "C:\\Temp", "Home"] {
+            let request = SuggestionRequest(from: from, limit: 2, now: Self.epoch + 3600)
+            #expect(try file.suggestions(for: request) == graph.suggestions(for: request))
+            #expect(try file.suggestions(for: request) == graph.suggestions(for: request))  // after any stamping
+        }
+    }
+
+    /// A patched visit checks only the records it needs, so patching an unstamped file
+    /// (here in the writer's shape but with two records of one place) does not stamp it.
+    @Test func aPatchOfAnUnstampedFileIsNotStamped() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        try #require(attributesWork(in: scratch.path))
+        let path = scratch.path + "/graph.json"
+        let text = """
+            {
+              "edges": [
+                {"destination":"Foo","lastVisitedAt":1700000100,"origin":"Alpha","weight":1},
+                {"destination":"Work","lastVisitedAt":1700000200,"origin":"Foo","weight":1}
+              ],
+              "lastVisitedAt": 1700000200,
+              "lastVisitedLocation": "Work",
+              "places": [
+                {"lastVisitedAt":1700000100,"name":"Alpha","visits":5},
+                {"lastVisitedAt":1700000150,"name":"Foo","visits":3},
+                {"lastVisitedAt":1700000200,"name":"Work","visits":1},
+                {"lastVisitedAt":1700000160,"name":"foo","visits":4}
+              ],
+              "version": 1
+            }
+
+            """
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        let file = GraphFile(path: path)
+        try file.update(patching: { bytes, isChecked in
+            #expect(!isChecked)
+            return RouteGraph.visitPatch(
+                bytes, place: "Work", at: Self.epoch + 300, maxPlaces: 1000, edgesChecked: isChecked
+            ).map { ($0, ()) }
+        }) { _ in Issue.record("the visit was not patched") }
+        #expect(try !isStamped(path))
+        let request = SuggestionRequest(limit: 2, now: Self.epoch + 3600)
+        #expect(try file.suggestions(for: request) == file.load().suggestions(for: request))
+    }
+
     /// A stamp whose identity matches, on a file not in the writer's shape (the seed's own
     /// pretty-printed layout), only costs a failed skim: the answer is the full load's.
     @Test func aStampedFileNotInTheWritersShapeIsStillRead() throws {
