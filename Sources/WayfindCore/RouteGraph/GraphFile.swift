@@ -56,9 +56,8 @@ public struct GraphFile: Sendable {
     /// checking it again: in the writer's exact shape (`RouteGraph.scannedSuggestions`),
     /// every byte valid, no name escaped, one record per place. Set by a suggestion scan
     /// that checked all that, by a save of a whole graph whose names need no escapes
-    /// (`json()` writes one record per place), and by a patched save of a stamped file
-    /// (a patch keeps those properties); never by a patch of an unstamped file, which
-    /// does not check every record.
+    /// (`json()` writes one record per place), and by a patched save (a patch is only
+    /// made of a stamped file or of one it checked the same way, and keeps all that).
     static let checkedStamp = "user.wayfind.checked"
 
     /// The suggestions for `request` (see `RouteGraph.suggestions(for:filter:)`), read
@@ -165,8 +164,7 @@ public struct GraphFile: Sendable {
             }
             do {
                 try withExtendedLifetime(mapped) { () throws(FileSystemError) in
-                    try FileSystem.writeAtomically(
-                        pieces: pieces, to: path, backupPath: backupPath, stamp: mapped.isStamped ? Self.checkedStamp : nil)
+                    try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: backupPath, stamp: Self.checkedStamp)
                 }
             } catch {
                 throw GraphFileError.fileSystem(error)

@@ -16,7 +16,8 @@
 /// patch is declined (nil: load, visit and save instead) unless
 ///
 /// - every line has exactly the writer's shape, checked as the full reader would (so a
-///   corrupt file is never copied), and every place record has visits;
+///   corrupt file is never copied), every place record has visits, and no place has two
+///   records or a record spelled otherwise than displayed;
 /// - the visited place has exactly one record, or it is new: no record and no line
 ///   names it; and wherever the visited or the last place is named, it is spelled as
 ///   it would be written (a new spelling changes every line that names the place);
@@ -134,6 +135,11 @@ extension RouteGraph {
         // The places: the visited one's record, and that every record has visits.
         var hereRecord: (range: Range<Int>, visits: Int64, time: Int64?)? = nil
         var records: [EdgeLine.Span] = []
+        // In a file not stamped as checked, also what a stamp vouches for (see
+        // `GraphFile.checkedStamp`): one record per place, spelled as it is displayed, so
+        // that the patched file may carry the stamp. A file with more is rewritten whole.
+        var seen = ByteStringSet(expected: edgesChecked ? 0 : (bytes.count - placesStart) / 48)
+        var key: [UInt8] = []
         while true {
             let start = reader.offset
             var recordTime: Int64? = nil
@@ -143,9 +149,13 @@ extension RouteGraph {
             } else {
                 guard reader.skipLiteral("{\"name\":\"") else { return nil }
             }
-            guard let name = reader.plainStringBody(), reader.skipLiteral(",\"visits\":"),
-                let visits = reader.plainNonNegativeInteger(), visits > 0, reader.skipLiteral("}")
+            guard let name = edgesChecked ? reader.checkedPlainStringBody() : reader.plainStringBody(),
+                reader.skipLiteral(",\"visits\":"), let visits = reader.plainNonNegativeInteger(), visits > 0,
+                reader.skipLiteral("}")
             else { return nil }
+            if !edgesChecked {
+                guard foldKey(name, into: &key), !key.isEmpty, seen.insert(key) else { return nil }
+            }
             records.append(
                 EdgeLine.Span(start: Int32(truncatingIfNeeded: offset(of: name, in: bytes)), count: Int32(truncatingIfNeeded: name.count)))
             if keyMatches(name, hereKey, scratch: &scratch) {

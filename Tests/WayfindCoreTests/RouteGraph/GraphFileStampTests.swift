@@ -132,9 +132,10 @@ struct GraphFileStampTests {
         }
     }
 
-    /// A patched visit checks only the records it needs, so patching an unstamped file
-    /// (here in the writer's shape but with two records of one place) does not stamp it.
-    @Test func aPatchOfAnUnstampedFileIsNotStamped() throws {
+    /// A file in the writer's shape but with two records of one place is not patched
+    /// (a patch checks every record of an unstamped file, as a stamp vouches for one
+    /// record per place): it is rewritten whole, stamped, and read as a full load reads it.
+    @Test func twoRecordsOfOnePlaceAreRewrittenNotPatched() throws {
         let scratch = ScratchDirectory()
         defer { scratch.cleanUp() }
         try #require(attributesWork(in: scratch.path))
@@ -159,15 +160,18 @@ struct GraphFileStampTests {
             """
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         let file = GraphFile(path: path)
+        var patched = false
         try file.update(patching: { bytes, isChecked in
             #expect(!isChecked)
-            return RouteGraph.visitPatch(
-                bytes, place: "Work", at: Self.epoch + 300, maxPlaces: 1000, edgesChecked: isChecked
-            ).map { ($0, ()) }
-        }) { _ in Issue.record("the visit was not patched") }
-        #expect(try !isStamped(path))
+            let patch = RouteGraph.visitPatch(bytes, place: "Work", at: Self.epoch + 300, maxPlaces: 1000, edgesChecked: isChecked)
+            patched = patch != nil
+            return patch.map { ($0, ()) }
+        }) { graph in graph.visit("Work", at: Self.epoch + 300) }
+        #expect(!patched)
+        #expect(try isStamped(path))
         let request = SuggestionRequest(limit: 2, now: Self.epoch + 3600)
         #expect(try file.suggestions(for: request) == file.load().suggestions(for: request))
+        #expect(try file.load().statistics(of: "foo")?.visits == 7)
     }
 
     /// A stamp whose identity matches, on a file not in the writer's shape (the seed's own
