@@ -133,14 +133,18 @@ extension RouteGraph {
     /// the file starts as it should and every run holds.
     private static func splitEdgeLines<Visitor: EdgeLineVisitor>(
         _ bytes: UnsafeRawBufferPointer, endingAt edgesEnd: Int, parallelAbove: Int, _ first: inout Visitor,
-        _ second: inout Visitor, run: (Int, Int?, inout Visitor) -> Bool
+        _ second: inout Visitor, meanwhile: () -> Void = {}, run: (Int, Int?, inout Visitor) -> Bool
     ) -> Bool {
         var reader = JSONReader(bytes)
         guard bytes.count < Int(Int32.max), edgesEnd <= bytes.count, reader.skipLiteral("{\n  \"edges\": [\n    ")
-        else { return false }
+        else {
+            meanwhile()
+            return false
+        }
         let firstLine = reader.offset
         guard edgesEnd - firstLine >= parallelAbove, let split = edgeLineSplit(in: bytes, from: firstLine, end: edgesEnd)
         else {
+            meanwhile()
             return run(firstLine, nil, &first)
         }
         // The second half on another thread, from the line that starts at `split`.
@@ -151,6 +155,7 @@ extension RouteGraph {
             }
             let work = BackgroundWork(runHalf)
             let isParallel = work.start()
+            meanwhile()
             let firstHalf = run(firstLine, split, &first)
             if isParallel { work.join() } else { runHalf() }
             second = half.visitor
@@ -168,11 +173,15 @@ extension RouteGraph {
     /// and only the lines whose origin `visitor` wants are read, and checked, in full. In
     /// the writer's shape a name holds neither a quote nor a newline. False when a line
     /// is not in that shape (then check the file).
+    ///
+    /// `meanwhile` runs on this thread once the second half has started on another (or
+    /// first of all, on one thread): other work to overlap with the skim.
     static func skimEdgeLines<Visitor: EdgeLineSkimmer>(
         _ bytes: UnsafeRawBufferPointer, endingAt edgesEnd: Int, parallelAbove: Int, _ first: inout Visitor,
-        _ second: inout Visitor
+        _ second: inout Visitor, meanwhile: () -> Void = {}
     ) -> Bool {
-        splitEdgeLines(bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &first, &second) { start, stop, visitor in
+        splitEdgeLines(bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &first, &second, meanwhile: meanwhile) {
+            start, stop, visitor in
             skimEdgeLineRun(bytes, from: start, stoppingAt: stop, edgesEnd: edgesEnd, &visitor)
         }
     }

@@ -86,29 +86,11 @@ extension RouteGraph {
             fromKey = lastKey
         }
 
-        // Pass 1: check every edge line (or skim checked ones), and keep the from-place's edges.
-        var collector = SuccessorCollector(bytes: bytes, fromKey: fromKey)
-        var secondHalf = collector
-        if edgesChecked {
-            guard skimEdgeLines(bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &collector, &secondHalf) else {
-                return nil
-            }
-        } else {
-            guard scanEdgeLines(bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &collector, &secondHalf) else {
-                return nil
-            }
-        }
-        collector.successors += secondHalf.successors
+        // The header lines between the edges and the records (found from the tail
+        // already; read forward here, where the records start).
         var reader = JSONReader(bytes)
         reader.rewind(to: edgesEnd)
-        guard collector.isConsistent, secondHalf.isConsistent, reader.skipLiteral("\n  ],\n") else { return nil }
-        let successors = collector.successors
-        var successorKeys = ByteStringSet(expected: successors.count)
-        var successorEnds = KeyEnds()
-        for successor in successors {
-            successorKeys.insert(successor.destination)
-            successorEnds.insert(successor.destination)
-        }
+        guard reader.skipLiteral("\n  ],\n") else { return nil }
         if reader.skipLiteral("  \"lastVisitedAt\": ") {
             guard reader.skipPlainNonNegativeInteger(), reader.skipLiteral(",\n") else { return nil }
         }
@@ -118,6 +100,33 @@ extension RouteGraph {
             lastName = name
         }
         guard reader.skipLiteral("  \"places\": [\n    ") else { return nil }
+
+        // Pass 1: check every edge line, and keep the from-place's edges. A checked file's
+        // edge lines are skimmed instead, and its records read meanwhile (they do not
+        // depend on the edges until they are chosen from, below).
+        var collector = SuccessorCollector(bytes: bytes, fromKey: fromKey)
+        var secondHalf = collector
+        var records = RecordList()
+        if edgesChecked {
+            var recordsHold = false
+            let edgesHold = skimEdgeLines(
+                bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &collector, &secondHalf,
+                meanwhile: { recordsHold = records.read(from: reader) })
+            guard edgesHold, recordsHold else { return nil }
+        } else {
+            guard scanEdgeLines(bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &collector, &secondHalf) else {
+                return nil
+            }
+        }
+        collector.successors += secondHalf.successors
+        guard collector.isConsistent, secondHalf.isConsistent else { return nil }
+        let successors = collector.successors
+        var successorKeys = ByteStringSet(expected: successors.count)
+        var successorEnds = KeyEnds()
+        for successor in successors {
+            successorKeys.insert(successor.destination)
+            successorEnds.insert(successor.destination)
+        }
 
         // Pass 2: the place records. The small graph gets the records of the from-place,
         // the last place and the successors, and of the others only the best `limit` by frecency (the
@@ -129,34 +138,10 @@ extension RouteGraph {
         // file was written by the writer or checked by this scan).
         var seen = ByteStringSet(expected: edgesChecked ? 0 : bytes.count / 800)
         var best = FrecencyShortList(room: request.successorsOnly ? 0 : request.limit)
-        while true {
-            var time: Int64? = nil
-            if reader.skipLiteral("{\"lastVisitedAt\":") {
-                guard let value = reader.plainNonNegativeInteger(), reader.skipLiteral(",\"name\":\"") else { return nil }
-                time = value
-            } else {
-                guard reader.skipLiteral("{\"name\":\"") else { return nil }
-            }
-            guard let name = edgesChecked ? reader.checkedPlainStringBody() : reader.plainStringBody(),
-                reader.skipLiteral(",\"visits\":"), let visits = reader.plainNonNegativeInteger(), reader.skipLiteral("}")
-            else { return nil }
-            // A checked file's names fold to keys that are not empty and are all
-            // different, so a record needs folding only if it may be one the small graph
-            // keeps whole (told by its first and last bytes) or may enter the short list.
-            if edgesChecked {
-                let score = frecency(
-                    visits: Int(clamping: visits), lastVisitedAt: time, now: request.now, halfLife: request.halfLife)
-                // (A record's key is never empty, so it cannot be an empty key.)
-                if fromKey.isEmpty || !mayHaveKey(name, fromKey), lastKey.isEmpty || !mayHaveKey(name, lastKey),
-                    !successorEnds.mayHold(name),
-                    !best.mayTake(score: score, time: time)
-                {
-                    if reader.skipLiteral(",\n    ") { continue }
-                    guard reader.skipLiteral("\n  ],\n  \"version\": 1\n}\n"), reader.offset == bytes.count else { return nil }
-                    break
-                }
-            }
-            guard RouteGraph.foldKey(name, into: &key), !key.isEmpty, edgesChecked || seen.insert(key) else { return nil }
+        /// Takes one record into the small graph or the short list; false if the file
+        /// cannot be answered from.
+        func take(_ name: UnsafeRawBufferPointer, visits: Int64, time: Int64?) -> Bool {
+            guard RouteGraph.foldKey(name, into: &key), !key.isEmpty, edgesChecked || seen.insert(key) else { return false }
             if key == fromKey || key == lastKey || successorKeys.contains(key) {
                 let index = graph.intern(display: String(decoding: name, as: UTF8.self), key: String(decoding: key, as: UTF8.self))
                 graph.addStatistics(visits: visits, lastVisitedAt: time, to: index)
@@ -167,9 +152,43 @@ extension RouteGraph {
                     score: score, time: time, key: key, name: offset(of: name, in: bytes)..<offset(of: name, in: bytes) + name.count,
                     visits: visits, in: bytes, filter: filter)
             }
-            if reader.skipLiteral(",\n    ") { continue }
-            guard reader.skipLiteral("\n  ],\n  \"version\": 1\n}\n"), reader.offset == bytes.count else { return nil }
-            break
+            return true
+        }
+        if edgesChecked {
+            // A checked file's names fold to keys that are not empty and are all
+            // different, so a record needs folding only if it may be one the small graph
+            // keeps whole (told by its first and last bytes) or may enter the short list.
+            for index in 0..<records.count {
+                let name = records.name(index, in: bytes)
+                let time = records.time(index)
+                let visits = records.visits[index]
+                let score = frecency(
+                    visits: Int(clamping: visits), lastVisitedAt: time, now: request.now, halfLife: request.halfLife)
+                // (A record's key is never empty, so it cannot be an empty key.)
+                if fromKey.isEmpty || !mayHaveKey(name, fromKey), lastKey.isEmpty || !mayHaveKey(name, lastKey),
+                    !successorEnds.mayHold(name), !best.mayTake(score: score, time: time)
+                {
+                    continue
+                }
+                guard take(name, visits: visits, time: time) else { return nil }
+            }
+        } else {
+            while true {
+                var time: Int64? = nil
+                if reader.skipLiteral("{\"lastVisitedAt\":") {
+                    guard let value = reader.plainNonNegativeInteger(), reader.skipLiteral(",\"name\":\"") else { return nil }
+                    time = value
+                } else {
+                    guard reader.skipLiteral("{\"name\":\"") else { return nil }
+                }
+                guard let name = reader.plainStringBody(), reader.skipLiteral(",\"visits\":"),
+                    let visits = reader.plainNonNegativeInteger(), reader.skipLiteral("}")
+                else { return nil }
+                guard take(name, visits: visits, time: time) else { return nil }
+                if reader.skipLiteral(",\n    ") { continue }
+                guard reader.skipLiteral("\n  ],\n  \"version\": 1\n}\n"), reader.offset == bytes.count else { return nil }
+                break
+            }
         }
         for entry in best.entries {
             let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[entry.name]), as: UTF8.self)
@@ -431,6 +450,54 @@ struct SuccessorCollector: EdgeLineSkimmer {
         // never suggested.
         guard !key.isEmpty, key != fromKey else { return }
         successors.append(Successor(destination: key, origin: origin, time: edge.time, weight: edge.weight))
+    }
+}
+
+/// The place records of a checked (stamped) file, read without folding: where each name
+/// is, its visits and its time, in arrays of integers (whose metadata the standard
+/// library has ready), so they can be read on one thread while the edges are skimmed.
+struct RecordList {
+    private var nameStarts: [Int32] = []
+    private var nameCounts: [Int32] = []
+    private(set) var visits: [Int64] = []
+    /// `Int64.min` for a record without a time.
+    private var times: [Int64] = []
+
+    var count: Int { visits.count }
+
+    func name(_ index: Int, in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let start = Int(nameStarts[index])
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<start + Int(nameCounts[index])])
+    }
+
+    func time(_ index: Int) -> Int64? {
+        times[index] == .min ? nil : times[index]
+    }
+
+    /// Reads the records from `reader`'s position (the first record) to the end of the
+    /// file, names up to their closing quote (the file was checked); false when they
+    /// are not in the writer's shape.
+    mutating func read(from reader: JSONReader) -> Bool {
+        var reader = reader
+        let bytes = reader.bytes
+        while true {
+            var time = Int64.min
+            if reader.skipLiteral("{\"lastVisitedAt\":") {
+                guard let value = reader.plainNonNegativeInteger(), reader.skipLiteral(",\"name\":\"") else { return false }
+                time = value
+            } else {
+                guard reader.skipLiteral("{\"name\":\"") else { return false }
+            }
+            guard let name = reader.checkedPlainStringBody(), reader.skipLiteral(",\"visits\":"),
+                let visits = reader.plainNonNegativeInteger(), reader.skipLiteral("}")
+            else { return false }
+            nameStarts.append(Int32(truncatingIfNeeded: RouteGraph.offset(of: name, in: bytes)))
+            nameCounts.append(Int32(truncatingIfNeeded: name.count))
+            self.visits.append(visits)
+            times.append(time)
+            if reader.skipLiteral(",\n    ") { continue }
+            return reader.skipLiteral("\n  ],\n  \"version\": 1\n}\n") && reader.offset == bytes.count
+        }
     }
 }
 
