@@ -334,7 +334,8 @@ extension RouteGraph {
         return nil
     }
 
-    /// The header lines between `edges` and `places`, found from the end of the file:
+    /// The header lines between `edges` and `places`, found from the end of the file, and
+    /// where the first record starts:
     ///
     ///       ],                                  ← `edgesEnd` is at the newline before
     ///       "lastVisitedAt": 1700003600,
@@ -347,7 +348,9 @@ extension RouteGraph {
     /// last place before it reads the edges. Nothing before the header has been checked:
     /// a caller must find the same `edgesEnd` by scanning the edges forward. Nil when
     /// the lines are not there.
-    static func headerFromTail(_ bytes: UnsafeRawBufferPointer) -> (edgesEnd: Int, lastName: UnsafeRawBufferPointer?)? {
+    static func headerFromTail(
+        _ bytes: UnsafeRawBufferPointer
+    ) -> (edgesEnd: Int, lastName: UnsafeRawBufferPointer?, recordsStart: Int)? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         // Back from the end to the `[` of the `  "places": [` line (the records hold one
         // only inside a name), then line by line, up to three, to the `  ],` that ends
@@ -389,8 +392,8 @@ extension RouteGraph {
                 guard let name = reader.plainStringBody(), reader.skipLiteral(",\n") else { return nil }
                 lastName = name
             }
-            guard reader.offset == placesLine else { return nil }
-            return (end, lastName)
+            guard reader.offset == placesLine, reader.skipLiteral("  \"places\": [\n    ") else { return nil }
+            return (end, lastName, reader.offset)
         }
         return nil
     }

@@ -86,20 +86,10 @@ extension RouteGraph {
             fromKey = lastKey
         }
 
-        // The header lines between the edges and the records (found from the tail
-        // already; read forward here, where the records start).
+        // The records start after the header lines (found from the tail, checked there).
         var reader = JSONReader(bytes)
-        reader.rewind(to: edgesEnd)
-        guard reader.skipLiteral("\n  ],\n") else { return nil }
-        if reader.skipLiteral("  \"lastVisitedAt\": ") {
-            guard reader.skipPlainNonNegativeInteger(), reader.skipLiteral(",\n") else { return nil }
-        }
-        var lastName: UnsafeRawBufferPointer? = nil
-        if reader.skipLiteral("  \"lastVisitedLocation\": \"") {
-            guard let name = reader.plainStringBody(), reader.skipLiteral(",\n") else { return nil }
-            lastName = name
-        }
-        guard reader.skipLiteral("  \"places\": [\n    ") else { return nil }
+        reader.rewind(to: header.recordsStart)
+        let lastName = header.lastName
 
         // Pass 1: check every edge line, and keep the from-place's edges. A checked file's
         // edge lines are skimmed instead, and its records read meanwhile (they do not
