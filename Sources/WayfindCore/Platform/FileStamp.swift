@@ -65,6 +65,11 @@ enum FileStamp {
         if !isSet { _ = wayfind_remove_attribute(descriptor, name) }
     }
 
+    /// Removes the stamp `name` from the file open at `descriptor`, if it has one.
+    static func remove(_ descriptor: Int32, name: String) {
+        _ = wayfind_remove_attribute(descriptor, name)
+    }
+
     /// Stamps the file at `path` with `identity`, if it still has that identity; best
     /// effort, silent when it cannot.
     static func set(path: String, name: String, identity: FileIdentity) {

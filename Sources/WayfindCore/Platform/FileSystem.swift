@@ -122,16 +122,17 @@ public enum FileSystem {
     ///
     /// `temporaryPath` is the first name tried for the temporary file (default
     /// `path + ".tmp"`); if something already exists there, numbered names are tried.
-    /// With `stamp`, the new file is stamped with its identity (see `FileStamp`): the
-    /// caller vouches for what it wrote.
+    /// With `stamp`, the new file is stamped with its identity (see `FileStamp`) when the
+    /// caller is `vouching` for what it wrote, and carries no such stamp otherwise.
     public static func writeAtomically(
         _ bytes: [UInt8], to path: String, backupPath: String? = nil, temporaryPath: String? = nil,
-        stamp: String? = nil
+        stamp: String? = nil, vouching: Bool = true
     ) throws(FileSystemError) {
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(FileSystemError) in
                 try writeAtomically(
-                    pieces: [buffer], to: path, backupPath: backupPath, temporaryPath: temporaryPath, stamp: stamp)
+                    pieces: [buffer], to: path, backupPath: backupPath, temporaryPath: temporaryPath, stamp: stamp,
+                    vouching: vouching)
             }
         }
         try result.get()
@@ -142,7 +143,7 @@ public enum FileSystem {
     /// a mapping of the old file, which stays valid (the old inode is never written).
     public static func writeAtomically(
         pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil, temporaryPath: String? = nil,
-        stamp: String? = nil
+        stamp: String? = nil, vouching: Bool = true
     ) throws(FileSystemError) {
         ignoreFileSizeSignal()
         // The lease that proves a spare unused is dropped at once, but someone opening
@@ -184,11 +185,15 @@ public enum FileSystem {
             throw .cannotWrite(path: temporary, errno: errno)
         }
         if let stamp {
-            // After the last write, so the stamp holds the final time; a spare may carry
-            // a stamp from its past, which this replaces or removes.
+            // After the last write, so the stamp holds the final time. A spare may carry
+            // a stamp from its past: this replaces it, or removes it when not vouching.
             var info = stat()
             guard fstat(descriptor, &info) == 0 else { throw .cannotWrite(path: temporary, errno: errno) }
-            FileStamp.set(descriptor, name: stamp, identity: FileIdentity(info))
+            if vouching {
+                FileStamp.set(descriptor, name: stamp, identity: FileIdentity(info))
+            } else if spare != nil {
+                FileStamp.remove(descriptor, name: stamp)
+            }
         }
         guard fsync(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
         isOpen = false

@@ -178,8 +178,8 @@ public struct GraphFile: Sendable {
         if graph.revision != revision {
             do {
                 try FileSystem.writeAtomically(
-                    graph.json(), to: path, backupPath: backupPath,
-                    stamp: graph.namesAreWrittenPlain ? Self.checkedStamp : nil)
+                    graph.json(), to: path, backupPath: backupPath, stamp: Self.checkedStamp,
+                    vouching: graph.namesAreWrittenPlain)
             } catch {
                 throw GraphFileError.fileSystem(error)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WayfindSystemC
 
 @testable import WayfindCore
 
@@ -176,6 +177,31 @@ struct AtomicSaveTests {
         var ignored: Int32 = 0
         waitpid(opener, &ignored, 0)
         #expect(status == 0, "the saver ended with \(status) (128 + \(SIGIO) is SIGIO)")
+    }
+
+    /// A save that does not vouch for its file leaves no stamp on it, not even the one a
+    /// reused spare carried from its past (same size in the same clock tick, that stale
+    /// stamp would match).
+    @Test func aSaveThatDoesNotVouchLeavesNoStampOnAReusedSpare() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let path = scratch.path + "/graph.json"
+        let name = "user.wayfind.test"
+        for version in Self.versions.prefix(3) {
+            try FileSystem.writeAtomically(version, to: path, backupPath: path + ".bak", stamp: name)
+        }
+        func hasStamp(_ file: String) -> Bool {
+            let descriptor = open(file, O_RDONLY)
+            defer { close(descriptor) }
+            var value = [UInt8](repeating: 0, count: 96)
+            return wayfind_get_attribute(descriptor, name, &value, 96) > 0
+        }
+        try #require(hasStamp(path + ".tmp"), "this file system keeps no extended attributes")
+        let spare = inode(path + ".tmp")
+        try FileSystem.writeAtomically(Self.versions[3], to: path, backupPath: path + ".bak", stamp: name, vouching: false)
+        #expect(inode(path) == spare)
+        #expect(!hasStamp(path))
+        #expect(hasStamp(path + ".bak"))
     }
 
     @Test func aReusedSpareTakesTheTargetsPermissions() throws {
