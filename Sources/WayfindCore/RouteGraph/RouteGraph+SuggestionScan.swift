@@ -101,7 +101,7 @@ extension RouteGraph {
             var recordsHold = false
             let edgesHold = skimEdgeLines(
                 bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &collector, &secondHalf,
-                meanwhile: { recordsHold = records.read(from: reader) })
+                meanwhile: { recordsHold = records.read(from: reader, namesChecked: true) })
             guard edgesHold, recordsHold else { return nil }
         } else {
             guard scanEdgeLines(bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &collector, &secondHalf) else {
@@ -163,21 +163,10 @@ extension RouteGraph {
                 guard take(name, visits: visits, time: time) else { return nil }
             }
         } else {
-            while true {
-                var time: Int64? = nil
-                if reader.skipLiteral("{\"lastVisitedAt\":") {
-                    guard let value = reader.plainNonNegativeInteger(), reader.skipLiteral(",\"name\":\"") else { return nil }
-                    time = value
-                } else {
-                    guard reader.skipLiteral("{\"name\":\"") else { return nil }
-                }
-                guard let name = reader.plainStringBody(), reader.skipLiteral(",\"visits\":"),
-                    let visits = reader.plainNonNegativeInteger(), reader.skipLiteral("}")
+            guard records.read(from: reader, namesChecked: false) else { return nil }
+            for index in 0..<records.count {
+                guard take(records.name(index, in: bytes), visits: records.visits[index], time: records.time(index))
                 else { return nil }
-                guard take(name, visits: visits, time: time) else { return nil }
-                if reader.skipLiteral(",\n    ") { continue }
-                guard reader.skipLiteral("\n  ],\n  \"version\": 1\n}\n"), reader.offset == bytes.count else { return nil }
-                break
             }
         }
         for entry in best.entries {
@@ -443,9 +432,10 @@ struct SuccessorCollector: EdgeLineSkimmer {
     }
 }
 
-/// The place records of a checked (stamped) file, read without folding: where each name
-/// is, its visits and its time, in arrays of integers (whose metadata the standard
-/// library has ready), so they can be read on one thread while the edges are skimmed.
+/// The place records of a graph file, read without folding: where each name is, its
+/// visits and its time, in arrays of integers (whose metadata the standard library has
+/// ready). For a checked (stamped) file they are read on one thread while the edges are
+/// skimmed on another.
 struct RecordList {
     private var nameStarts: [Int32] = []
     private var nameCounts: [Int32] = []
@@ -465,9 +455,9 @@ struct RecordList {
     }
 
     /// Reads the records from `reader`'s position (the first record) to the end of the
-    /// file, names up to their closing quote (the file was checked); false when they
-    /// are not in the writer's shape.
-    mutating func read(from reader: JSONReader) -> Bool {
+    /// file; false when they are not in the writer's shape. With `namesChecked` (a
+    /// stamped file) names are read up to their closing quote, else checked as plain.
+    mutating func read(from reader: JSONReader, namesChecked: Bool) -> Bool {
         var reader = reader
         let bytes = reader.bytes
         while true {
@@ -478,7 +468,8 @@ struct RecordList {
             } else {
                 guard reader.skipLiteral("{\"name\":\"") else { return false }
             }
-            guard let name = reader.checkedPlainStringBody(), reader.skipLiteral(",\"visits\":"),
+            guard let name = namesChecked ? reader.checkedPlainStringBody() : reader.plainStringBody(),
+                reader.skipLiteral(",\"visits\":"),
                 let visits = reader.plainNonNegativeInteger(), reader.skipLiteral("}")
             else { return false }
             nameStarts.append(Int32(truncatingIfNeeded: RouteGraph.offset(of: name, in: bytes)))
