@@ -30,6 +30,23 @@ struct GraphIndexesTests {
         }
     }
 
+    @Test func keysWhoseHashesShareTheirTagAreToldApartByTheirBytes() {
+        // Found by searching: the same high 32 bits of `ByteStringSet.hash` (the tag a
+        // slot keeps) and the same slot in a 16-slot table, so a lookup of either key
+        // meets the other's entry first or second and must compare their bytes.
+        let (first, second) = ("k362363", "k413026")
+        func hash(_ key: String) -> UInt64 { Array(key.utf8).withUnsafeBytes { ByteStringSet.hash($0) } }
+        #expect(hash(first) >> 32 == hash(second) >> 32 && hash(first) & 15 == hash(second) & 15)
+        var index = PlaceKeyIndex()
+        index[first] = 1
+        #expect(index[second] == nil)
+        index[second] = 2
+        #expect(index[first] == 1 && index[second] == 2)
+        index[second] = 3
+        index[first] = 4
+        #expect(index[first] == 4 && index[second] == 3)
+    }
+
     @Test func theEdgeIndexAnswersAsADictionary() {
         var random = SplitMix64(seed: 29)
         for round in 0..<40 {
