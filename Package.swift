@@ -43,11 +43,14 @@ let package = Package(
         .executableTarget(name: "wayfind-places-index", dependencies: ["WayfindCore"]),
         .executableTarget(name: "routegraph-visit", dependencies: ["WayfindCore"]),
         .executableTarget(name: "routegraph-suggest", dependencies: ["WayfindCore"]),
-        .testTarget(name: "WayfindCoreTests", dependencies: ["WayfindCore", "WayfindPlacesData"]),
+        // Helpers both test targets share (a seeded random generator).
+        .target(name: "WayfindTestSupport", path: "Tests/WayfindTestSupport"),
+        .testTarget(name: "WayfindCoreTests", dependencies: ["WayfindCore", "WayfindPlacesData", "WayfindTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "WayfindCore", "smartgrep", "routegraph-visit", "routegraph-suggest", "magickey-suggest", "magickey-find",
+                "WayfindCore", "WayfindTestSupport", "smartgrep", "routegraph-visit", "routegraph-suggest",
+                "magickey-suggest", "magickey-find",
             ],
             exclude: ["Fixtures"]
         ),

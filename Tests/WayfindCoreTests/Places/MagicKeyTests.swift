@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WayfindCore
+import WayfindTestSupport
 
 @Suite struct MagicKeyTests {
     static let keys: [MagicKey] = [

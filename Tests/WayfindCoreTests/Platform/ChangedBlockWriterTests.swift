@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WayfindCore
+import WayfindTestSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,7 @@
 /// Damaged graph files for the fuzz tests of the paths that trust a stamped file.
 
+import WayfindTestSupport
+
 /// `bytes` with one to four bytes replaced by those the fast paths look for most (a
 /// newline, a quote, a brace, a digit…), and one time in four its end cut off; nil for
 /// an empty file.

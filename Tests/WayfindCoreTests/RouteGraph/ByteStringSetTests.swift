@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WayfindCore
+import WayfindTestSupport
 
 @Suite("ByteStringSet")
 struct ByteStringSetTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WayfindCore
+import WayfindTestSupport
 
 @Suite("RouteGraph: JSON fuzzing against Foundation")
 struct JSONFuzzTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WayfindCore
+import WayfindTestSupport
 
 @Suite("RouteGraph: suggestions by scanning the file")
 struct SuggestionScanTests {

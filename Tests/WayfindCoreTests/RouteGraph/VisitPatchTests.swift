@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WayfindCore
+import WayfindTestSupport
 
 @Suite("RouteGraph: visits recorded by patching the file")
 struct VisitPatchTests {

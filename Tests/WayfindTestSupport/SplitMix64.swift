@@ -1,11 +1,12 @@
 /// A tiny seeded random generator (Steele, Lea and Flood's SplitMix64), so property tests
-/// fail the same way every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
+/// fail the same way every run. Shared by both test targets.
+public struct SplitMix64: RandomNumberGenerator {
+    @usableFromInline var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    @inlinable
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
