@@ -50,7 +50,11 @@ struct EdgeLine {
 /// The second half of a split scan: its visitor, and where its lines ended (nil if
 /// they did not hold). Shared with the thread that scans it, which alone touches it
 /// until joined.
-private final class EdgeLineHalf<Visitor: EdgeLineVisitor>: @unchecked Sendable {
+///
+/// `Visitor` is deliberately unconstrained: a generic requirement would have the runtime
+/// check the conformance when it first builds the class's metadata, which searches every
+/// conformance record in the binary (75 k instructions, and their pages faulted in).
+private final class EdgeLineHalf<Visitor>: @unchecked Sendable {
     var visitor: Visitor
     var end: Int? = nil
 
@@ -133,7 +137,8 @@ extension RouteGraph {
     /// the file starts as it should and every run holds.
     private static func splitEdgeLines<Visitor: EdgeLineVisitor>(
         _ bytes: UnsafeRawBufferPointer, endingAt edgesEnd: Int, parallelAbove: Int, _ first: inout Visitor,
-        _ second: inout Visitor, meanwhile: () -> Void = {}, run: (Int, Int?, inout Visitor) -> Bool
+        _ second: inout Visitor, meanwhile: () -> Void = {}, meanwhileWeight: Int = 0,
+        run: (Int, Int?, inout Visitor) -> Bool
     ) -> Bool {
         var reader = JSONReader(bytes)
         guard bytes.count < Int(Int32.max), edgesEnd <= bytes.count, reader.skipLiteral("{\n  \"edges\": [\n    ")
@@ -142,7 +147,13 @@ extension RouteGraph {
             return false
         }
         let firstLine = reader.offset
-        guard edgesEnd - firstLine >= parallelAbove, let split = edgeLineSplit(in: bytes, from: firstLine, end: edgesEnd)
+        // This thread also runs `meanwhile`, worth `meanwhileWeight` bytes of lines: its
+        // share of the lines plus that weight is the other thread's share (and at least
+        // an eighth of the lines).
+        let lines = edgesEnd - firstLine
+        let firstShare = max(lines / 8, (lines - meanwhileWeight) / 2)
+        guard lines >= parallelAbove,
+            let split = edgeLineSplit(in: bytes, from: firstLine, end: edgesEnd, after: firstLine + firstShare)
         else {
             meanwhile()
             return run(firstLine, nil, &first)
@@ -175,13 +186,17 @@ extension RouteGraph {
     /// is not in that shape (then check the file).
     ///
     /// `meanwhile` runs on this thread once the second half has started on another (or
-    /// first of all, on one thread): other work to overlap with the skim.
+    /// first of all, on one thread): other work to overlap with the skim, which takes as
+    /// long as skimming `meanwhileWeight` bytes of lines, so this thread skims that many
+    /// fewer and the two finish together.
     static func skimEdgeLines<Visitor: EdgeLineSkimmer>(
         _ bytes: UnsafeRawBufferPointer, endingAt edgesEnd: Int, parallelAbove: Int, _ first: inout Visitor,
-        _ second: inout Visitor, meanwhile: () -> Void = {}
+        _ second: inout Visitor, meanwhile: () -> Void = {}, meanwhileWeight: Int = 0
     ) -> Bool {
-        splitEdgeLines(bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &first, &second, meanwhile: meanwhile) {
-            start, stop, visitor in
+        splitEdgeLines(
+            bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &first, &second, meanwhile: meanwhile,
+            meanwhileWeight: meanwhileWeight
+        ) { start, stop, visitor in
             skimEdgeLineRun(bytes, from: start, stoppingAt: stop, edgesEnd: edgesEnd, &visitor)
         }
     }
@@ -313,12 +328,12 @@ extension RouteGraph {
     }
 
     /// Where to split the edge lines between `from` and `end` for two threads: the start
-    /// of the first line after the middle (just after `},\n    `), or nil. Strings
+    /// of the first line after `after` (default the middle; just after `},\n    `), or nil. Strings
     /// cannot hold a newline, so in a valid file these bytes only ever end a line; in
     /// any other file one of the two scans fails.
-    static func edgeLineSplit(in bytes: UnsafeRawBufferPointer, from: Int, end: Int) -> Int? {
+    static func edgeLineSplit(in bytes: UnsafeRawBufferPointer, from: Int, end: Int, after: Int? = nil) -> Int? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), end <= bytes.count else { return nil }
-        var position = from + (end - from) / 2
+        var position = min(max(after ?? from + (end - from) / 2, from), end)
         while position < end {
             guard let newline = Platform.findByte(UInt8(ascii: "\n"), in: base + position, count: end - position) else {
                 return nil
