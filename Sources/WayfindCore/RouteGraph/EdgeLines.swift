@@ -71,9 +71,10 @@ protocol EdgeLineVisitor: ~Copyable {
 /// A visitor that can also skim a file whose edge lines were checked before
 /// (`skimEdgeLines`): it sees only the lines whose origin it wants.
 protocol EdgeLineSkimmer: EdgeLineVisitor {
-    /// False if no origin ending with the byte `last` is wanted (asked first, as it is
-    /// cheaper than finding where the origin starts).
-    func mayWant(originEndingWith last: UInt8) -> Bool
+    /// False if no origin ending with the byte `last`, after the byte `before`, is
+    /// wanted (asked first, as it is cheaper than finding where the origin starts).
+    /// `before` is the origin's opening quote when the origin is one byte long.
+    func mayWant(originEndingWith last: UInt8, after before: UInt8) -> Bool
     mutating func wants(origin: UnsafeRawBufferPointer) -> Bool
 }
 
@@ -272,7 +273,7 @@ extension RouteGraph {
         var index = 0
         while start < edgesEnd {
             guard let (newline, originEnd) = lineEnd(at: start, edgesEnd: edgesEnd, in: base) else { return false }
-            if visitor.mayWant(originEndingWith: base[originEnd - 1]) {
+            if visitor.mayWant(originEndingWith: base[originEnd - 1], after: base[originEnd - 2]) {
                 guard let origin = originStart(endingAt: originEnd, lineStart: start, in: base) else { return false }
                 if visitor.wants(origin: UnsafeRawBufferPointer(rebasing: bytes[origin..<originEnd])) {
                     reader.rewind(to: start)

@@ -212,16 +212,36 @@ extension RouteGraph {
     }
 
     /// False if the place spelled `bytes` cannot have the folded key `key`, told by the
-    /// first and last bytes: a plain ASCII character (not a space) folds to itself
-    /// lower-cased; first, it is the key's first byte whatever follows (marks fold to
-    /// nothing), and last, the key's last byte. (An empty key is left to the fold.)
+    /// first and the last two bytes: a plain ASCII character (not a space) folds to
+    /// itself lower-cased; first, it is the key's first byte whatever follows (marks fold
+    /// to nothing), and last, the key's last byte, and the one before it too when that
+    /// is also plain ASCII (nothing can come between them). (An empty key is left to the
+    /// fold.)
     @inline(__always)
     static func mayHaveKey(_ bytes: UnsafeRawBufferPointer, _ key: [UInt8]) -> Bool {
         if let first = bytes.first, let keyFirst = key.first, let last = bytes.last, let keyLast = key.last {
-            if first > 0x20, first < 0x80, (first &- 0x41 < 26 ? first | 0x20 : first) != keyFirst { return false }
-            if last > 0x20, last < 0x80, (last &- 0x41 < 26 ? last | 0x20 : last) != keyLast { return false }
+            if isPlain(first), lowered(first) != keyFirst { return false }
+            if isPlain(last) {
+                if lowered(last) != keyLast { return false }
+                if bytes.count >= 2, isPlain(bytes[bytes.count - 2]) {
+                    guard key.count >= 2, lowered(bytes[bytes.count - 2]) == key[key.count - 2] else { return false }
+                }
+            }
         }
         return true
+    }
+
+    /// Whether `byte` is a plain ASCII character other than a space or control, which
+    /// folds to itself lower-cased.
+    @inline(__always)
+    static func isPlain(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte < 0x80
+    }
+
+    /// A plain ASCII character lower-cased.
+    @inline(__always)
+    static func lowered(_ byte: UInt8) -> UInt8 {
+        byte &- 0x41 < 26 ? byte | 0x20 : byte
     }
 
     /// `keyMatches` without the first-byte test: folded and compared piece by piece, so a
@@ -407,10 +427,15 @@ struct SuccessorCollector: EdgeLineSkimmer {
     }
 
     @inline(__always)
-    func mayWant(originEndingWith last: UInt8) -> Bool {
-        // `keyMatches`' last-byte rule, before the origin's start is looked for.
+    func mayWant(originEndingWith last: UInt8, after before: UInt8) -> Bool {
+        // `keyMatches`' rule for the last two bytes, before the origin's start is looked
+        // for. A name in a checked file holds no quote: one before the last byte opens
+        // a one-byte origin.
         guard let keyLast = fromKey.last else { return false }
-        return !(last > 0x20 && last < 0x80) || (last &- 0x41 < 26 ? last | 0x20 : last) == keyLast
+        guard RouteGraph.isPlain(last) else { return true }
+        guard RouteGraph.lowered(last) == keyLast else { return false }
+        guard RouteGraph.isPlain(before), before != UInt8(ascii: "\"") else { return true }
+        return fromKey.count >= 2 && RouteGraph.lowered(before) == fromKey[fromKey.count - 2]
     }
 
     @inline(__always)
@@ -496,27 +521,45 @@ struct RecordList {
     }
 }
 
-/// The first and last bytes of a set of folded keys, to tell most names that have none
-/// of those keys without folding them (`RouteGraph.mayHaveKey`'s rule for many keys).
+/// The first and last bytes of a set of folded keys, and the byte before the last, to
+/// tell most names that have none of those keys without folding them
+/// (`RouteGraph.mayHaveKey`'s rule for many keys).
 struct KeyEnds {
     /// One bit per (first byte, last byte) pair.
     private var pairs: [UInt64] = []
+    /// One bit per hash of (first, next to last, last byte); a key of one byte counts
+    /// with 0 before its last, which no name it could match has there.
+    private var triples: [UInt64] = []
 
     mutating func insert(_ key: [UInt8]) {
         guard let first = key.first, let last = key.last else { return }
-        if pairs.isEmpty { pairs = [UInt64](repeating: 0, count: 1024) }
+        if pairs.isEmpty {
+            pairs = [UInt64](repeating: 0, count: 1024)
+            triples = [UInt64](repeating: 0, count: 512)
+        }
         let pair = Int(first) << 8 | Int(last)
         pairs[pair >> 6] |= 1 << UInt64(pair & 63)
+        let triple = Self.triple(first, key.count >= 2 ? key[key.count - 2] : 0, last)
+        triples[triple >> 6] |= 1 << UInt64(triple & 63)
     }
 
     /// False if the place spelled `bytes` cannot have any of the keys.
     @inline(__always)
     func mayHold(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !pairs.isEmpty else { return false }
-        guard let first = bytes.first, let last = bytes.last, first > 0x20, first < 0x80, last > 0x20, last < 0x80
+        guard let first = bytes.first, let last = bytes.last, RouteGraph.isPlain(first), RouteGraph.isPlain(last)
         else { return true }
-        let pair = Int(first &- 0x41 < 26 ? first | 0x20 : first) << 8 | Int(last &- 0x41 < 26 ? last | 0x20 : last)
-        return pairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0
+        let pair = Int(RouteGraph.lowered(first)) << 8 | Int(RouteGraph.lowered(last))
+        guard pairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0 else { return false }
+        guard bytes.count >= 2, RouteGraph.isPlain(bytes[bytes.count - 2]) else { return true }
+        let triple = Self.triple(RouteGraph.lowered(first), RouteGraph.lowered(bytes[bytes.count - 2]), RouteGraph.lowered(last))
+        return triples[triple >> 6] & (1 << UInt64(triple & 63)) != 0
+    }
+
+    /// A 15-bit hash of three bytes.
+    @inline(__always)
+    private static func triple(_ first: UInt8, _ beforeLast: UInt8, _ last: UInt8) -> Int {
+        Int(((UInt32(first) << 16 | UInt32(beforeLast) << 8 | UInt32(last)) &* 0x9E37_79B1) >> 17)
     }
 }
 
