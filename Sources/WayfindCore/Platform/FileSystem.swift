@@ -104,7 +104,13 @@ public enum FileSystem {
     ///
     /// With `stamp`, the result also says whether the file carries that stamp (see
     /// `FileStamp`) with its current identity.
-    public static func mapFile(at path: String, stamp: String? = nil) throws(FileSystemError) -> FileBytes? {
+    ///
+    /// Every page is mapped at once, unless the file carries the stamp and
+    /// `lazilyIfStamped`: then pages are mapped as they are read (`FileBytes.populate`
+    /// maps them all later), for a reader that may need only the end of the file.
+    public static func mapFile(
+        at path: String, stamp: String? = nil, lazilyIfStamped: Bool = false
+    ) throws(FileSystemError) -> FileBytes? {
         guard let (descriptor, info) = try openRegularFile(at: path) else { return nil }
         // Open as long as the mapping lives: on some file systems (overlayfs) a mapping
         // alone does not count as an opener, and a save decides whether to rewrite an
@@ -113,7 +119,10 @@ public enum FileSystem {
         let identity = FileIdentity(info)
         let isStamped = stamp.map { FileStamp.matches(descriptor, name: $0, identity: identity) } ?? false
         if info.st_size == 0 { return FileBytes(mapping: nil, file: file, identity: identity, isStamped: isStamped) }
-        guard let mapping = MappedFile(FileDescriptor(descriptor), minimumSize: 1, populate: true) else {
+        guard
+            let mapping = MappedFile(
+                FileDescriptor(descriptor), minimumSize: 1, populate: !(isStamped && lazilyIfStamped))
+        else {
             throw .cannotRead(path: path, errno: errno)
         }
         return FileBytes(mapping: mapping, file: file, identity: identity, isStamped: isStamped)
@@ -424,5 +433,11 @@ public struct FileBytes {
     /// The file's bytes, valid while this value lives.
     public var bytes: UnsafeRawBufferPointer {
         mapping.map { UnsafeRawBufferPointer($0.bytes) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+
+    /// Maps every page of a file mapped lazily, before reading all of it (one call
+    /// instead of a page fault per 64 KiB).
+    public func populate() {
+        mapping?.populate()
     }
 }

@@ -414,6 +414,73 @@ extension RouteGraph {
         return nil
     }
 
+    /// The end of a file in the writer's shape, from just after the last place record's
+    /// `}`: the `places` array's close, the `successors` block if there is one (a copy
+    /// of the edge lines that leave the last place), and the version,
+    ///
+    ///       ],
+    ///       "successors": [
+    ///         {"destination":"Airport","lastVisitedAt":1700000000,"origin":"City Center","weight":11}
+    ///       ],
+    ///       "version": 1
+    ///     }
+    ///
+    /// (or `"successors": [],`). Each successor line is checked as an edge line and
+    /// shown to `visitor`. Returns where the successor lines are (from the first one's
+    /// `{` to the last one's `}`; empty for `[]`), `nil` inside when there is no block,
+    /// or nil when the end is not in that shape.
+    static func readFileEnd<Visitor: EdgeLineVisitor>(
+        _ reader: inout JSONReader, _ visitor: inout Visitor
+    ) -> Range<Int>?? {
+        guard reader.skipLiteral("\n  ],\n") else { return nil }
+        var successors: Range<Int>? = nil
+        if reader.skipLiteral("  \"successors\": [") {
+            if reader.skipLiteral("],\n") {
+                successors = reader.offset - 3..<reader.offset - 3
+            } else {
+                guard reader.skipLiteral("\n    ") else { return nil }
+                let start = reader.offset
+                guard scanEdgeLineRun(&reader, stoppingAt: nil, &visitor) != nil else { return nil }
+                successors = start..<reader.offset
+                guard reader.skipLiteral("\n  ],\n") else { return nil }
+            }
+        }
+        guard reader.skipLiteral("  \"version\": 1\n}\n"), reader.offset == reader.bytes.count else { return nil }
+        return .some(successors)
+    }
+
+    /// The successor lines of a file in the writer's shape (see `readFileEnd`), found
+    /// from its end without reading the records before them: from the first line's `{`
+    /// to the last one's `}`, empty for `[]`; nil when the file does not end with such a
+    /// block. The lines are only located here: a caller reads them with
+    /// `scanEdgeLineRun`, which checks them.
+    static func successorsFromTail(_ bytes: UnsafeRawBufferPointer) -> Range<Int>? {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        func endsWith(_ literal: StaticString, before end: Int) -> Bool {
+            end >= literal.utf8CodeUnitCount
+                && memcmp(base + end - literal.utf8CodeUnitCount, literal.utf8Start, literal.utf8CodeUnitCount) == 0
+        }
+        let versionLine: StaticString = "\n  \"version\": 1\n}\n"
+        guard endsWith(versionLine, before: bytes.count) else { return nil }
+        var end = bytes.count - versionLine.utf8CodeUnitCount
+        let empty: StaticString = "\n  \"successors\": [],"
+        if endsWith(empty, before: end) { return end - 2..<end - 2 }
+        // Back over `  ],` and then line by line over edge lines, up to the key's line;
+        // any other line (a place record, when there is no block) ends the search.
+        guard endsWith("\n  ],", before: end) else { return nil }
+        end -= 5
+        let last = end
+        while true {
+            guard let newline = Platform.findLastByte(UInt8(ascii: "\n"), in: base, count: end).map({ $0 - base })
+            else { return nil }
+            if endsWith("\n  \"successors\": [", before: end) {
+                return end + 5 <= last ? end + 5..<last : nil
+            }
+            guard end - newline > 21, memcmp(base + newline + 1, "    {\"destination\":\"", 20) == 0 else { return nil }
+            end = newline
+        }
+    }
+
     /// The time and weight of `line`, which `scanEdgeLines` has checked, and the
     /// position just after its `}`.
     static func values(of line: EdgeLine, in bytes: UnsafeRawBufferPointer) -> (time: Int64?, weight: Int64, end: Int)? {

@@ -72,23 +72,30 @@ public struct GraphFile: Sendable {
     ) throws(GraphFileError) -> [Suggestion] {
         let mapped: FileBytes?
         do {
-            mapped = try FileSystem.mapFile(at: path, stamp: Self.checkedStamp)
+            mapped = try FileSystem.mapFile(at: path, stamp: Self.checkedStamp, lazilyIfStamped: true)
         } catch {
             throw .fileSystem(error)
         }
         guard let mapped else { return RouteGraph().suggestions(for: request, filter: filter) }
-        if mapped.isStamped,
-            let skimmed = withExtendedLifetime(mapped, {
+        if mapped.isStamped {
+            // From the last place, a stamped file's `successors` block and records (its
+            // end) are all that is read; anything else reads the whole file.
+            if request.from != nil || RouteGraph.successorsFromTail(mapped.bytes) == nil { mapped.populate() }
+            if let skimmed = withExtendedLifetime(mapped, {
                 RouteGraph.scannedSuggestions(in: mapped.bytes, for: request, filter: filter, edgesChecked: true)
-            })
-        {
-            return skimmed
+            }) {
+                return skimmed
+            }
+            mapped.populate()
         }
+        var vouching = false
         let scanned = withExtendedLifetime(mapped) {
-            RouteGraph.scannedSuggestions(in: mapped.bytes, for: request, filter: filter)
+            RouteGraph.scannedSuggestions(in: mapped.bytes, for: request, filter: filter, vouching: &vouching)
         }
         if let scanned {
-            if !mapped.isStamped { FileStamp.set(path: path, name: Self.checkedStamp, identity: mapped.identity) }
+            if !mapped.isStamped && vouching {
+                FileStamp.set(path: path, name: Self.checkedStamp, identity: mapped.identity)
+            }
             return scanned
         }
         return try load(mapped).suggestions(for: request, filter: filter)

@@ -82,10 +82,7 @@ extension RouteGraph {
             nameBytes += writer.bytes.count
         }
         var writer = JSONWriter(wrapDepth: 2, capacity: 256 + links.count * 80 + nameBytes * 4)
-        writer.beginObject()
-        writer.key("edges")
-        writer.beginArray()
-        for link in links {
+        func write(_ link: Link) {
             writer.beginObject()
             writer.key("destination")
             writer.rawValue(quoted[link.destination])
@@ -99,6 +96,10 @@ extension RouteGraph {
             writer.integer(Int64(link.weight))
             writer.endObject()
         }
+        writer.beginObject()
+        writer.key("edges")
+        writer.beginArray()
+        for link in links { write(link) }
         writer.endArray()
         if let lastVisitedAt {
             writer.key("lastVisitedAt")
@@ -125,6 +126,14 @@ extension RouteGraph {
             writer.endObject()
         }
         writer.endArray()
+        // A copy of the edges leaving the last place, in file order, so that suggesting
+        // from it reads the end of the file only (see `successorsFromTail`).
+        if let lastPlace {
+            writer.key("successors")
+            writer.beginArray()
+            for link in links where link.origin == lastPlace { write(link) }
+            writer.endArray()
+        }
         writer.key("version")
         writer.integer(Int64(Self.currentVersion))
         writer.endObject()

@@ -40,8 +40,24 @@ extension RouteGraph {
         in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)? = nil,
         edgesChecked: Bool = false
     ) -> [Suggestion]? {
+        var vouching = false
+        return scannedSuggestions(
+            in: bytes, for: request, filter: filter, parallelAbove: parallelScanBytes, edgesChecked: edgesChecked,
+            vouching: &vouching)
+    }
+
+    /// `scannedSuggestions`, and whether the scan vouches for the file as the checked
+    /// stamp does (see `GraphFile.checkedStamp`): it checked every byte, and the file's
+    /// `successors` block, if any, is exactly the last place's edge lines. A scan from
+    /// another place cannot tell the latter, so it vouches only for a file without the
+    /// block. (Meaningless with `edgesChecked`.)
+    public static func scannedSuggestions(
+        in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)? = nil,
+        edgesChecked: Bool = false, vouching: inout Bool
+    ) -> [Suggestion]? {
         scannedSuggestions(
-            in: bytes, for: request, filter: filter, parallelAbove: parallelScanBytes, edgesChecked: edgesChecked)
+            in: bytes, for: request, filter: filter, parallelAbove: parallelScanBytes, edgesChecked: edgesChecked,
+            vouching: &vouching)
     }
 
     /// `scannedSuggestions`, checking the edge lines on two threads from `parallelAbove`
@@ -50,16 +66,37 @@ extension RouteGraph {
         in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)?,
         parallelAbove: Int, edgesChecked: Bool = false
     ) -> [Suggestion]? {
+        var vouching = false
+        return scannedSuggestions(
+            in: bytes, for: request, filter: filter, parallelAbove: parallelAbove, edgesChecked: edgesChecked,
+            vouching: &vouching)
+    }
+
+    static func scannedSuggestions(
+        in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)?,
+        parallelAbove: Int, edgesChecked: Bool, vouching: inout Bool
+    ) -> [Suggestion]? {
+        vouching = false
         guard
             let graph = suggestionGraph(
-                scanning: bytes, for: request, filter: filter, parallelAbove: parallelAbove, edgesChecked: edgesChecked)
-        else { return nil }
+                scanning: bytes, for: request, filter: filter, parallelAbove: parallelAbove, edgesChecked: edgesChecked,
+                vouching: &vouching)
+        else {
+            vouching = false
+            return nil
+        }
         let suggestions = graph.suggestions(for: request, filter: filter)
         if request.successorsOnly || request.limit == 0 { return suggestions }
         // A full list whose last frecency score is above zero cannot have left out a
         // zero-score place the small graph does not know.
-        guard let limit = request.limit, suggestions.count == limit else { return nil }
-        if let last = suggestions.last, last.source == .frecency, !(last.score > 0) { return nil }
+        guard let limit = request.limit, suggestions.count == limit else {
+            vouching = false
+            return nil
+        }
+        if let last = suggestions.last, last.source == .frecency, !(last.score > 0) {
+            vouching = false
+            return nil
+        }
         return suggestions
     }
 
@@ -67,7 +104,7 @@ extension RouteGraph {
     /// the size of the edge lines from which two threads check them (tests lower it).
     static func suggestionGraph(
         scanning bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)? = nil,
-        parallelAbove: Int = parallelScanBytes, edgesChecked: Bool = false
+        parallelAbove: Int = parallelScanBytes, edgesChecked: Bool = false, vouching: inout Bool
     ) -> RouteGraph? {
         // The header lines between the edges and the records, read first from the end:
         // the last place (the default from-place) whose edges are then found while the
@@ -97,13 +134,22 @@ extension RouteGraph {
         var collector = SuccessorCollector(bytes: bytes, fromKey: fromKey)
         var secondHalf = collector
         var records = RecordList()
-        if edgesChecked {
+        // The `successors` block's lines (the last place's edges, copied), to compare
+        // with those found among the edges.
+        var copied = SuccessorCollector(bytes: bytes, fromKey: edgesChecked ? [] : lastKey)
+        if edgesChecked, !lastKey.isEmpty, fromKey == lastKey, let block = successorsFromTail(bytes) {
+            // The stamp vouches that the block is exactly the from-place's edge lines:
+            // they are read there, with the records, and the other edge lines not at all.
+            guard records.read(from: reader, namesChecked: true, successors: &collector),
+                records.successorLines == block
+            else { return nil }
+        } else if edgesChecked {
             var recordsHold = false
             // Reading a record's byte costs about three times skimming a line's (measured
             // with callgrind at 10k edges: 4.9 and 1.3 instructions).
             let edgesHold = skimEdgeLines(
                 bytes, endingAt: edgesEnd, parallelAbove: parallelAbove, &collector, &secondHalf,
-                meanwhile: { recordsHold = records.read(from: reader, namesChecked: true) },
+                meanwhile: { recordsHold = records.read(from: reader, namesChecked: true, successors: &copied) },
                 meanwhileWeight: 3 * (bytes.count - header.recordsStart))
             guard edgesHold, recordsHold else { return nil }
         } else {
@@ -112,6 +158,7 @@ extension RouteGraph {
             }
         }
         collector.successors += secondHalf.successors
+        collector.lines += secondHalf.lines
         guard collector.isConsistent, secondHalf.isConsistent else { return nil }
         let successors = collector.successors
         var successorKeys = ByteStringSet(expected: successors.count)
@@ -166,7 +213,13 @@ extension RouteGraph {
                 guard take(name, visits: visits, time: time) else { return nil }
             }
         } else {
-            guard records.read(from: reader, namesChecked: false) else { return nil }
+            guard records.read(from: reader, namesChecked: false, successors: &copied), copied.isConsistent else {
+                return nil
+            }
+            vouching =
+                records.successorLines == nil
+                || (!lastKey.isEmpty && fromKey == lastKey
+                    && copiesSuccessors(records.successorLines, copied.lines, collector.lines, in: bytes))
             for index in 0..<records.count {
                 guard take(records.name(index, in: bytes), visits: records.visits(index), time: records.time(index))
                 else { return nil }
@@ -188,6 +241,31 @@ extension RouteGraph {
             graph.strengthen(from: from, to: to, by: Int(clamping: successor.weight), at: successor.time)
         }
         return graph
+    }
+
+    /// Whether a file's `successors` block (its lines at `block`, nil for none, of which
+    /// `copied` left the last place) holds exactly the edge lines `leaving` the last
+    /// place, in the same order, byte for byte; true for a file without the block. The
+    /// spans come from `SuccessorCollector`s keyed by the last place, `leaving` from a
+    /// scan of the edges from it (none for another from-place: then only a file
+    /// without the block can be vouched for).
+    static func copiesSuccessors(
+        _ block: Range<Int>?, _ copied: [EdgeLine.Span], _ leaving: [EdgeLine.Span], in bytes: UnsafeRawBufferPointer
+    ) -> Bool {
+        guard let block else { return true }
+        guard copied.count == leaving.count else { return false }
+        // Every line of the block left the last place: their lengths and separators
+        // (`,\n    `) add up to the block.
+        var length = max(copied.count - 1, 0) * 6
+        for (line, edge) in zip(copied, leaving) {
+            guard line.count == edge.count,
+                Platform.bytesEqual(
+                    bytes.baseAddress.map { $0 + Int(line.start) }, bytes.baseAddress.map { $0 + Int(edge.start) },
+                    count: Int(line.count))
+            else { return false }
+            length += Int(line.count)
+        }
+        return length == block.count
     }
 
     /// The place spelled `bytes` (created if new), whose shown spelling becomes this one
@@ -417,6 +495,9 @@ struct SuccessorCollector: EdgeLineSkimmer {
     let bytes: UnsafeRawBufferPointer
     let fromKey: [UInt8]
     var successors: [Successor] = []
+    /// Where every line leaving the from-place is, in file order (also those that
+    /// `successors` leaves out), to compare with the file's `successors` block.
+    var lines: [EdgeLine.Span] = []
     /// False if a checked line could not be read again (never expected).
     var isConsistent = true
     private var key: [UInt8] = []
@@ -452,6 +533,7 @@ struct SuccessorCollector: EdgeLineSkimmer {
             isConsistent = false
             return
         }
+        lines.append(EdgeLine.Span(start: line.start, count: Int32(truncatingIfNeeded: edge.end) - line.start))
         RouteGraph.foldKey(line.destination(in: bytes), into: &key)
         // A full load drops an edge to an empty name; one to the from-place itself is
         // never suggested.
@@ -491,10 +573,15 @@ struct RecordList {
         records[index].time == .min ? nil : records[index].time
     }
 
+    /// Where the file's `successors` lines are, once `read` has reached them (see
+    /// `RouteGraph.readFileEnd`): nil when the file has no such block.
+    private(set) var successorLines: Range<Int>? = nil
+
     /// Reads the records from `reader`'s position (the first record) to the end of the
-    /// file; false when they are not in the writer's shape. With `namesChecked` (a
-    /// stamped file) names are read up to their closing quote, else checked as plain.
-    mutating func read(from reader: JSONReader, namesChecked: Bool) -> Bool {
+    /// file, and the `successors` lines after them, if any, with `successors`; false
+    /// when they are not in the writer's shape. With `namesChecked` (a stamped file)
+    /// names are read up to their closing quote, else checked as plain.
+    mutating func read(from reader: JSONReader, namesChecked: Bool, successors: inout SuccessorCollector) -> Bool {
         var reader = reader
         let bytes = reader.bytes
         // A record takes at least 50 bytes as written (with its time and separator).
@@ -516,7 +603,9 @@ struct RecordList {
                     nameStart: Int32(truncatingIfNeeded: RouteGraph.offset(of: name, in: bytes)),
                     nameCount: Int32(truncatingIfNeeded: name.count), visits: visits, time: time))
             if reader.skipLiteral(",\n    ") { continue }
-            return reader.skipLiteral("\n  ],\n  \"version\": 1\n}\n") && reader.offset == bytes.count
+            guard let end = RouteGraph.readFileEnd(&reader, &successors) else { return false }
+            successorLines = end
+            return true
         }
     }
 }

@@ -82,6 +82,8 @@ extension RouteGraph {
         // The edge last place → this place, if any: at most one.
         guard firstHalf.edges.count + secondHalf.edges.count <= 1 else { return nil }
         let edgeIndex = firstHalf.edges.first ?? secondHalf.edges.first.map { $0 + firstHalf.lines.count }
+        // The lines that leave the visited place, the new `successors` block.
+        let leavingHere = firstHalf.leavingHere + secondHalf.leavingHere.map { $0 + firstHalf.lines.count }
         let hereIsOnEdge = firstHalf.hereIsOnEdge || secondHalf.hereIsOnEdge
         let lastIsOnEdge = firstHalf.lastIsOnEdge || secondHalf.lastIsOnEdge
         var reader = JSONReader(bytes)
@@ -169,9 +171,9 @@ extension RouteGraph {
             break
         }
         let placesEnd = reader.offset
-        guard let lastRecord = records.last, reader.skipLiteral("\n  ],\n  \"version\": 1\n}\n"),
-            reader.offset == bytes.count
-        else { return nil }
+        // The end: the old `successors` block, if any, is checked and replaced below.
+        var ignored = SuccessorCollector(bytes: bytes, fromKey: [])
+        guard let lastRecord = records.last, readFileEnd(&reader, &ignored) != nil else { return nil }
         let lastRecordName = lastRecord.bytes(in: bytes)
         // A new place's record goes after those of the places on edges, which `json()`
         // writes first: at the end when the last record is on an edge (checked below).
@@ -210,22 +212,46 @@ extension RouteGraph {
 
         // The new file.
         var patch = FilePatch()
+        // The new or changed edge line, if it leaves the visited place (a self-loop).
+        var changedLine: [UInt8]? = nil
+        var addedLine: [UInt8]? = nil
         if makesEdge, let lastName {
             if let edgeIndex {
                 guard let edge = values(of: lines[edgeIndex], in: bytes) else { return nil }
                 patch.keep(0..<Int(lines[edgeIndex].start))
-                patch.add(
-                    edgeLine(
-                        destination: hereName, time: max(edge.time ?? time, time), origin: lastName,
-                        weight: edge.weight == .max ? .max : edge.weight + 1))
+                let line = edgeLine(
+                    destination: hereName, time: max(edge.time ?? time, time), origin: lastName,
+                    weight: edge.weight == .max ? .max : edge.weight + 1)
+                patch.add(line)
                 patch.keep(edge.end..<edgesEnd)
+                changedLine = line
             } else {
                 patch.keep(0..<edgesEnd)
-                patch.add(Array(",\n    ".utf8) + edgeLine(destination: hereName, time: time, origin: lastName, weight: 1))
+                let line = edgeLine(destination: hereName, time: time, origin: lastName, weight: 1)
+                patch.add(Array(",\n    ".utf8) + line)
+                if lastKey == hereKey { addedLine = line }
             }
         } else {
             patch.keep(0..<edgesEnd)
         }
+        // The `successors` block: the edge lines leaving the visited place, as changed.
+        var successors: [UInt8] = []
+        var successorCount = 0
+        func appendSuccessor(_ line: UnsafeRawBufferPointer) {
+            successors += successorCount == 0 ? Array("\n    ".utf8) : Array(",\n    ".utf8)
+            successors.append(contentsOf: line)
+            successorCount += 1
+        }
+        for index in leavingHere {
+            if index == edgeIndex, let changedLine {
+                changedLine.withUnsafeBytes { appendSuccessor($0) }
+            } else {
+                guard let edge = values(of: lines[index], in: bytes) else { return nil }
+                appendSuccessor(UnsafeRawBufferPointer(rebasing: bytes[Int(lines[index].start)..<edge.end]))
+            }
+        }
+        addedLine?.withUnsafeBytes { appendSuccessor($0) }
+        successors += successorCount == 0 ? Array("],\n".utf8) : Array("\n  ],\n".utf8)
         var header = Array("\n  ],\n  \"lastVisitedAt\": ".utf8)
         appendInteger(time, to: &header)
         header += Array(",\n  \"lastVisitedLocation\": \"".utf8) + hereName + Array("\",\n  \"places\": [\n    ".utf8)
@@ -243,7 +269,7 @@ extension RouteGraph {
             patch.keep(placesStart..<placesEnd)
             patch.add(Array(",\n    ".utf8) + record)
         }
-        patch.keep(placesEnd..<bytes.count)
+        patch.add(Array("\n  ],\n  \"successors\": [".utf8) + successors + Array("  \"version\": 1\n}\n".utf8))
         return patch
     }
 
@@ -310,6 +336,8 @@ private struct PlaceFinder: EdgeLineVisitor {
     var lines: [EdgeLine] = []
     /// Indexes in `lines` of the edges last place → visited place.
     var edges: [Int] = []
+    /// Indexes in `lines` of the edges that leave the visited place.
+    var leavingHere: [Int] = []
     var hereIsOnEdge = false
     var lastIsOnEdge = false
     /// Whether one of the two places is named with another spelling somewhere.
@@ -338,5 +366,6 @@ private struct PlaceFinder: EdgeLineVisitor {
         hereIsOnEdge = hereIsOnEdge || to.isHere || from.isHere
         lastIsOnEdge = lastIsOnEdge || to.isLast || from.isLast
         if from.isLast && to.isHere { edges.append(lines.count - 1) }
+        if from.isHere { leavingHere.append(lines.count - 1) }
     }
 }

@@ -73,6 +73,39 @@ struct GraphFileStampTests {
         #expect(first == graph.suggestions(for: request))
     }
 
+    /// A file whose `successors` block disagrees with its edges (edited by hand) is
+    /// answered from the edges and not stamped, so the block is never trusted; a scan
+    /// from another place cannot compare the block and does not stamp either. The next
+    /// save writes the block anew.
+    @Test func aFileWhoseBlockDisagreesWithItsEdgesIsNotStamped() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        try #require(attributesWork(in: scratch.path))
+        var graph = RouteGraph()
+        for step in 0..<30 { graph.visit(["Home", "Gym", "Café", "Old Town"][step % 4], at: Self.epoch + Int64(step)) }
+        var text = String(decoding: graph.json(), as: UTF8.self)
+        // The last place is Gym; its one edge leads to Café. The copy says Home.
+        let copied = #"{"destination":"Café","lastVisitedAt":1700000026,"origin":"Gym","weight":7}"#
+        let lied = #"{"destination":"Home","lastVisitedAt":1700000026,"origin":"Gym","weight":7}"#
+        try #require(text.contains("\"successors\": [\n    " + copied + "\n  ]"))
+        text = text.replacingOccurrences(of: "[\n    " + copied + "\n  ]", with: "[\n    " + lied + "\n  ]")
+        let path = scratch.path + "/graph.json"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        let request = SuggestionRequest(limit: 3, now: Self.epoch + 100)
+        #expect(try GraphFile(path: path).suggestions(for: request) == graph.suggestions(for: request))
+        #expect(try !isStamped(path))
+        #expect(try GraphFile(path: path).suggestions(for: request) == graph.suggestions(for: request))
+
+        _ = FileManager.default.createFile(atPath: path, contents: Data(graph.json()))
+        let fromHome = SuggestionRequest(from: "Home", limit: 3, now: Self.epoch + 100)
+        #expect(try GraphFile(path: path).suggestions(for: fromHome) == graph.suggestions(for: fromHome))
+        #expect(try !isStamped(path))
+        #expect(try GraphFile(path: path).suggestions(for: request) == graph.suggestions(for: request))
+        #expect(try isStamped(path))
+        // Stamped, from the last place: the block is read (the same answer).
+        #expect(try GraphFile(path: path).suggestions(for: request) == graph.suggestions(for: request))
+    }
+
     /// A file changed in place after it was stamped (here an edge line of another place
     /// made invalid, same size) is checked in full again: an error, not an answer.
     @Test func aFileChangedSinceItsStampIsCheckedAgain() throws {

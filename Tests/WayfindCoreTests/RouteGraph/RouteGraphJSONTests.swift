@@ -36,12 +36,36 @@ struct RouteGraphJSONTests {
                 {"lastVisitedAt":1700000060,"name":"Airport \\"T1\\"","visits":1},
                 {"lastVisitedAt":1700000000,"name":"City Center","visits":1}
               ],
+              "successors": [],
               "version": 1
             }
 
             """
         let actual = String(decoding: graph.json(), as: UTF8.self)
         #expect(actual == expected, "expected:\n\(expected)\nactual:\n\(actual)")
+        // Back where it started: the edges leaving the last place are copied at the end.
+        graph.visit("City Center", at: 1_700_000_120)
+        let back = """
+            {
+              "edges": [
+                {"destination":"Airport \\"T1\\"","lastVisitedAt":1700000060,"origin":"City Center","weight":1},
+                {"destination":"City Center","lastVisitedAt":1700000120,"origin":"Airport \\"T1\\"","weight":1}
+              ],
+              "lastVisitedAt": 1700000120,
+              "lastVisitedLocation": "City Center",
+              "places": [
+                {"lastVisitedAt":1700000060,"name":"Airport \\"T1\\"","visits":1},
+                {"lastVisitedAt":1700000120,"name":"City Center","visits":2}
+              ],
+              "successors": [
+                {"destination":"Airport \\"T1\\"","lastVisitedAt":1700000060,"origin":"City Center","weight":1}
+              ],
+              "version": 1
+            }
+
+            """
+        let actualBack = String(decoding: graph.json(), as: UTF8.self)
+        #expect(actualBack == back, "expected:\n\(back)\nactual:\n\(actualBack)")
         #expect(String(decoding: RouteGraph().json(), as: UTF8.self) == "{\n  \"edges\": [],\n  \"places\": [],\n  \"version\": 1\n}\n")
     }
 
