@@ -54,7 +54,8 @@ public struct GraphFile: Sendable {
 
     /// The stamp (see `FileStamp`) of a graph file that the fast paths may read without
     /// checking it again: in the writer's exact shape (`RouteGraph.scannedSuggestions`),
-    /// every byte valid, no name escaped, one record per place. Set by a suggestion scan
+    /// every byte valid, no name escaped, one record per place, and its `successors`
+    /// block (if any) exactly the last place's edge lines. Set by a suggestion scan
     /// that checked all that, by a save of a whole graph whose names need no escapes
     /// (`json()` writes one record per place), and by a patched save (a patch is only
     /// made of a stamped file or of one it checked the same way, and keeps all that).

@@ -12,15 +12,19 @@
 ///       "places": [
 ///         {"lastVisitedAt":1700000000,"name":"Airport","visits":12}
 ///       ],
+///       "successors": [],
 ///       "version": 1
 ///     }
 ///
 /// - The seed's keys keep their names and types: `edges` (array of `origin`,
 ///   `destination`, `weight`) and `lastVisitedLocation` (string, or absent or null).
-/// - Ours are additions: `version`, `lastVisitedAt` at the top and on each edge, and
-///   `places`, the visit count and last visit of each place, for frecency. A file
-///   without `places` (the seed's) gets estimates from its edges: a place's visits are
-///   the weights of the edges into it, its last visit the latest of their times.
+/// - Ours are additions: `version`, `lastVisitedAt` at the top and on each edge,
+///   `places`, the visit count and last visit of each place, for frecency, and
+///   `successors`, a copy of the edge lines that leave the last place (written with
+///   `lastVisitedLocation`, ignored when read) so that a suggestion from it reads only
+///   the end of a stamped file. A file without `places` (the seed's) gets estimates
+///   from its edges: a place's visits are the weights of the edges into it, its last
+///   visit the latest of their times.
 /// - A file without `version` is the seed's format (version 0); a version newer than
 ///   `currentVersion` is refused, even when the rest does not parse, so an old program
 ///   says "upgrade" rather than "syntax error" about a newer file.
