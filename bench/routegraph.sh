@@ -54,6 +54,26 @@ for n in $SIZES; do
     -n "zoxide query" "zoxide query project" | grep -E "^(Benchmark|  Time)"
 done
 
+# The start-up floor, in one run with zoxide query at the smallest size: a program that
+# does nothing, statically linked with glibc (C, when a C compiler is here) and in Swift,
+# and our own --version. Half of zoxide query at 1k is compared with these.
+first=${SIZES%% *}
+floor=()
+if command -v cc >/dev/null; then
+  printf 'int main(void) { return 0; }\n' > "$WORK/empty.c"
+  cc -O2 -static -o "$WORK/empty-c" "$WORK/empty.c" 2>/dev/null && floor+=(-n "empty static C program" "$WORK/empty-c")
+fi
+printf 'exit(0)\n' > "$WORK/empty.swift"
+(cd "$WORK" && swiftc -O -static-executable -module-name Empty empty.swift -o empty-swift >/dev/null 2>&1) \
+  && floor+=(-n "empty static Swift program" "$WORK/empty-swift")
+echo
+echo "== start-up floor (zoxide database of $first entries)"
+_ZO_DATA_DIR="$WORK/run-zoxide-$first" hyperfine -N --output=pipe --warmup 10 --runs "$((RUNS * 3))" \
+  --export-json "$WORK/results/floor.json" "${floor[@]}" \
+  -n "routegraph-suggest --version" "$BIN/routegraph-suggest --version" \
+  -n "routegraph-suggest" "$BIN/routegraph-suggest --graph $WORK/run-graph-$first.json" \
+  -n "zoxide query" "zoxide query project" | grep -E "^(Benchmark|  Time)"
+
 # 10,000 visits on stdin, one read-modify-write, on the 10k-edge graph.
 python3 - "$WORK" <<'PY'
 import json, random, sys
@@ -82,6 +102,10 @@ for n in sizes:
     v, a = median(f"{results}/visit-{n}.json", "routegraph-visit"), median(f"{results}/visit-{n}.json", "zoxide add")
     s, q = median(f"{results}/suggest-{n}.json", "routegraph-suggest"), median(f"{results}/suggest-{n}.json", "zoxide query")
     print(f"{n:>7}  {v:9.2f} {a:10.2f} {v/a:6.2f} {'pass' if v <= a else 'FAIL':>5}   {s:10.2f} {q:12.2f} {s/q:6.2f} {'pass' if s <= 0.5*q else 'FAIL':>5}")
+floor = json.load(open(f"{results}/floor.json"))["results"]
+query = next(r["median"] for r in floor if r["command"] == "zoxide query") * 1000
+for r in floor:
+    print(f"{r['command']:>30}: {r['median'] * 1000:6.2f} ms = {r['median'] * 1000 / query:4.2f}x zoxide query (same run)")
 b = median(f"{results}/batch-10000.json", "routegraph-visit < 10,000 lines")
 print(f"10,000 visits on stdin (10k-edge graph): median {b:.1f} ms (target ≤ 1000 ms: {'pass' if b <= 1000 else 'FAIL'})")
 PY
