@@ -63,7 +63,9 @@ import Testing
     @Test(.enabled(if: hasShell("zsh")), arguments: tools)
     func theZshCompletionLoads(tool: String) throws {
         let dir = Binaries.root.appendingPathComponent("completions/zsh").path
-        let r = try Binaries.shell("zsh -f -c 'fpath=(\(dir) $fpath); autoload -U compinit; compinit -u -d /tmp/wayfind-zcompdump-$$; autoload -U _\(tool) && print ${_comps[\(tool)]}'")
+        let r = try Binaries.shell(
+            "zsh -f -c 'dump=/tmp/wayfind-zcompdump-$$; fpath=(\(dir) $fpath); autoload -U compinit; compinit -u -d $dump; "
+                + "autoload -U _\(tool) && print ${_comps[\(tool)]}; rc=$?; rm -f $dump; exit $rc'")
         #expect(r.status == 0, "\(r)")
         #expect(r.out == "_\(tool)\n", "\(r)")
     }

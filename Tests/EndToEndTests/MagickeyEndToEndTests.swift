@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WayfindTestSupport
 
 /// Runs the built magickey-suggest and magickey-find binaries.
 @Suite struct MagickeyEndToEndTests {
@@ -12,11 +13,7 @@ import Testing
     }
 
     func temporaryFile(_ data: Data, name: String) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wayfind-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let url = dir.appendingPathComponent(name)
-        try data.write(to: url)
-        return url.path
+        try TestFiles.write(data, name: name)
     }
 
     @Test(arguments: ["paris", "springfield", "sao paulo", "zurich", "krakow", "san", "capitals"])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WayfindPlacesData
+import WayfindTestSupport
 
 @testable import WayfindCore
 
@@ -18,11 +19,7 @@ enum PlacesTestSupport {
     }
 
     static func temporaryFile(_ data: Data, name: String) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wayfind-places-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let url = dir.appendingPathComponent(name)
-        try data.write(to: url)
-        return url.path
+        try TestFiles.write(data, name: name)
     }
 
     /// Searches the embedded gazetteer.
