@@ -17,7 +17,7 @@ the order is one of sections:
 
 1. what the typical runs execute, then what only --help and --version execute;
 2. in each, the GIANT sections (Swift.o's 1.6 MB, in which a routegraph-suggest run
-   still takes some 15 page faults) after all the others, so as not to split the rest;
+   still takes about 17 page faults) after all the others, so as not to split the rest;
 3. sections that four or five tools run in the middle, each tool's own on its side of
    them (TOOL_LINE); in each such group the small sections before the bigger ones, and
    those more runs executed first (then by name, so that the file changes only where
