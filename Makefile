@@ -15,7 +15,7 @@ SWIFT ?= swift
 RELEASE_FLAGS = -c release -Xswiftc -static-executable
 BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
 
-.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-index
+.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-index link-order
 
 all: build
 
@@ -56,6 +56,12 @@ check-docs: build
 	  "$(BIN)/$$t" --generate=complete-zsh | cmp -s - completions/zsh/_$$t || { echo "completions/zsh/_$$t is stale: run make docs"; status=1; }; \
 	  "$(BIN)/$$t" --generate=complete-fish | cmp -s - completions/fish/$$t.fish || { echo "completions/fish/$$t.fish is stale: run make docs"; status=1; }; \
 	done; exit $$status
+
+# Regenerate Sources/link-order.txt, the order lld lays out the code the tools run (needs
+# valgrind; see bench/README.md), then link with it.
+link-order:
+	SWIFT="$(SWIFT)" bash bench/make-link-order.sh
+	@$(MAKE) --no-print-directory build
 
 # Regenerate the Unicode folding tables (needs Foundation; not part of the build).
 tables:
