@@ -63,7 +63,7 @@ if command -v cc >/dev/null; then
   printf 'int main(void) { return 0; }\n' > "$WORK/empty.c"
   cc -O2 -static -o "$WORK/empty-c" "$WORK/empty.c" 2>/dev/null && floor+=(-n "empty static C program" "$WORK/empty-c")
 fi
-printf 'exit(0)\n' > "$WORK/empty.swift"
+printf '#if canImport(Glibc)\nimport Glibc\n#endif\nexit(0)\n' > "$WORK/empty.swift"
 (cd "$WORK" && swiftc -O -static-executable -module-name Empty empty.swift -o empty-swift >/dev/null 2>&1) \
   && floor+=(-n "empty static Swift program" "$WORK/empty-swift")
 echo
