@@ -62,6 +62,31 @@ floor=()
 if command -v cc >/dev/null; then
   printf 'int main(void) { return 0; }\n' > "$WORK/empty.c"
   cc -O2 -static -o "$WORK/empty-c" "$WORK/empty.c" 2>/dev/null && floor+=(-n "empty static C program" "$WORK/empty-c")
+  # Without any libc (x86-64): exec and exit alone, without glibc's start-up.
+  if [ "$(uname -m)" = x86_64 ]; then
+    printf 'void _start(void) { __asm__ volatile("mov $60, %%eax\\n xor %%edi, %%edi\\n syscall"); }\n' > "$WORK/exit.c"
+    cc -O2 -static -nostdlib -nostartfiles -o "$WORK/exit-only" "$WORK/exit.c" 2>/dev/null \
+      && floor+=(-n "exit system call only, no libc" "$WORK/exit-only")
+  fi
+fi
+# glibc's start-up identifies the CPU with CPUID instructions (dozens of them, for the
+# features and the cache sizes); in a virtual machine each one traps to the hypervisor.
+if command -v cc >/dev/null && [ "$(uname -m)" = x86_64 ]; then
+  cat > "$WORK/cpuid.c" <<'C'
+#include <cpuid.h>
+#include <stdio.h>
+#include <time.h>
+int main(void) {
+  unsigned a, b, c, d;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (int i = 0; i < 2000; i++) __cpuid_count(0x8000001d, i & 3, a, b, c, d);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  printf("one CPUID instruction takes %.2f us here\n", ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 2000 / 1000);
+  return 0;
+}
+C
+  cc -O2 -o "$WORK/cpuid" "$WORK/cpuid.c" 2>/dev/null && "$WORK/cpuid"
 fi
 printf '#if canImport(Glibc)\nimport Glibc\n#endif\nexit(0)\n' > "$WORK/empty.swift"
 (cd "$WORK" && swiftc -O -static-executable -module-name Empty empty.swift -o empty-swift >/dev/null 2>&1) \
