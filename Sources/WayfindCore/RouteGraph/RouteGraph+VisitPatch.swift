@@ -1,9 +1,10 @@
 /// One visit recorded by patching the graph file instead of rewriting it.
 ///
-/// A visit changes at most four things in a saved graph: the edge from the last place
+/// A visit changes at most five things in a saved graph: the edge from the last place
 /// (one line, or a new line at the end of `edges`), the visited place's record (one
-/// line of `places`, or a new line at its end), and `lastVisitedAt` and
-/// `lastVisitedLocation`. Parsing 100,000
+/// line of `places`, or a new line at its end), `lastVisitedAt` and
+/// `lastVisitedLocation`, and the `successors` block, which becomes a copy of the lines
+/// that leave the visited place (found while the edge lines are read). Parsing 100,000
 /// edges into a graph and writing them all back costs most of a visit; this instead
 /// checks the file's lines, finds those four, and describes the new file as the old
 /// bytes with them replaced (a `FilePatch`), which the save copies as they are:
@@ -236,22 +237,17 @@ extension RouteGraph {
         }
         // The `successors` block: the edge lines leaving the visited place, as changed.
         var successors: [UInt8] = []
-        var successorCount = 0
-        func appendSuccessor(_ line: UnsafeRawBufferPointer) {
-            successors += successorCount == 0 ? Array("\n    ".utf8) : Array(",\n    ".utf8)
-            successors.append(contentsOf: line)
-            successorCount += 1
-        }
         for index in leavingHere {
+            successors += successors.isEmpty ? Array("\n    ".utf8) : Array(",\n    ".utf8)
             if index == edgeIndex, let changedLine {
-                changedLine.withUnsafeBytes { appendSuccessor($0) }
+                successors += changedLine
             } else {
                 guard let edge = values(of: lines[index], in: bytes) else { return nil }
-                appendSuccessor(UnsafeRawBufferPointer(rebasing: bytes[Int(lines[index].start)..<edge.end]))
+                successors.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[Int(lines[index].start)..<edge.end]))
             }
         }
-        addedLine?.withUnsafeBytes { appendSuccessor($0) }
-        successors += successorCount == 0 ? Array("],\n".utf8) : Array("\n  ],\n".utf8)
+        if let addedLine { successors += (successors.isEmpty ? Array("\n    ".utf8) : Array(",\n    ".utf8)) + addedLine }
+        successors += successors.isEmpty ? Array("],\n".utf8) : Array("\n  ],\n".utf8)
         var header = Array("\n  ],\n  \"lastVisitedAt\": ".utf8)
         appendInteger(time, to: &header)
         header += Array(",\n  \"lastVisitedLocation\": \"".utf8) + hereName + Array("\",\n  \"places\": [\n    ".utf8)
