@@ -57,8 +57,8 @@ check-docs: build
 	  "$(BIN)/$$t" --generate=complete-fish | cmp -s - completions/fish/$$t.fish || { echo "completions/fish/$$t.fish is stale: run make docs"; status=1; }; \
 	done; exit $$status
 
-# Regenerate Sources/link-order.txt, the order lld lays out the code the tools run (needs
-# valgrind; see bench/README.md), then link with it.
+# Regenerate Sources/link-order.txt, the order lld lays out the code the tools run and the
+# data they touch in (needs valgrind; see bench/README.md), then link with it.
 link-order:
 	SWIFT="$(SWIFT)" bash bench/make-link-order.sh
 	@$(MAKE) --no-print-directory build

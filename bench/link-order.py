@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Write lld's symbol ordering file from callgrind runs of the tools.
 
-usage: link-order.py [--probe BINARY] OUT MAPDIR CALLGRIND_OUT...
+usage: link-order.py [--probe BINARY] OUT MAPDIR CALLGRIND_OUT... [TRACE...]
 
 MAPDIR holds TOOL.map, the lld map file (-Map=FILE --no-demangle) of the binary that was
 profiled; each CALLGRIND_OUT is named N.TIER.TOOL.out (TIER 1: a typical run, 2: --help
 or --version) and was written by `valgrind --tool=callgrind --dump-instr=yes
---compress-pos=no`. Called by make-link-order.sh.
+--compress-pos=no`; each TRACE, N.TIER.TOOL.mem, lists the data addresses a run of
+`valgrind --tool=lackey --trace-mem=yes` read or wrote. Called by make-link-order.sh.
 
 lld places whole input sections, in the order of the first listed symbol each one holds.
 Swift code and most of libswiftCore.a have one section per function; the rest do not:
@@ -35,6 +36,14 @@ valgrind's CPU is not this machine's (no AVX-512: __memchr_avx2 instead of __mem
 function each of those slots got, natively and under valgrind, and lists this machine's
 choice next to valgrind's, so that both kinds of CPU find theirs in the cluster.
 
+The data are ordered the same way, from lackey's traces: each address a run read or wrote
+in .data.rel.ro, .data or .bss is mapped to its input section, and the sections
+the runs touched go first in their output section, small before GIANT_DATA ones, so that
+the writes land in few pages (a page of .bss costs a fault at the first read, the zero
+page, and another at the first write). Swift objects have one .data and one .bss each,
+libswiftCore's Swift.o one big one of each, the C++ runtime and libc one per variable or
+object; lld orders them by any symbol they hold, local ones included.
+
 lld skips the symbols a binary lacks (--no-warn-symbol-ordering), so one file serves all
 five tools, and a stale file costs only speed.
 """
@@ -46,15 +55,25 @@ GIANT_SECTION = 256 * 1024  # bytes: only Swift.o's .text (1.6 MB); the next big
 # so that what a tool runs is one stretch of .text, and what two tools share lies between
 # their own (for routegraph-suggest: its own code, then the common code).
 TOOL_LINE = {"routegraph-visit": -2, "routegraph-suggest": -1, "smartgrep": 1, "magickey-suggest": 2, "magickey-find": 3}
+# The output sections whose input sections are ordered by what the runs read or write: all
+# in the writable segments but .rodata, which the runs only read (a read fault on it maps a
+# 64 KiB window) and whose ordering measured slower (bench/README.md).
+DATA_OUTPUTS = (".data.rel.ro", ".data", ".bss")
+# bytes: data sections bigger than this (libswiftCore's Swift.o .bss, .data and .data.rel.ro,
+# the metadata allocator's 64 KB first pool) go after the small ones they
+# would otherwise scatter.
+GIANT_DATA = 16 * 1024
 MAP_LINE = re.compile(r"^\s*([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+\d+ (.*)$")
 
 
 class LinkMap:
-    """The input sections of one binary's .text, from its lld map file."""
+    """The input sections of one binary's .text and of its data output sections, from its
+    lld map file."""
 
     def __init__(self, path):
-        self.starts, self.sections = [], []  # sections: (start, size, name, [(address, symbol)])
-        in_text = False
+        self.starts, self.sections = [], []  # .text: (start, size, name, [(address, symbol)])
+        self.data = []  # the data outputs: (start, size, name, [(address, symbol)], output)
+        current, seen = None, {}
         with open(path, encoding="utf-8", errors="replace") as f:
             for line in f:
                 m = MAP_LINE.match(line)
@@ -63,29 +82,102 @@ class LinkMap:
                 address, size, text = int(m.group(1), 16), int(m.group(2), 16), m.group(3)
                 indent = len(text) - len(text.lstrip(" "))
                 if indent == 0:
-                    in_text = text.strip() == ".text"
-                elif in_text and indent == 8 and size:
-                    self.starts.append(address)
-                    self.sections.append((address, size, text.strip(), []))
-                elif in_text and indent == 16 and self.sections:
-                    self.sections[-1][3].append((address, text.strip()))
+                    output = text.strip()
+                    current = self.sections if output == ".text" else self.data if output in DATA_OUTPUTS else None
+                elif current is not None and indent == 8 and size:
+                    name = text.strip()
+                    if current is self.data:  # an object can have several sections of one name: number them
+                        seen[name] = seen.get(name, -1) + 1
+                        name += f"#{seen[name]}" if seen[name] else ""
+                    current.append((address, size, name, [], output))
+                elif current is not None and indent == 16 and current:
+                    current[-1][3].append((address, text.strip()))
+        self.starts = [s[0] for s in self.sections]
+        self.data.sort()
+        self.data_starts = [s[0] for s in self.data]
 
-    def find(self, address):
-        """The section holding address and the symbol it is in, or None."""
-        i = bisect.bisect_right(self.starts, address) - 1
+    @staticmethod
+    def _find(starts, sections, address):
+        i = bisect.bisect_right(starts, address) - 1
         if i < 0:
             return None
-        start, size, name, symbols = self.sections[i]
+        start, size, name, symbols, _ = sections[i]
         if address >= start + size:
             return None
         j = bisect.bisect_right(symbols, (address, "\U0010ffff")) - 1
         return name, size, symbols[j][1] if j >= 0 else None
+
+    def find(self, address):
+        """The .text section holding address and the symbol it is in, or None."""
+        return self._find(self.starts, self.sections, address)
+
+    def find_data(self, address):
+        """The data section holding address, or None."""
+        hit = self._find(self.data_starts, self.data, address)
+        return hit and hit[0]
 
 
 def executed(path):
     """Instruction addresses in a callgrind output (--dump-instr=yes --compress-pos=no)."""
     with open(path, encoding="utf-8", errors="replace") as f:
         return dict.fromkeys(int(line.split(None, 1)[0], 16) for line in f if line.startswith("0x"))
+
+
+def accessed(path):
+    """Data addresses in a lackey trace reduced by make-link-order.sh: one hex address a line."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return {int(line, 16) for line in f if line.strip()}
+
+
+def data_order(maps, traces):
+    """The names that place the data sections the runs read or wrote: in each output section,
+    those of the typical runs, then those only --help and --version touch; in each, the
+    small sections before the GIANT ones, and by tools and runs as the code is. Only names a
+    single section holds are used (a local name, such as a lazy cache variable's, is in many
+    objects); a section without one (lld's merged strings and constants) stays where it is."""
+    size_of, output_of, symbols_of, holders = {}, {}, {}, {}
+    for m in maps.values():
+        for _, size, name, symbols, output in m.data:
+            size_of[name], output_of[name] = size, output
+            symbols_of[name] = [s for _, s in symbols]
+            for _, s in symbols:
+                holders.setdefault(s, set()).add(name)
+    runs_of, tools_of, tier_of = {}, {}, {}
+    for trace in traces:
+        tier, tool = os.path.basename(trace).split(".")[1:3]
+        for address in accessed(trace):
+            section = maps[tool].find_data(address)
+            if section is None:
+                continue
+            runs_of.setdefault(section, set()).add(trace)
+            tools_of.setdefault(section, set()).add(tool)
+            tier_of[section] = min(tier_of.get(section, 9), int(tier))
+
+    def place(section):
+        size, tools = size_of[section], tools_of[section]
+        return (
+            DATA_OUTPUTS.index(output_of[section]),
+            tier_of[section],
+            size > GIANT_DATA,
+            size if size > GIANT_DATA else 0,
+            0 if len(tools) >= 4 else sum(TOOL_LINE[t] for t in tools) / len(tools),
+            -len(runs_of[section]),
+            section,
+        )
+
+    names, unnamed = [], []
+    for section in sorted(runs_of, key=place):
+        own = [s for s in symbols_of[section] if holders[s] == {section}]
+        if own:
+            names.append(own[0])
+        else:
+            unnamed.append(section)
+    pages = sum(size_of[s] for s in runs_of) // 1024
+    print(
+        f"data: {len(names)} symbols for {len(runs_of)} sections ({pages} KiB); "
+        f"{len(unnamed)} without a name of their own ({sum(size_of[s] for s in unnamed) // 1024} KiB)"
+    )
+    return names
 
 
 def ifunc_choices(binary, wrapper=()):
@@ -125,13 +217,14 @@ def main():
     probe = None
     if args[0] == "--probe":
         probe, args = args[1], args[2:]
-    out, map_dir, runs = args[0], args[1], args[2:]
+    out, map_dir, runs = args[0], args[1], [a for a in args[2:] if a.endswith(".out")]
+    traces = [a for a in args[2:] if a.endswith(".mem")]
     maps = {t: LinkMap(os.path.join(map_dir, t + ".map")) for t in TOOL_LINE}
 
     # Every section, by name: its size and symbols; and which sections hold each symbol name.
     size_of, symbols_of, holders = {}, {}, {}
     for m in maps.values():
-        for _, size, name, symbols in m.sections:
+        for _, size, name, symbols, _ in m.sections:
             size_of[name] = size
             symbols_of[name] = [s for _, s in symbols]
             for _, s in symbols:
@@ -197,6 +290,7 @@ def main():
             late.append(chosen)
     for chosen in late:
         names += chosen
+    names += data_order(maps, traces)
     seen = set()
     names = [n for n in names if not (n in seen or seen.add(n))]
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerate Sources/link-order.txt, the symbol ordering file the release links hand to lld
 # (see Package.swift): link each tool with a map file, run typical commands of all five
-# tools under callgrind, and let bench/link-order.py turn the instructions they executed
-# into an order of input sections. Run it through `make link-order` after changes that
+# tools under callgrind and lackey, and let bench/link-order.py turn the instructions they
+# executed and the data they read or wrote into an order of input sections. Run it through `make link-order` after changes that
 # move much code around; a stale file still builds, it only clusters less.
 #
 # Needs valgrind, python3, readelf and nm. Environment: SWIFT (default swift), KEEP=1
@@ -19,8 +19,9 @@ WORK=$(mktemp -d)
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$WORK"' EXIT
 cd "$ROOT"
 
-# Link each tool as `make build` does, plus a map file: the input sections of .text, their
-# addresses and the symbols in them, not demangled (the ordering file wants raw names).
+# Link each tool as `make build` does, plus a map file: the input sections of .text and of
+# the data, their addresses and the symbols in them, not demangled (the ordering file wants
+# raw names).
 # The next `make build` links again without it.
 FLAGS=(-c release -Xswiftc -static-executable)
 BIN=$($SWIFT build "${FLAGS[@]}" --show-bin-path)
@@ -35,26 +36,47 @@ python3 "$HERE/make-routegraph-corpus.py" "$WORK/corpus" 1000 10000 >/dev/null
 place=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["edges"][7]["destination"])' "$WORK/corpus/graph-1000.json")
 printf '%s\n' xmark.bin.fill person.badge.plus 'São Paulo' /usr/lib/python3/os.py >"$WORK/lines.txt"
 
-# One callgrind run: TIER (1 typical, 2 --help/--version), TOOL, then its arguments. Exit
-# status 1 (nothing found) is fine.
+# One profiled run: TIER (1 typical, 2 --help/--version), TOOL, then its arguments. The run
+# happens twice: under callgrind (the code it executes) and under lackey (the data it reads
+# and writes: the addresses in the binary's range, each once), both reading standard input
+# from the file INPUT (default /dev/null). Exit status 1 (nothing found) is fine.
 n=0
 run() {
-  local tier=$1 tool=$2 status=0
+  local tier=$1 tool=$2 name
   shift 2
   n=$((n + 1))
-  valgrind --tool=callgrind --dump-instr=yes --compress-pos=no --callgrind-out-file="$WORK/cg/$(printf %02d $n).$tier.$tool.out" \
-    "$WORK/bin/$tool" "$@" >/dev/null 2>"$WORK/valgrind.log" || status=$?
-  if [ $status -gt 1 ] || ! grep -q Collected "$WORK/valgrind.log"; then
+  name=$(printf %02d $n).$tier.$tool
+  profile "$tool" "$@" -- --tool=callgrind --dump-instr=yes --compress-pos=no --callgrind-out-file="$WORK/cg/$name.out"
+  profile "$tool" "$@" -- --tool=lackey --trace-mem=yes --log-file="$WORK/lackey.log"
+  grep -E '^ [LSM] [0-9a-f]{8},' "$WORK/lackey.log" | cut -c4-11 | sort -u >"$WORK/cg/$name.mem"
+  rm -f "$WORK/lackey.log" "$WORK"/wants-*
+}
+# profile TOOL ARGS... -- VALGRIND_OPTIONS...: one run, on fresh copies of the graphs it uses.
+profile() {
+  local tool=$1 args=() status=0
+  shift
+  while [ "$1" != -- ]; do args+=("$1"); shift; done
+  shift
+  for wanted in "$WORK"/wants-*; do
+    if [ -e "$wanted" ]; then prepare "${wanted##*/wants-}"; fi
+  done
+  valgrind "$@" "$WORK/bin/$tool" "${args[@]}" <"${INPUT:-/dev/null}" >/dev/null 2>"$WORK/valgrind.log" || status=$?
+  if [ $status -gt 1 ] || ! grep -qE 'Collected|Counted' "$WORK/valgrind.log" "$WORK/lackey.log" 2>/dev/null; then
     cat "$WORK/valgrind.log" >&2
-    echo "make-link-order.sh: failed: $tool $*" >&2
+    echo "make-link-order.sh: failed: $tool ${args[*]}" >&2
     exit 1
   fi
 }
-# A copy of a benchmark graph, scanned once first: a graph in use carries the checked stamp
-# that its last save or scan left (man 5 routegraph), and runs take the fast paths it allows.
-fresh() {
+# A copy of a benchmark graph as graphs in use are: saved once by routegraph-visit, so it
+# has the successors block and the checked stamp (man 5 routegraph), and runs take the fast
+# paths they allow. The stamp names the file it was written to, so each profiled run gets a
+# copy of its own, made by prepare; fresh N names it for the run's arguments.
+prepare() {
   cp "$WORK/corpus/graph-$1.json" "$WORK/run-$1.json"
-  "$WORK/bin/routegraph-suggest" --graph "$WORK/run-$1.json" >/dev/null
+  "$WORK/bin/routegraph-visit" --graph "$WORK/run-$1.json" "$place" >/dev/null
+}
+fresh() {
+  touch "$WORK/wants-$1"
   echo "$WORK/run-$1.json"
 }
 
@@ -64,9 +86,9 @@ run 1 routegraph-suggest --graph "$(fresh 10000)"
 run 1 routegraph-suggest --graph "$(fresh 10000)" -n 3 hauptbahnhof
 run 1 routegraph-visit --graph "$(fresh 1000)" "$place"
 run 1 routegraph-visit --graph "$(fresh 10000)" "$place" 'Somewhere New 1'
-run 1 smartgrep x </dev/null
+run 1 smartgrep x
 run 1 smartgrep 'x bin' "$WORK/lines.txt"
-run 1 smartgrep sao <"$WORK/lines.txt"
+INPUT="$WORK/lines.txt" run 1 smartgrep sao
 run 1 smartgrep -n sao Tests/EndToEndTests/Fixtures/cities-sample.txt
 run 1 magickey-suggest paris
 run 1 magickey-suggest sao paulo
@@ -79,7 +101,7 @@ for t in $TOOLS; do
 done
 
 OUT=Sources/link-order.txt
-python3 "$HERE/link-order.py" --probe "$WORK/bin/smartgrep" "$WORK/order.txt" "$WORK" "$WORK"/cg/*.out
+python3 "$HERE/link-order.py" --probe "$WORK/bin/smartgrep" "$WORK/order.txt" "$WORK" "$WORK"/cg/*.out "$WORK"/cg/*.mem
 {
   echo "# Generated by bench/make-link-order.sh (make link-order): lld's --symbol-ordering-file for the release links."
   cat "$WORK/order.txt"
