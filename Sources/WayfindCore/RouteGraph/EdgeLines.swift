@@ -457,8 +457,7 @@ extension RouteGraph {
     static func successorsFromTail(_ bytes: UnsafeRawBufferPointer) -> Range<Int>? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         func endsWith(_ literal: StaticString, before end: Int) -> Bool {
-            end >= literal.utf8CodeUnitCount
-                && memcmp(base + end - literal.utf8CodeUnitCount, literal.utf8Start, literal.utf8CodeUnitCount) == 0
+            end >= literal.utf8CodeUnitCount && hasBytes(literal, at: end - literal.utf8CodeUnitCount, in: base)
         }
         let versionLine: StaticString = "\n  \"version\": 1\n}\n"
         guard endsWith(versionLine, before: bytes.count) else { return nil }
@@ -476,7 +475,7 @@ extension RouteGraph {
             if endsWith("\n  \"successors\": [", before: end) {
                 return end + 5 <= last ? end + 5..<last : nil
             }
-            guard end - newline > 21, memcmp(base + newline + 1, "    {\"destination\":\"", 20) == 0 else { return nil }
+            guard end - newline > 21, hasBytes("    {\"destination\":\"", at: newline + 1, in: base) else { return nil }
             end = newline
         }
     }
