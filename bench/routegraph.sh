@@ -99,6 +99,35 @@ _ZO_DATA_DIR="$WORK/run-zoxide-$first" hyperfine -N --output=pipe --warmup 10 --
   -n "routegraph-suggest" "$BIN/routegraph-suggest --graph $WORK/run-graph-$first.json" \
   -n "zoxide query" "zoxide query project" | grep -E "^(Benchmark|  Time)"
 
+# The same at the smallest size, interleaved: hyperfine runs one command's runs back to
+# back, and this VM's speed drifts by more than the margins at 1k between them, so here
+# every round runs each command once, in turn (bench/interleave.c; needs a C compiler).
+# An Embedded Swift program that does nothing (experimental compiler mode, no Swift
+# runtime) shows what the Swift runtime's own start-up costs.
+if command -v cc >/dev/null && cc -O2 -o "$WORK/interleave" "$HERE/interleave.c" 2>/dev/null; then
+  printf '@_extern(c, "exit") func cexit(_ code: Int32)\ncexit(0)\n' > "$WORK/embedded.swift"
+  embedded=()
+  (cd "$WORK" && swiftc -target "$(uname -m)-unknown-linux-gnu" -enable-experimental-feature Embedded \
+      -enable-experimental-feature Extern -wmo -O -c embedded.swift -o embedded.o >/dev/null 2>&1 \
+    && clang -static -O2 embedded.o -o empty-embedded >/dev/null 2>&1) && embedded=("$WORK/empty-embedded" :::)
+  exits=()
+  [ -x "$WORK/exit-only" ] && exits+=("$WORK/exit-only" :::)
+  [ -x "$WORK/empty-c" ] && exits+=("$WORK/empty-c" :::)
+  cp "$WORK/run-graph-$first.json" "$WORK/interleave-graph.json"
+  place=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["edges"][7]["destination"])' "$WORK/graph-$first.json")
+  dir="$WORK/dirs-$first/north/project-7"
+  [ -d "$dir" ] || dir=$(head -8 "$WORK/zoxide-$first.txt" | tail -1 | cut -d'|' -f1)
+  echo
+  echo "== interleaved, $first edges / entries: median, p25, p10, ratio to the last command"
+  _ZO_DATA_DIR="$WORK/run-zoxide-$first" "$WORK/interleave" "$((RUNS * 5))" \
+    "$BIN/routegraph-visit" --graph "$WORK/interleave-graph.json" "$place" ::: zoxide add "$dir" \
+    | sed "s|$WORK/||g; s|$BIN/||g" | tee "$WORK/results/interleaved-visit.txt"
+  _ZO_DATA_DIR="$WORK/run-zoxide-$first" "$WORK/interleave" "$((RUNS * 5))" "${exits[@]}" "${embedded[@]}" \
+    "$WORK/empty-swift" ::: "$BIN/routegraph-suggest" --version ::: \
+    "$BIN/routegraph-suggest" --graph "$WORK/interleave-graph.json" ::: zoxide query project \
+    | sed "s|$WORK/||g; s|$BIN/||g" | tee "$WORK/results/interleaved-suggest.txt"
+fi
+
 # 10,000 visits on stdin, one read-modify-write, on the 10k-edge graph.
 python3 - "$WORK" <<'PY'
 import json, random, sys
