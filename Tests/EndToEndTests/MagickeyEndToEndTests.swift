@@ -50,7 +50,10 @@ import WayfindTestSupport
         #expect(json.out.hasPrefix("{\"suggestions\":[{\"text\":\"Kraków, Małopolskie, Poland\",\"magicKey\":\""))
         let found = try find(["--json"], input: json.stdout)
         #expect(found.status == 0)
-        #expect(found.out.hasPrefix("{\"spatialReference\":{\"wkid\":4326},\"candidates\":[{\"address\":\"Kraków, Małopolskie, Poland\",\"location\":{\"x\":19.93658,\"y\":50.06143},\"score\":100,"))
+        #expect(
+            found.out.hasPrefix(
+                "{\"spatialReference\":{\"wkid\":4326},\"candidates\":[{\"address\":\"Kraków, Małopolskie, Poland\",\"location\":{\"x\":19.93658,\"y\":50.06143},\"score\":100,"
+            ))
     }
 
     @Test func aCollectionReturnsAtMostFiveNearestFirst() throws {
@@ -130,7 +133,10 @@ import WayfindTestSupport
     }
 
     @Test func aGeoNamesDumpIsReadWithNamesFromTheEmbeddedGazetteer() throws {
-        let row = ["2988507", "Paris", "Paris", "Lutece", "48.85341", "2.3488", "P", "PPLC", "FR", "", "11", "75", "751", "75056", "2138551", "", "42", "Europe/Paris", "2024-01-01"]
+        let row = [
+            "2988507", "Paris", "Paris", "Lutece", "48.85341", "2.3488", "P", "PPLC", "FR", "", "11", "75", "751", "75056", "2138551", "",
+            "42", "Europe/Paris", "2024-01-01",
+        ]
         let path = try temporaryFile(Data((row.joined(separator: "\t") + "\n").utf8), name: "cities500.txt")
         let s = try suggest(["--places", path, "lutece"])
         #expect(s.lines.first?.hasPrefix("Paris, Île-de-France, France\t") == true)
@@ -148,7 +154,10 @@ import WayfindTestSupport
         let r = try suggest(["--location", location, "paris"])
         #expect(r.status == 2)
         #expect(r.stdout.isEmpty)
-        #expect(r.stderr == "magickey-suggest: invalid --location '\(location)' (expected LAT,LON in decimal degrees, e.g. 48.85,2.35)\nTry 'magickey-suggest --help' for more information.\n")
+        #expect(
+            r.stderr
+                == "magickey-suggest: invalid --location '\(location)' (expected LAT,LON in decimal degrees, e.g. 48.85,2.35)\nTry 'magickey-suggest --help' for more information.\n"
+        )
     }
 
     @Test func invalidUTF8OnStandardInputIsRefusedWithItsLine() throws {

@@ -67,7 +67,10 @@ import Testing
         #expect(r.stderr == "")
     }
 
-    @Test(arguments: [["--frob", "x"], ["-y", "x"], ["--max-count"], ["--words=bogus", "x"], [], ["-m", "many", "x"], ["--field=0", "x"], ["--color=sometimes", "x"], ["--delimiter=ab", "x"]])
+    @Test(arguments: [
+        ["--frob", "x"], ["-y", "x"], ["--max-count"], ["--words=bogus", "x"], [], ["-m", "many", "x"], ["--field=0", "x"],
+        ["--color=sometimes", "x"], ["--delimiter=ab", "x"],
+    ])
     func aBadCommandLineExitsTwoWithOneErrorLineAndAHint(arguments: [String]) throws {
         let r = try smartgrep(arguments)
         #expect(r.status == 2)
@@ -170,22 +173,26 @@ import Testing
     }
 
     @Test func outputClosedEarlyEndsQuietlyWithSuccess() throws {
-        let r = try Binaries.shell("set -o pipefail; yes 'lib python path' | head -2000000 | smartgrep lib | head -1; echo \"status=${PIPESTATUS[2]}\"")
+        let r = try Binaries.shell(
+            "set -o pipefail; yes 'lib python path' | head -2000000 | smartgrep lib | head -1; echo \"status=${PIPESTATUS[2]}\"")
         #expect(r.out == "lib python path\nstatus=0\n", "\(r)")
         #expect(r.stderr == "")
     }
 
     @Test func aHundredMegabyteLineDoesNotCrash() throws {
-        let r = try Binaries.shell("head -c 100000000 /dev/zero | tr '\\0' 'a' | { cat; printf ' needle\\nother\\n'; } | smartgrep needle | wc -c")
+        let r = try Binaries.shell(
+            "head -c 100000000 /dev/zero | tr '\\0' 'a' | { cat; printf ' needle\\nother\\n'; } | smartgrep needle | wc -c")
         #expect(r.status == 0)
         #expect(r.out.trimmingCharacters(in: .whitespacesAndNewlines) == "100000008")
     }
 
     @Test func manyLinesAcrossReadBoundariesAreAllFound() throws {
         // 300k lines cross several 256 KiB reads; every 7th line matches.
-        let r = try Binaries.shell("seq 1 300000 | awk '{ if ($1 % 7 == 0) print \"hit \" $1; else print \"miss \" $1 }' | smartgrep -c hit")
+        let r = try Binaries.shell(
+            "seq 1 300000 | awk '{ if ($1 % 7 == 0) print \"hit \" $1; else print \"miss \" $1 }' | smartgrep -c hit")
         #expect(r.out == "42857\n")
-        let n = try Binaries.shell("seq 1 300000 | awk '{ if ($1 % 7 == 0) print \"hit \" $1; else print \"miss \" $1 }' | smartgrep -n hit | tail -1")
+        let n = try Binaries.shell(
+            "seq 1 300000 | awk '{ if ($1 % 7 == 0) print \"hit \" $1; else print \"miss \" $1 }' | smartgrep -n hit | tail -1")
         #expect(n.out == "299999:hit 299999\n")
     }
 

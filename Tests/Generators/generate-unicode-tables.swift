@@ -63,35 +63,35 @@ import Foundation
 /// would reach the same value anyway through Foundation's lowercasing.
 let extraFolds: [UInt32: String] = [
     // Required by the folding contract.
-    0x0141: "l", 0x0142: "l",    // Ł ł  L with stroke
-    0x00D8: "o", 0x00F8: "o",    // Ø ø  O with stroke
-    0x0110: "d", 0x0111: "d",    // Đ đ  D with stroke
-    0x0126: "h", 0x0127: "h",    // Ħ ħ  H with stroke
-    0x0131: "i",                 // ı    dotless i
+    0x0141: "l", 0x0142: "l",  // Ł ł  L with stroke
+    0x00D8: "o", 0x00F8: "o",  // Ø ø  O with stroke
+    0x0110: "d", 0x0111: "d",  // Đ đ  D with stroke
+    0x0126: "h", 0x0127: "h",  // Ħ ħ  H with stroke
+    0x0131: "i",  // ı    dotless i
     0x00C6: "ae", 0x00E6: "ae",  // Æ æ
     0x0152: "oe", 0x0153: "oe",  // Œ œ
     0x00DE: "th", 0x00FE: "th",  // Þ þ  thorn
     0x00DF: "ss", 0x1E9E: "ss",  // ß ẞ  (Foundation agrees)
     // Further letters with a stroke, bar or dot, and ligatures, of Latin orthographies.
-    0x00D0: "d", 0x00F0: "d",    // Ð ð  eth (Icelandic, Faroese)
-    0x013F: "l", 0x0140: "l",    // Ŀ ŀ  L with middle dot (Catalan)
-    0x0166: "t", 0x0167: "t",    // Ŧ ŧ  T with stroke (Sami)
+    0x00D0: "d", 0x00F0: "d",  // Ð ð  eth (Icelandic, Faroese)
+    0x013F: "l", 0x0140: "l",  // Ŀ ŀ  L with middle dot (Catalan)
+    0x0166: "t", 0x0167: "t",  // Ŧ ŧ  T with stroke (Sami)
     0x0132: "ij", 0x0133: "ij",  // Ĳ ĳ  ligature IJ (Dutch)
-    0x0237: "j",                 // ȷ    dotless j
-    0x0243: "b", 0x0180: "b",    // Ƀ ƀ  B with stroke
-    0x0197: "i", 0x0268: "i",    // Ɨ ɨ  I with stroke
-    0x023D: "l", 0x019A: "l",    // Ƚ ƚ  L with bar
-    0x01B5: "z", 0x01B6: "z",    // Ƶ ƶ  Z with stroke
-    0x01E4: "g", 0x01E5: "g",    // Ǥ ǥ  G with stroke (Sami)
-    0x023B: "c", 0x023C: "c",    // Ȼ ȼ  C with stroke
-    0x0246: "e", 0x0247: "e",    // Ɇ ɇ  E with stroke
-    0x0248: "j", 0x0249: "j",    // Ɉ ɉ  J with stroke
-    0x024C: "r", 0x024D: "r",    // Ɍ ɍ  R with stroke
-    0x024E: "y", 0x024F: "y",    // Ɏ ɏ  Y with stroke
-    0x0244: "u", 0x0289: "u",    // Ʉ ʉ  U bar
-    0x023A: "a", 0x2C65: "a",    // Ⱥ ⱥ  A with stroke
-    0x023E: "t", 0x2C66: "t",    // Ⱦ ⱦ  T with diagonal stroke
-    0x2C63: "p", 0x1D7D: "p",    // Ᵽ ᵽ  P with stroke
+    0x0237: "j",  // ȷ    dotless j
+    0x0243: "b", 0x0180: "b",  // Ƀ ƀ  B with stroke
+    0x0197: "i", 0x0268: "i",  // Ɨ ɨ  I with stroke
+    0x023D: "l", 0x019A: "l",  // Ƚ ƚ  L with bar
+    0x01B5: "z", 0x01B6: "z",  // Ƶ ƶ  Z with stroke
+    0x01E4: "g", 0x01E5: "g",  // Ǥ ǥ  G with stroke (Sami)
+    0x023B: "c", 0x023C: "c",  // Ȼ ȼ  C with stroke
+    0x0246: "e", 0x0247: "e",  // Ɇ ɇ  E with stroke
+    0x0248: "j", 0x0249: "j",  // Ɉ ɉ  J with stroke
+    0x024C: "r", 0x024D: "r",  // Ɍ ɍ  R with stroke
+    0x024E: "y", 0x024F: "y",  // Ɏ ɏ  Y with stroke
+    0x0244: "u", 0x0289: "u",  // Ʉ ʉ  U bar
+    0x023A: "a", 0x2C65: "a",  // Ⱥ ⱥ  A with stroke
+    0x023E: "t", 0x2C66: "t",  // Ⱦ ⱦ  T with diagonal stroke
+    0x2C63: "p", 0x1D7D: "p",  // Ᵽ ᵽ  P with stroke
 ]
 
 // MARK: - Per-scalar rules
@@ -151,8 +151,9 @@ func fold(_ s: Unicode.Scalar) -> [Unicode.Scalar] {
         if let extra = extraFolds[s.value] { return Array(extra.unicodeScalars) }
         let f = foundationFold(s)
         if f != [s] {
-            precondition(!f.contains { $0.properties.changesWhenLowercased || isMark($0) },
-                         "Foundation's fold of U+\(String(s.value, radix: 16)) has uppercase or marks; review the rules")
+            precondition(
+                !f.contains { $0.properties.changesWhenLowercased || isMark($0) },
+                "Foundation's fold of U+\(String(s.value, radix: 16)) has uppercase or marks; review the rules")
             return normalize(f)
         }
     }
@@ -237,8 +238,9 @@ func buildTwoLevel(shift: Int) -> (stage1: [UInt16], stage2: [UInt16]) {
 for (v, folded) in changed {
     for u in folded {
         precondition(changed[u.value] == nil, "fold is not idempotent on U+\(String(v, radix: 16))")
-        precondition(!u.properties.changesWhenLowercased && !isMark(u),
-                     "fold of U+\(String(v, radix: 16)) has uppercase or marks")
+        precondition(
+            !u.properties.changesWhenLowercased && !isMark(u),
+            "fold of U+\(String(v, radix: 16)) has uppercase or marks")
     }
 }
 

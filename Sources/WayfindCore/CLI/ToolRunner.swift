@@ -30,7 +30,8 @@ public enum StandardFlags {
     public static let generate = FlagSpec(
         "generate", value: .required(name: "KIND"),
         help: "print the man page or a shell completion script and exit",
-        manHelp: "Print a generated file and exit: \\fBman\\fR (this page), \\fBcomplete-bash\\fR, \\fBcomplete-zsh\\fR or \\fBcomplete-fish\\fR. The files shipped in man/ and completions/ are made this way.",
+        manHelp:
+            "Print a generated file and exit: \\fBman\\fR (this page), \\fBcomplete-bash\\fR, \\fBcomplete-zsh\\fR or \\fBcomplete-fish\\fR. The files shipped in man/ and completions/ are made this way.",
         completion: .choices(["man", "complete-bash", "complete-zsh", "complete-fish"]))
 }
 

@@ -21,7 +21,8 @@ public struct Coordinate: Sendable, Equatable {
         let radians = Double.pi / 180
         let dLat = (other.latitude - latitude) * radians
         let dLon = (other.longitude - longitude) * radians
-        let a = Platform.sinSquared(dLat / 2)
+        let a =
+            Platform.sinSquared(dLat / 2)
             + Platform.cos(latitude * radians) * Platform.cos(other.latitude * radians)
             * Platform.sinSquared(dLon / 2)
         return 2 * Coordinate.earthRadius * Platform.asin(min(1, a.squareRoot()))

@@ -129,7 +129,8 @@ public final class PlaceSearch {
                 let coordinate = index.coordinate(ofRow: r)
                 let c = index.categoryIndex(ofRow: r)
                 if hasFilters {
-                    guard filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: index.categories[c]) else { continue }
+                    guard filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: index.categories[c])
+                    else { continue }
                 }
                 var key = RankKey(
                     tier: 1, band: bias.band(of: coordinate),
@@ -157,7 +158,8 @@ public final class PlaceSearch {
         for (key, r) in best {
             try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
             let place = try Place(row: row, names: nil)
-            result.places.append(FoundPlace(place: place, rank: key, score: matchScore(tier: key.tier, queryLetters: queryLetters, name: place.name)))
+            result.places.append(
+                FoundPlace(place: place, rank: key, score: matchScore(tier: key.tier, queryLetters: queryLetters, name: place.name)))
         }
         return result
     }
@@ -210,7 +212,8 @@ public final class PlaceSearch {
                 importance: placeImportance(population: row.population, category: category), order: row.offset)
             if Self.qualifies(key, best, limit: limit) {
                 let place = try Place(row: row, names: names)
-                let found = FoundPlace(place: place, rank: key, score: matchScore(tier: key.tier, queryLetters: queryLetters, name: place.name))
+                let found = FoundPlace(
+                    place: place, rank: key, score: matchScore(tier: key.tier, queryLetters: queryLetters, name: place.name))
                 Self.insert(found, key: key, into: &best, limit: limit)
                 if best.count == limit { filter?.threshold = best.last!.0 }
             }

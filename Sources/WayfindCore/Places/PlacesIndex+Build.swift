@@ -13,11 +13,13 @@ extension PlacesIndex {
         var rowNumber: UInt32 = 0
         try scanner.scan(bytes: bytes) { row, _ throws(GazetteerError) in
             let category = row.category
-            let c = categoryIndex[category] ?? {
-                categories.append(category)
-                categoryIndex[category] = categories.count - 1
-                return categories.count - 1
-            }()
+            let c =
+                categoryIndex[category]
+                ?? {
+                    categories.append(category)
+                    categoryIndex[category] = categories.count - 1
+                    return categories.count - 1
+                }()
             let cc = Array(row.field(.countryCode))
             let packedCode = UInt32(cc.count > 0 ? cc[0] : 0) | UInt32(cc.count > 1 ? cc[1] : 0) << 8
             rows += [

@@ -1,3 +1,5 @@
+import WayfindSystemC
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import WayfindSystemC
 
 /// Thin, typed wrappers over the POSIX calls the tools need for standard streams and files.
 ///

@@ -1,3 +1,5 @@
+import WayfindSystemC
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import WayfindSystemC
 
 /// A file as `stat` tells versions of it apart: its inode, size and modification time
 /// (to the nanosecond the file system keeps). Writing to a file changes its time; renaming

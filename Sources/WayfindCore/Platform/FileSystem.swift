@@ -1,3 +1,5 @@
+import WayfindSystemC
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import WayfindSystemC
 
 /// Whole-file reads and crash-safe whole-file saves.
 ///

@@ -241,8 +241,9 @@ extension RouteGraph {
     /// at `start`; nil when it is not preceded by its key.
     @inline(__always)
     private static func originStart(endingAt originEnd: Int, lineStart start: Int, in base: UnsafePointer<UInt8>) -> Int? {
-        guard let open = Platform.findLastByte(UInt8(ascii: "\""), in: base + start, count: originEnd - start)
-            .map({ $0 - base }),
+        guard
+            let open = Platform.findLastByte(UInt8(ascii: "\""), in: base + start, count: originEnd - start)
+                .map({ $0 - base }),
             open - start >= originKey, hasBytes("\"origin\":\"", at: open + 1 - originKey, in: base)
         else { return nil }
         return open + 1

@@ -82,9 +82,12 @@ public struct GraphFile: Sendable {
             // From the last place, a stamped file's `successors` block and records (its
             // end) are all that is read; anything else reads the whole file.
             if request.from != nil || RouteGraph.successorsFromTail(mapped.bytes) == nil { mapped.populate() }
-            if let skimmed = withExtendedLifetime(mapped, {
-                RouteGraph.scannedSuggestions(in: mapped.bytes, for: request, filter: filter, edgesChecked: true)
-            }) {
+            if let skimmed = withExtendedLifetime(
+                mapped,
+                {
+                    RouteGraph.scannedSuggestions(in: mapped.bytes, for: request, filter: filter, edgesChecked: true)
+                })
+            {
                 return skimmed
             }
             mapped.populate()

@@ -261,7 +261,8 @@ public final class LineMatcher {
     }
 
     /// Whether folded position `e` ends a word: a new word starts there, or a separator does.
-    private func isWordEnd(_ e: Int, text: UnsafePointer<UInt8>, starts: UnsafeMutablePointer<Int32>, startCount: Int, after k: Int) -> Bool {
+    private func isWordEnd(_ e: Int, text: UnsafePointer<UInt8>, starts: UnsafeMutablePointer<Int32>, startCount: Int, after k: Int) -> Bool
+    {
         var j = k + 1
         while j < startCount && Int(starts[j]) < e { j += 1 }
         if j < startCount && Int(starts[j]) == e { return true }

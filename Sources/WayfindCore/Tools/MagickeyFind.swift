@@ -42,7 +42,9 @@ public enum MagickeyFind {
         ],
         positionalCompletion: .none,
         manSections: [
-            ManSection("KEYS", """
+            ManSection(
+                "KEYS",
+                """
                 A magicKey carries a format version, a fingerprint of the gazetteer it came \
                 from, and the place's row (or the collection's category and location), so \
                 finding it reads one row, without searching. A string that is not a \
@@ -51,7 +53,9 @@ public enum MagickeyFind {
                 by its suggestion text when the input line carries it, as ArcGIS falls back \
                 to SingleLine; otherwise it is an error naming the gazetteer mismatch.
                 """),
-            ManSection("OUTPUT", """
+            ManSection(
+                "OUTPUT",
+                """
                 TSV columns: label, latitude, longitude, score, category, country code, \
                 region, population, id. With --json, ArcGIS findAddressCandidates' shape, \
                 one object per key on one line:
@@ -62,11 +66,15 @@ public enum MagickeyFind {
                 name; for a prefix, the share of the name typed (at least 50).
                 """),
             MagickeyOptions.gazetteerSection,
-            ManSection("EXIT STATUS", """
+            ManSection(
+                "EXIT STATUS",
+                """
                 0 if a place was printed, 1 if none was, 2 if an error occurred (a bad key \
                 is reported and the other keys are still found).
                 """),
-            ManSection("EXAMPLES", """
+            ManSection(
+                "EXAMPLES",
+                """
                 The first suggestion's coordinates:
 
                   magickey-suggest 'sao paulo' | head -1 | magickey-find
@@ -211,7 +219,9 @@ public enum MagickeyFind {
                 j.raw("\"Population\":\(p.population),")
                 j.key("Id"); j.string(p.id)
                 let h = extentHalfSide(population: p.population)
-                j.raw("},\"extent\":{\"xmin\":\(formatDegrees(max(-180, p.coordinate.longitude - h))),\"ymin\":\(formatDegrees(max(-90, p.coordinate.latitude - h))),\"xmax\":\(formatDegrees(min(180, p.coordinate.longitude + h))),\"ymax\":\(formatDegrees(min(90, p.coordinate.latitude + h)))}}")
+                j.raw(
+                    "},\"extent\":{\"xmin\":\(formatDegrees(max(-180, p.coordinate.longitude - h))),\"ymin\":\(formatDegrees(max(-90, p.coordinate.latitude - h))),\"xmax\":\(formatDegrees(min(180, p.coordinate.longitude + h))),\"ymax\":\(formatDegrees(min(90, p.coordinate.latitude + h)))}}"
+                )
             }
             j.raw("]}\n")
             j.bytes.withUnsafeBufferPointer { output.write($0) }
@@ -269,7 +279,9 @@ struct KeyFinder {
         // groups of query words.
         if let text = request.text, !text.isEmpty { return try findText(String(text.map { $0 == "," ? " " : $0 })) }
         let which = gazetteer.path.map { "--places \($0)" } ?? "the embedded gazetteer"
-        throw ToolError("magicKey '\(key)' belongs to a different gazetteer than \(which); give it with its suggestion text, or use --places with the file it came from")
+        throw ToolError(
+            "magicKey '\(key)' belongs to a different gazetteer than \(which); give it with its suggestion text, or use --places with the file it came from"
+        )
     }
 
     private func findText(_ text: String) throws(ToolError) -> [FoundPlace] {
@@ -287,7 +299,9 @@ struct KeyFinder {
                 throw ToolError("magicKey names no row of the embedded gazetteer")
             }
             try PlaceSearch.split(row, tsv: tsv, offset: offset, line: line)
-            return [FoundPlace(place: try Place(row: row, names: nil), rank: RankKey(tier: 0, band: 0, importance: 0, order: 0), score: 100)]
+            return [
+                FoundPlace(place: try Place(row: row, names: nil), rank: RankKey(tier: 0, band: 0, importance: 0, order: 0), score: 100)
+            ]
         case .collection(_, let category, let location):
             let index = gazetteer.index
             guard let c = index.categories.firstIndex(of: category) else { return [] }
@@ -296,8 +310,12 @@ struct KeyFinder {
             let limit = maxLocations ?? MagickeyFind.defaultCollectionLocations
             for r in 0..<index.rowCount where index.categoryIndex(ofRow: r) == c {
                 let coordinate = index.coordinate(ofRow: r)
-                guard options.filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: category) else { continue }
-                let key = Self.collectionKey(coordinate: coordinate, location: location, bias: bias, population: index.population(ofRow: r), category: category, order: r)
+                guard options.filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: category) else {
+                    continue
+                }
+                let key = Self.collectionKey(
+                    coordinate: coordinate, location: location, bias: bias, population: index.population(ofRow: r), category: category,
+                    order: r)
                 PlaceSearch.insert(r, key: key, into: &best, limit: limit)
             }
             return try best.map { (key, r) in
@@ -309,7 +327,9 @@ struct KeyFinder {
 
     /// Nearest first when the key has a location (distance in metres as the order),
     /// otherwise most important first.
-    static func collectionKey(coordinate: Coordinate, location: Coordinate?, bias: LocationBias, population: Int, category: String, order: Int) -> RankKey {
+    static func collectionKey(
+        coordinate: Coordinate, location: Coordinate?, bias: LocationBias, population: Int, category: String, order: Int
+    ) -> RankKey {
         if let location {
             return RankKey(tier: 0, band: 0, importance: -location.distance(to: coordinate), order: order)
         }
@@ -329,7 +349,12 @@ struct KeyFinder {
             try scanner.scan(descriptor) { row, _ throws(GazetteerError) in
                 if row.offset == offset {
                     let place = try Place(row: row, names: gazetteer.index)
-                    best = [(RankKey(tier: 0, band: 0, importance: 0, order: 0), FoundPlace(place: place, rank: RankKey(tier: 0, band: 0, importance: 0, order: 0), score: 100))]
+                    best = [
+                        (
+                            RankKey(tier: 0, band: 0, importance: 0, order: 0),
+                            FoundPlace(place: place, rank: RankKey(tier: 0, band: 0, importance: 0, order: 0), score: 100)
+                        )
+                    ]
                 }
                 return true
             }
@@ -340,9 +365,13 @@ struct KeyFinder {
                 guard row.category == category,
                     options.filters.accepts(countryCode: row.countryCode, coordinate: row.coordinate, category: category)
                 else { return true }
-                let k = Self.collectionKey(coordinate: row.coordinate, location: location, bias: bias, population: row.population, category: category, order: row.offset)
+                let k = Self.collectionKey(
+                    coordinate: row.coordinate, location: location, bias: bias, population: row.population, category: category,
+                    order: row.offset)
                 if PlaceSearch.qualifies(k, best, limit: limit) {
-                    PlaceSearch.insert(FoundPlace(place: try Place(row: row, names: gazetteer.index), rank: k, score: 100), key: k, into: &best, limit: limit)
+                    PlaceSearch.insert(
+                        FoundPlace(place: try Place(row: row, names: gazetteer.index), rank: k, score: 100), key: k, into: &best,
+                        limit: limit)
                 }
                 return true
             }

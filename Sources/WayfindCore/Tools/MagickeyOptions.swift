@@ -12,11 +12,14 @@ public struct MagickeyOptions {
         FlagSpec(
             "location", value: .required(name: "LAT,LON"),
             help: "rank places near this point higher (decimal degrees)",
-            manHelp: "Rank places near \\fILAT,LON\\fR (decimal degrees, e.g. \\fB41.88,-87.63\\fR) higher. Nothing is excluded; see RANKING."),
+            manHelp:
+                "Rank places near \\fILAT,LON\\fR (decimal degrees, e.g. \\fB41.88,-87.63\\fR) higher. Nothing is excluded; see RANKING."),
         FlagSpec(
             "distance", value: .required(name: "METERS"),
             help: "the radius of --location's bias (default 50000)",
-            manHelp: "The radius in metres around \\fB\\-\\-location\\fR inside which places rank first (default 50000). Beyond it, bands of doubling width rank nearer places first."),
+            manHelp:
+                "The radius in metres around \\fB\\-\\-location\\fR inside which places rank first (default 50000). Beyond it, bands of doubling width rank nearer places first."
+        ),
         FlagSpec(
             "extent", value: .required(name: "MINLON,MINLAT,MAXLON,MAXLAT"),
             help: "only places inside this rectangle"),
@@ -29,7 +32,8 @@ public struct MagickeyOptions {
         FlagSpec(
             "places", value: .required(name: "FILE"),
             help: "use this gazetteer (our TSV or a GeoNames dump) instead of the embedded one",
-            manHelp: "Use the gazetteer in \\fIFILE\\fR instead of the embedded one: a TSV file with a header row naming at least \\fBname\\fR, \\fBlatitude\\fR and \\fBlongitude\\fR columns, or a GeoNames dump (\\fBcities500.txt\\fR, \\fBallCountries.txt\\fR: 19 columns, no header). The format is detected from the first line. See GAZETTEER.",
+            manHelp:
+                "Use the gazetteer in \\fIFILE\\fR instead of the embedded one: a TSV file with a header row naming at least \\fBname\\fR, \\fBlatitude\\fR and \\fBlongitude\\fR columns, or a GeoNames dump (\\fBcities500.txt\\fR, \\fBallCountries.txt\\fR: 19 columns, no header). The format is detected from the first line. See GAZETTEER.",
             completion: .file),
         FlagSpec("json", help: "print ArcGIS's JSON shape instead of TSV"),
     ]
@@ -75,7 +79,9 @@ public struct MagickeyOptions {
             for name in text.split(separator: ",") where !name.isEmpty {
                 var normalized = PlaceCategory.normalized(String(name))
                 // `capitals` means `capital`.
-                if normalized.last == UInt8(ascii: "s") && normalized.count > 3 && !["city"].contains(String(decoding: normalized, as: UTF8.self)) {
+                if normalized.last == UInt8(ascii: "s") && normalized.count > 3
+                    && !["city"].contains(String(decoding: normalized, as: UTF8.self))
+                {
                     filters.categories.append(Array(normalized.dropLast()))
                 }
                 filters.categories.append(normalized)
@@ -109,14 +115,18 @@ public struct MagickeyOptions {
     static func versionLines() -> [String] {
         var lines = ["Embedded gazetteer: 34,006 places from GeoNames (places.tsv)."]
         if let index = try? EmbeddedGazetteer.index() {
-            lines = ["Embedded gazetteer: \(index.rowCount) places from GeoNames (places.tsv, fingerprint \(GazetteerFingerprint.hex(index.fingerprint)))."]
+            lines = [
+                "Embedded gazetteer: \(index.rowCount) places from GeoNames (places.tsv, fingerprint \(GazetteerFingerprint.hex(index.fingerprint)))."
+            ]
         }
         lines.append(EmbeddedGazetteer.attribution)
         return lines
     }
 
     /// The man page sections both tools share.
-    static let gazetteerSection = ManSection("GAZETTEER", """
+    static let gazetteerSection = ManSection(
+        "GAZETTEER",
+        """
         The embedded gazetteer holds the 34,006 places of GeoNames' cities15000 set (population \
         15,000 or more, or seats of government): name, alternate names, region, country, \
         coordinates, population and category (capital, admin_seat, section or city). It is \

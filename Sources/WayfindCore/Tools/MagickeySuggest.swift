@@ -32,7 +32,9 @@ public enum MagickeySuggest {
         ],
         positionalCompletion: .none,
         manSections: [
-            ManSection("RANKING", """
+            ManSection(
+                "RANKING",
+                """
                 Suggestions are ordered by, in turn: whole name before prefix (a place whose \
                 name or an alternate name is fully spelled by the query words comes first: \
                 'paris' spells Paris but only starts Parisot; extra words such as 'tx' in \
@@ -44,7 +46,9 @@ public enum MagickeySuggest {
 
                 A collection the query names is listed before the places.
                 """),
-            ManSection("OUTPUT", """
+            ManSection(
+                "OUTPUT",
+                """
                 TSV: text, magicKey and isCollection, tab-separated, one suggestion per line. \
                 With --json, ArcGIS's suggest shape, one object per query on one line:
 
@@ -55,11 +59,15 @@ public enum MagickeySuggest {
                 fingerprint of its bytes), so magickey-find needs the same --places file.
                 """),
             MagickeyOptions.gazetteerSection,
-            ManSection("EXIT STATUS", """
+            ManSection(
+                "EXIT STATUS",
+                """
                 0 if a suggestion was printed, 1 if none was, 2 if an error occurred. Output \
                 closed early (a reader such as 'head -1' going away) is not an error.
                 """),
-            ManSection("EXAMPLES", """
+            ManSection(
+                "EXAMPLES",
+                """
                 Suggest places, then find the first:
 
                   magickey-suggest paris | head -1 | magickey-find

@@ -23,7 +23,9 @@ public enum Smartgrep {
             FlagSpec(
                 "max-count", short: "m", value: .required(name: "NUM"),
                 help: "stop reading a file after NUM selected lines",
-                manHelp: "Stop reading a file after \\fINUM\\fR selected lines. With \\fB\\-\\-rank\\fR, read everything and print the \\fINUM\\fR best lines."),
+                manHelp:
+                    "Stop reading a file after \\fINUM\\fR selected lines. With \\fB\\-\\-rank\\fR, read everything and print the \\fINUM\\fR best lines."
+            ),
             FlagSpec("line-number", short: "n", help: "prefix each line with its line number"),
             FlagSpec(
                 "quiet", short: "q", help: "print nothing; exit 0 at the first selected line",
@@ -34,14 +36,16 @@ public enum Smartgrep {
             FlagSpec(
                 "color", value: .optional(name: "WHEN", default: "auto"),
                 help: "highlight matched word prefixes: auto, always or never",
-                manHelp: "Highlight the matched word prefixes, file names and line numbers with grep's colours. \\fIWHEN\\fR is \\fBauto\\fR (the default: only when standard output is a terminal, \\fBNO_COLOR\\fR is unset or empty and \\fBTERM\\fR is not dumb), \\fBalways\\fR or \\fBnever\\fR.",
+                manHelp:
+                    "Highlight the matched word prefixes, file names and line numbers with grep's colours. \\fIWHEN\\fR is \\fBauto\\fR (the default: only when standard output is a terminal, \\fBNO_COLOR\\fR is unset or empty and \\fBTERM\\fR is not dumb), \\fBalways\\fR or \\fBnever\\fR.",
                 completion: .choices(["auto", "always", "never"])),
             FlagSpec(
                 "line-buffered", help: "flush output after every line (default on a terminal)"),
             FlagSpec(
                 "words", value: .required(name: "MODE"),
                 help: "where lines split into words: all (default), punct or space",
-                manHelp: "Where lines split into words. \\fBall\\fR (the default): at whitespace, at every character that is neither letter nor digit, and at camelCase humps. \\fBpunct\\fR: at whitespace and punctuation, no camelCase. \\fBspace\\fR: at whitespace only.",
+                manHelp:
+                    "Where lines split into words. \\fBall\\fR (the default): at whitespace, at every character that is neither letter nor digit, and at camelCase humps. \\fBpunct\\fR: at whitespace and punctuation, no camelCase. \\fBspace\\fR: at whitespace only.",
                 completion: .choices(["all", "punct", "space"])),
             FlagSpec(
                 "field", value: .required(name: "N"),
@@ -57,7 +61,9 @@ public enum Smartgrep {
         ],
         positionalCompletion: .file,
         manSections: [
-            ManSection("MATCHING", """
+            ManSection(
+                "MATCHING",
+                """
                 The query is split at whitespace into query words; leading, trailing and \
                 repeated whitespace is ignored, and a query with no words matches every line.
 
@@ -84,21 +90,29 @@ public enum Smartgrep {
                 passed through unchanged and simply do not match letters. Lines of any \
                 length are accepted.
                 """),
-            ManSection("RANKING", """
+            ManSection(
+                "RANKING",
+                """
                 With --rank, the selected lines are printed best first: lines where more \
                 query words match a whole word (not just a prefix) come first; then lines \
                 where a query word matches the first word of the line; then shorter lines; \
                 then input order. Ranking holds the selected lines in memory.
                 """),
-            ManSection("EXIT STATUS", """
+            ManSection(
+                "EXIT STATUS",
+                """
                 0 if a line was selected, 1 if none was, 2 if an error occurred (also with \
                 -q, unless a line was selected). Output closed early (a reader such as \
                 'head -1' going away) is not an error.
                 """),
-            ManSection("ENVIRONMENT", """
+            ManSection(
+                "ENVIRONMENT",
+                """
                 NO_COLOR: when set and not empty, --color=auto does not colour.
                 """),
-            ManSection("EXAMPLES", """
+            ManSection(
+                "EXAMPLES",
+                """
                 Find SF Symbols with a word starting with x and one starting with bin:
 
                   smartgrep 'x bin' sf-symbols.txt

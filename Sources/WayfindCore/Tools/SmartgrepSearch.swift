@@ -309,9 +309,10 @@ struct SmartgrepSearch {
         writeLine(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
         output = saved
         let score = hasRanges ? matcher.lastScore : MatchScore()
-        ranked.append(RankedLine(
-            wholeWords: score.wholeWords, atLineStart: score.atLineStart, length: end - start,
-            order: ranked.count, bytes: before..<rankedLines.count))
+        ranked.append(
+            RankedLine(
+                wholeWords: score.wholeWords, atLineStart: score.atLineStart, length: end - start,
+                order: ranked.count, bytes: before..<rankedLines.count))
     }
 
     private mutating func printRanked() {

@@ -73,8 +73,7 @@ enum CLITestSupport {
         /// Runs `name` with `arguments` in `files`, with `HOME` and the XDG directories in
         /// `home` so no shell reads or writes the user's files, and kills it after `timeout`
         /// seconds so a confused shell fails the test instead of hanging it.
-        func run(_ name: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> Output
-        {
+        func run(_ name: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> Output {
             guard let path = executable(name) else {
                 throw SupportError("\(name) is not installed")
             }

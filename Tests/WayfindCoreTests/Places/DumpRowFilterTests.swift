@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCore
-import WayfindTestSupport
 
 /// The dump scan judges rows on their raw columns before matching them (`DumpRowFilter`);
 /// these tests check that it never drops a row that matching every row in full would keep.

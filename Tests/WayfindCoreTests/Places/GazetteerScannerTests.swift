@@ -27,7 +27,8 @@ import Testing
     }
 
     @Test func aGeoNamesDumpIsDetectedAndGetsRegionAndCountryNames() throws {
-        let line = PlacesTestSupport.geonamesLine(id: 2_988_507, name: "Paris", lat: "48.85341", lon: "2.3488", code: "PPLC", country: "FR", admin1: "11", population: 2_138_551)
+        let line = PlacesTestSupport.geonamesLine(
+            id: 2_988_507, name: "Paris", lat: "48.85341", lon: "2.3488", code: "PPLC", country: "FR", admin1: "11", population: 2_138_551)
         let path = try PlacesTestSupport.temporaryFile(line + "\n", name: "cities500.txt")
         let places = try rows(path)
         #expect(places.map(\.label) == ["Paris, Île-de-France, France"])
@@ -42,7 +43,9 @@ import Testing
 
     @Test func aBadLatitudeIsReportedWithItsLineNumberAndValue() throws {
         let path = try PlacesTestSupport.temporaryFile("name\tlatitude\tlongitude\nA\t1\t2\nB\tninety\t2\n")
-        #expect(throws: GazetteerError.badField(path: path, line: 3, column: "latitude", value: "ninety", expected: "a number from -90 to 90")) { try rows(path) }
+        #expect(
+            throws: GazetteerError.badField(path: path, line: 3, column: "latitude", value: "ninety", expected: "a number from -90 to 90")
+        ) { try rows(path) }
     }
 
     @Test func aNameThatIsNotUTF8IsReportedWithItsLineNumber() throws {

@@ -23,7 +23,9 @@ import Testing
         #expect(file == Array(TestGazetteer.tsv))
     }
 
-    @Test(arguments: ["paris", "springfield", "sao paulo", "zurich", "krakow", "san jose", "new york", "s", "paris tx", "washington", "saint-etienne"])
+    @Test(arguments: [
+        "paris", "springfield", "sao paulo", "zurich", "krakow", "san jose", "new york", "s", "paris tx", "washington", "saint-etienne",
+    ])
     func theIndexFindsWhatAScanOfTheSameFileFinds(query: String) throws {
         let indexed = try PlacesTestSupport.suggest(query, limit: 15)
         let scanned = try PlacesTestSupport.suggest(query, inFile: PlacesTestSupport.placesTSV, limit: 15)
@@ -35,7 +37,9 @@ import Testing
         let index = try TestGazetteer.index()
         let fr = Array("FR".utf8), us = Array("US".utf8), tx = Array("TX".utf8)
         let country = fr.withUnsafeBufferPointer { String(decoding: index.countryName(code: $0), as: UTF8.self) }
-        let region = us.withUnsafeBufferPointer { u in tx.withUnsafeBufferPointer { String(decoding: index.admin1Name(country: u, code: $0), as: UTF8.self) } }
+        let region = us.withUnsafeBufferPointer { u in
+            tx.withUnsafeBufferPointer { String(decoding: index.admin1Name(country: u, code: $0), as: UTF8.self) }
+        }
         #expect(country == "France")
         #expect(region == "Texas")
     }

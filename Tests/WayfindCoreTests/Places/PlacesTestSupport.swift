@@ -23,7 +23,9 @@ enum PlacesTestSupport {
     }
 
     /// Searches the embedded gazetteer.
-    static func suggest(_ text: String, near location: Coordinate? = nil, filters: PlaceFilters = PlaceFilters(), limit: Int = 5) throws -> SearchResult {
+    static func suggest(_ text: String, near location: Coordinate? = nil, filters: PlaceFilters = PlaceFilters(), limit: Int = 5) throws
+        -> SearchResult
+    {
         let search = PlaceSearch(text: text, bias: LocationBias(location: location, radius: nil), filters: filters, limit: limit)
         return try search.search(index: TestGazetteer.index(), tsv: TestGazetteer.tsv)
     }
@@ -37,9 +39,14 @@ enum PlacesTestSupport {
     }
 
     /// A GeoNames dump line (19 columns) for a place.
-    static func geonamesLine(id: Int, name: String, lat: String, lon: String, code: String = "PPL", country: String, admin1: String, population: Int) -> String {
-        [String(id), name, name, "", lat, lon, "P", code, country, "", admin1, "", "", "", String(population), "", "100", "Europe/Paris", "2024-01-01"]
-            .joined(separator: "\t")
+    static func geonamesLine(
+        id: Int, name: String, lat: String, lon: String, code: String = "PPL", country: String, admin1: String, population: Int
+    ) -> String {
+        [
+            String(id), name, name, "", lat, lon, "P", code, country, "", admin1, "", "", "", String(population), "", "100", "Europe/Paris",
+            "2024-01-01",
+        ]
+        .joined(separator: "\t")
     }
 }
 

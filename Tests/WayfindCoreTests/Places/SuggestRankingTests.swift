@@ -26,7 +26,10 @@ import Testing
         #expect(try PlacesTestSupport.suggest("paris tx").places.first?.place.label == "Paris, Texas, United States")
     }
 
-    @Test(arguments: [("sao paulo", "São Paulo, Brazil"), ("zurich", "Zürich, Switzerland"), ("krakow", "Kraków, Małopolskie, Poland"), ("lodz", "Łódź, Łódzkie, Poland")])
+    @Test(arguments: [
+        ("sao paulo", "São Paulo, Brazil"), ("zurich", "Zürich, Switzerland"), ("krakow", "Kraków, Małopolskie, Poland"),
+        ("lodz", "Łódź, Łódzkie, Poland"),
+    ])
     func accentsAndCaseAreIgnored(query: String, label: String) throws {
         #expect(try PlacesTestSupport.suggest(query).places.first?.place.label == label)
     }

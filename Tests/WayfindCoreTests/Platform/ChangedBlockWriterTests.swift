@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCore
-import WayfindTestSupport
 
 #if canImport(Glibc)
     import Glibc

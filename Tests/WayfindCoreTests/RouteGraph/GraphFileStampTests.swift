@@ -152,7 +152,9 @@ struct GraphFileStampTests {
         try #require(attributesWork(in: scratch.path))
         let file = GraphFile(path: scratch.path + "/graph.json")
         try file.update { graph in
-            for (step, place) in ["Home", "a\\b", "Work", "Home", "C:\\Temp", "C:\\Temp", "Work", "Home", "Work", "C:\\Temp", "Home"].enumerated() {
+            for (step, place) in ["Home", "a\\b", "Work", "Home", "C:\\Temp", "C:\\Temp", "Work", "Home", "Work", "C:\\Temp", "Home"]
+                .enumerated()
+            {
                 graph.visit(place, at: Self.epoch + Int64(step) * 60)
             }
         }

@@ -142,9 +142,10 @@ struct GraphFileTests {
         let file = GraphFile(path: scratch.path + "/graph.json")
         let content = Array("{\"edges\":[],\"lastVisitedLocation\":\"A".utf8) + [0xFF] + Array("\"}".utf8)
         _ = FileManager.default.createFile(atPath: file.path, contents: Data(content))
-        #expect(throws: GraphFileError.corrupt(
-            path: file.path,
-            error: JSONError(message: "lastVisitedLocation: invalid UTF-8 byte 0xFF in a string", offset: 36, line: 1, column: 37))
+        #expect(
+            throws: GraphFileError.corrupt(
+                path: file.path,
+                error: JSONError(message: "lastVisitedLocation: invalid UTF-8 byte 0xFF in a string", offset: 36, line: 1, column: 37))
         ) { try file.update { _ in } }
         #expect(fileBytes(file.path) == content)
     }

@@ -1,7 +1,7 @@
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCore
-import WayfindTestSupport
 
 /// The graph's two lookup tables against `Dictionary` as the reference: random keys
 /// (many colliding in their low bits), updates, lookups of absent keys, and clearing.

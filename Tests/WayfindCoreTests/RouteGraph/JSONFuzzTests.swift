@@ -1,16 +1,17 @@
 import Foundation
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCore
-import WayfindTestSupport
 
 @Suite("RouteGraph: JSON fuzzing against Foundation")
 struct JSONFuzzTests {
     /// Bytes that tend to make interesting mutations: structure, number parts, escapes,
     /// and the edges of UTF-8.
-    static let interestingBytes: [UInt8] = Array("{}[],:\"\\ 0123456789-+.eEtrufalsn/bu\t\n".utf8) + [
-        0x00, 0x01, 0x1F, 0x7F, 0x80, 0xBF, 0xC0, 0xC3, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF,
-    ]
+    static let interestingBytes: [UInt8] =
+        Array("{}[],:\"\\ 0123456789-+.eEtrufalsn/bu\t\n".utf8) + [
+            0x00, 0x01, 0x1F, 0x7F, 0x80, 0xBF, 0xC0, 0xC3, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF,
+        ]
 
     static func mutate(_ bytes: [UInt8], using random: inout SplitMix64) -> [UInt8] {
         var result = bytes
@@ -79,20 +80,21 @@ struct JSONFuzzTests {
         return false
     }
 
-    static let seedDocuments: [[UInt8]] = JSONCorpus.valid.map { Array($0.utf8) } + [
-        Array(
-            """
-            {
-              "edges": [
-                {"destination":"Airport","lastVisitedAt":1700000000,"origin":"City Center","weight":12},
-                {"destination":"Zürich HB","origin":"Airport","weight":1,"x":[1.5e3,{"y":null}]}
-              ],
-              "lastVisitedAt": 1700000000,
-              "lastVisitedLocation": "Airport \\u00e9\\uD83D\\uDE00",
-              "version": 1
-            }
-            """.utf8)
-    ]
+    static let seedDocuments: [[UInt8]] =
+        JSONCorpus.valid.map { Array($0.utf8) } + [
+            Array(
+                """
+                {
+                  "edges": [
+                    {"destination":"Airport","lastVisitedAt":1700000000,"origin":"City Center","weight":12},
+                    {"destination":"Zürich HB","origin":"Airport","weight":1,"x":[1.5e3,{"y":null}]}
+                  ],
+                  "lastVisitedAt": 1700000000,
+                  "lastVisitedLocation": "Airport \\u00e9\\uD83D\\uDE00",
+                  "version": 1
+                }
+                """.utf8)
+        ]
 
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func mutatedDocumentsAreJudgedLikeFoundationJudgesThem(seed: UInt64) {

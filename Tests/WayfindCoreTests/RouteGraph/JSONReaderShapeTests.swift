@@ -1,7 +1,7 @@
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCore
-import WayfindTestSupport
 
 /// The byte-comparison calls that read a known writer's shape (`skipLiteral`,
 /// `plainNonNegativeInteger`, `skipPlainNonNegativeInteger`), against one-byte-at-a-time

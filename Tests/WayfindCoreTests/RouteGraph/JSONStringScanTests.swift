@@ -1,7 +1,7 @@
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCore
-import WayfindTestSupport
 
 /// The string scanner as it was before it learned to step over UTF-8 sequences inline:
 /// one byte at a time after the first non-ASCII byte, every sequence checked by a

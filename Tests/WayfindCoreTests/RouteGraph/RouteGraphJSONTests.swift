@@ -91,8 +91,9 @@ struct RouteGraphJSONTests {
             let graph = try RouteGraph(json: Array(data))
             #expect(graph.version == 0)
             #expect(graph.lastVisitedLocation == "City Center")
-            #expect(graph.edges.map { "\($0.origin)→\($0.destination) \($0.weight)" }
-                == seed.edges.map { "\($0.origin)→\($0.destination) \($0.weight)" })
+            #expect(
+                graph.edges.map { "\($0.origin)→\($0.destination) \($0.weight)" }
+                    == seed.edges.map { "\($0.origin)→\($0.destination) \($0.weight)" })
             #expect(graph.edges.allSatisfy { $0.lastVisitedAt == nil })
         }
         let empty = try JSONEncoder().encode(Seed.RouteGraph())
@@ -103,8 +104,9 @@ struct RouteGraphJSONTests {
         let graph = Self.scenarioGraph()
         let seed = try JSONDecoder().decode(Seed.RouteGraph.self, from: Data(graph.json()))
         #expect(seed.lastVisitedLocation == "City Center")
-        #expect(seed.edges.map { "\($0.origin)→\($0.destination) \($0.weight)" }
-            == graph.edges.map { "\($0.origin)→\($0.destination) \($0.weight)" })
+        #expect(
+            seed.edges.map { "\($0.origin)→\($0.destination) \($0.weight)" }
+                == graph.edges.map { "\($0.origin)→\($0.destination) \($0.weight)" })
         #expect(seed.getLocationSuggestions() == ["Airport", "Football Field"])
         let empty = try JSONDecoder().decode(Seed.RouteGraph.self, from: Data(RouteGraph().json()))
         #expect(empty.edges.isEmpty && empty.lastVisitedLocation == nil)

@@ -69,8 +69,9 @@ struct RouteGraphTests {
         var seed = Seed.RouteGraph()
         for place in Seed.scenario { seed.visit(newLocation: place) }
         let ours = graph(visiting: Seed.scenario, selfLoops: true)
-        #expect(ours.edges.map { "\($0.origin)→\($0.destination) \($0.weight)" }
-            == seed.edges.map { "\($0.origin)→\($0.destination) \($0.weight)" })
+        #expect(
+            ours.edges.map { "\($0.origin)→\($0.destination) \($0.weight)" }
+                == seed.edges.map { "\($0.origin)→\($0.destination) \($0.weight)" })
         #expect(seed.getLocationSuggestions() == ["Airport", "Football Field", "City Center"])
     }
 

@@ -1,7 +1,7 @@
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCore
-import WayfindTestSupport
 
 @Suite("RouteGraph: the successors block, fuzzed against the full load")
 struct SuccessorsBlockFuzzTests {
@@ -78,7 +78,8 @@ struct SuccessorsBlockFuzzTests {
             if let scanned {
                 answered += 1
                 if scanned != full {
-                    throw Failure(description: "unstamped scan \(request): \(scanned) vs \(full)\n\(String(decoding: bytes, as: UTF8.self))")
+                    throw Failure(
+                        description: "unstamped scan \(request): \(scanned) vs \(full)\n\(String(decoding: bytes, as: UTF8.self))")
                 }
             }
             if stamped || vouching {
@@ -87,7 +88,10 @@ struct SuccessorsBlockFuzzTests {
                         in: $0, for: request, filter: filter, parallelAbove: parallelAbove, edgesChecked: true)
                 }
                 if let skimmed, skimmed != full {
-                    throw Failure(description: "stamped(\(stamped)) vouched(\(vouching)) scan \(request): \(skimmed) vs \(full)\n\(String(decoding: bytes, as: UTF8.self))")
+                    throw Failure(
+                        description:
+                            "stamped(\(stamped)) vouched(\(vouching)) scan \(request): \(skimmed) vs \(full)\n\(String(decoding: bytes, as: UTF8.self))"
+                    )
                 }
             }
         }
@@ -172,7 +176,8 @@ struct SuccessorsBlockFuzzTests {
             case 0: if !lines.isEmpty { lines.removeLast() } else { continue }
             case 1: if let other = edgesText.randomElement(using: &random) { lines.append(other) } else { continue }
             case 2: if lines.count >= 2 { lines.swapAt(0, 1) } else { continue }
-            case 3: if !lines.isEmpty { lines[0] = lines[0].replacingOccurrences(of: "\"weight\":", with: "\"weight\":1") } else { continue }
+            case 3:
+                if !lines.isEmpty { lines[0] = lines[0].replacingOccurrences(of: "\"weight\":", with: "\"weight\":1") } else { continue }
             case 4: if let other = edgesText.randomElement(using: &random), !lines.isEmpty { lines[0] = other } else { continue }
             case 5: if !lines.isEmpty { lines.append(lines[0]) } else { continue }
             default: if !lines.isEmpty { lines = [] } else { continue }

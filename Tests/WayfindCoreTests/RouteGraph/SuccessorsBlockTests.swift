@@ -1,7 +1,7 @@
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCore
-import WayfindTestSupport
 
 /// The `successors` block at the end of a graph file: a copy of the edge lines that leave
 /// the last place, which a suggestion from a stamped file reads instead of the edges.
@@ -28,8 +28,9 @@ struct SuccessorsBlockTests {
         }
         guard let key = text.range(of: "  \"successors\": [\n    "), let end = text.range(of: "\n  ],\n  \"version\"")
         else { return nil }
-        return text.utf8.distance(from: text.startIndex, to: key.upperBound)..<text.utf8.distance(
-            from: text.startIndex, to: end.lowerBound)
+        return text.utf8.distance(
+            from: text.startIndex, to: key.upperBound)..<text.utf8.distance(
+                from: text.startIndex, to: end.lowerBound)
     }
 
     /// A random graph with a last place, as saved.

@@ -1,7 +1,7 @@
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCore
-import WayfindTestSupport
 
 @Suite("RouteGraph: visits recorded by patching the file")
 struct VisitPatchTests {

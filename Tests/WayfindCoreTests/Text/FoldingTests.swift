@@ -87,8 +87,9 @@ private enum FoldingReference {
                 if let extra = extraFolds[u.value] { return Array(extra.unicodeScalars) }
                 if u.value >= 0xAC00 && u.value <= 0xD7A3 { return [u] }
                 if isMark(u) { return [] }
-                return Array(u.properties.lowercaseMapping.decomposedStringWithCanonicalMapping
-                    .unicodeScalars.filter { !isMark($0) })
+                return Array(
+                    u.properties.lowercaseMapping.decomposedStringWithCanonicalMapping
+                        .unicodeScalars.filter { !isMark($0) })
             }
             if next == current { return current }
             current = next
@@ -160,8 +161,8 @@ struct FoldingTests {
 
     static let words: [(String, String)] = [
         ("São Paulo", "sao paulo"),
-        ("Zürich", "zurich"),                   // NFC
-        ("Zu\u{308}rich", "zurich"),            // NFD
+        ("Zürich", "zurich"),  // NFC
+        ("Zu\u{308}rich", "zurich"),  // NFD
         ("Straße", "strasse"),
         ("STRASSE", "strasse"),
         ("GROẞE", "grosse"),
@@ -178,12 +179,12 @@ struct FoldingTests {
         ("Reykjavík Ísafjörður", "reykjavik isafjordur"),
         ("Ångström Ǿresund", "angstrom oresund"),
         ("ΑΘΗΝΑ Ἀθῆναι", "αθηνα αθηναι"),
-        ("ΣΟΦΟΣ σοφός", "σοφοσ σοφοσ"),       // final sigma folds like Foundation: ς → σ
+        ("ΣΟΦΟΣ σοφός", "σοφοσ σοφοσ"),  // final sigma folds like Foundation: ς → σ
         ("МОСКВА Ёлка", "москва елка"),
-        ("Йошкар-Ола", "иошкар-ола"),           // Й is И + breve, like Foundation
+        ("Йошкар-Ола", "иошкар-ола"),  // Й is И + breve, like Foundation
         ("東京 北京", "東京 北京"),
         ("ﬁle ﬀ", "file ff"),
-        ("が か\u{3099}", "か か"),               // kana voicing mark, NFC and NFD
+        ("が か\u{3099}", "か か"),  // kana voicing mark, NFC and NFD
         ("Ⅻ Ⓐ", "ⅻ ⓐ"),
         ("a ≠ b", "a = b"),
         ("abc-XYZ_019 \t!~", "abc-xyz_019 \t!~"),
@@ -197,40 +198,40 @@ struct FoldingTests {
 
     static let scalars: [(UInt32, ScalarClass, String)] = [
         (0x41, .uppercase, "a"), (0x7A, .lowercase, "z"), (0x35, .digit, "5"), (0x2D, .separator, "-"),
-        (0xE3, .lowercase, "a"),        // ã
-        (0xC5, .uppercase, "a"),        // Å
-        (0x212B, .uppercase, "a"),      // Å ANGSTROM SIGN
-        (0xFE, .lowercase, "th"),       // þ
-        (0xDE, .uppercase, "th"),       // Þ
-        (0x131, .lowercase, "i"),       // ı
-        (0x127, .lowercase, "h"),       // ħ
-        (0x111, .lowercase, "d"),       // đ
-        (0x153, .lowercase, "oe"),      // œ
-        (0x142, .lowercase, "l"),       // ł
-        (0x141, .uppercase, "l"),       // Ł
-        (0x140, .lowercase, "l"),       // ŀ
-        (0xDF, .lowercase, "ss"),       // ß
-        (0x1E9E, .uppercase, "ss"),     // ẞ
-        (0x3C2, .lowercase, "σ"),       // ς
-        (0x3A9, .uppercase, "ω"),       // Ω
-        (0x1F88, .uppercase, "α"),      // ᾈ (titlecase in older Unicode; Lt → uppercase)
-        (0x1C5, .uppercase, "ǆ"),       // ǅ Lt
-        (0x416, .uppercase, "ж"),       // Ж
-        (0x2B0, .uncasedLetter, "ʰ"),   // ʰ Lm
+        (0xE3, .lowercase, "a"),  // ã
+        (0xC5, .uppercase, "a"),  // Å
+        (0x212B, .uppercase, "a"),  // Å ANGSTROM SIGN
+        (0xFE, .lowercase, "th"),  // þ
+        (0xDE, .uppercase, "th"),  // Þ
+        (0x131, .lowercase, "i"),  // ı
+        (0x127, .lowercase, "h"),  // ħ
+        (0x111, .lowercase, "d"),  // đ
+        (0x153, .lowercase, "oe"),  // œ
+        (0x142, .lowercase, "l"),  // ł
+        (0x141, .uppercase, "l"),  // Ł
+        (0x140, .lowercase, "l"),  // ŀ
+        (0xDF, .lowercase, "ss"),  // ß
+        (0x1E9E, .uppercase, "ss"),  // ẞ
+        (0x3C2, .lowercase, "σ"),  // ς
+        (0x3A9, .uppercase, "ω"),  // Ω
+        (0x1F88, .uppercase, "α"),  // ᾈ (titlecase in older Unicode; Lt → uppercase)
+        (0x1C5, .uppercase, "ǆ"),  // ǅ Lt
+        (0x416, .uppercase, "ж"),  // Ж
+        (0x2B0, .uncasedLetter, "ʰ"),  // ʰ Lm
         (0x6771, .uncasedLetter, "東"),
         (0xAC00, .uncasedLetter, "가"),  // Hangul syllables stay whole
-        (0xF900, .uncasedLetter, "\u{8C48}"), // CJK compatibility ideograph → its canonical form
-        (0x623, .uncasedLetter, "\u{627}"),   // أ → ا
+        (0xF900, .uncasedLetter, "\u{8C48}"),  // CJK compatibility ideograph → its canonical form
+        (0x623, .uncasedLetter, "\u{627}"),  // أ → ا
         (0x663, .digit, "٣"),
         (0xFF13, .digit, "３"),
         (0x301, .mark, ""), (0x308, .mark, ""), (0x903, .mark, ""), (0x20DD, .mark, ""),
         (0x3099, .mark, ""),
         (0xA0, .separator, "\u{A0}"), (0x2014, .separator, "—"), (0x20AC, .separator, "€"),
         (0x1F600, .separator, "😀"),
-        (0x378, .separator, "\u{378}"),       // unassigned
-        (0xE000, .separator, "\u{E000}"),     // private use
-        (0x10FFFF, .separator, "\u{10FFFF}"), // noncharacter
-        (0xD800, .separator, ""), (0xDFFF, .separator, ""), // surrogates: not scalars
+        (0x378, .separator, "\u{378}"),  // unassigned
+        (0xE000, .separator, "\u{E000}"),  // private use
+        (0x10FFFF, .separator, "\u{10FFFF}"),  // noncharacter
+        (0xD800, .separator, ""), (0xDFFF, .separator, ""),  // surrogates: not scalars
         (0x110000, .separator, ""), (0xFFFF_FFFF, .separator, ""),
     ]
 
@@ -336,15 +337,16 @@ struct FoldingTests {
                 // extra folds applied (Ł → ł → l, Ǿ → ø → o).
                 if ours == FoldingReference.withExtras(f) { extra.append(line) } else { mismatches.append(line) }
             } else if FoldingReference.extraFolds[v] != nil && ours == FoldingReference.withExtras([s]) {
-                extra.append(line)                // ł, ø, … which Foundation keeps
+                extra.append(line)  // ł, ø, … which Foundation keeps
             } else if ours == FoldingReference.rule([s]) {
                 foundationUnchanged.append(line)  // 2a/2b in the header comment
             } else {
                 mismatches.append(line)
             }
         }
-        print("Folding vs Foundation on letters: \(same) equal, \(extra.count) extra folds, "
-              + "\(foundationUnchanged.count) that Foundation leaves unchanged, \(mismatches.count) mismatches")
+        print(
+            "Folding vs Foundation on letters: \(same) equal, \(extra.count) extra folds, "
+                + "\(foundationUnchanged.count) that Foundation leaves unchanged, \(mismatches.count) mismatches")
         #expect(mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(mismatches.joined(separator: "\n"))")
         // Every letter of the extra table is one of the exceptions (or agrees: ß, ẞ).
         #expect(extra.count + 2 >= FoldingReference.extraFolds.count)

@@ -1,7 +1,7 @@
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCore
-import WayfindTestSupport
 
 /// Runs the matcher on a Swift string.
 func matches(_ query: String, _ line: String, mode: WordMode = .all) -> Bool {
