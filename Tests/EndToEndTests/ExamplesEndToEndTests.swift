@@ -54,13 +54,63 @@ struct ExamplesEndToEndTests {
             COMP_WORDS=(trip Home ci); COMP_CWORD=2; _trip_complete; printf 'to ci: %s\\n' "${COMPREPLY[@]}"
             COMP_WORDS=(trip h); COMP_CWORD=1; _trip_complete; printf 'from h: %s\\n' "${COMPREPLY[@]}"
             COMP_WORDS=(trip Home Airport x); COMP_CWORD=3; _trip_complete; echo "third: ${#COMPREPLY[@]}"
+            COMP_WORDS=(trip "'Home'" ''); COMP_CWORD=2; _trip_complete; printf "to from 'Home': %s\\n" "${COMPREPLY[@]}"
+            COMP_WORDS=(trip '"Home"' '"Ci'); COMP_CWORD=2; _trip_complete; printf 'to "Ci from "Home": %s\\n' "${COMPREPLY[@]}"
             """)
         #expect(r.status == 0 && r.stderr == "", "\(r)")
         #expect(
             r.lines == [
                 "complete -o nosort -F _trip_complete trip",
                 "to: Airport", #"to: City\ Center"#, #"to ci: City\ Center"#, "from h: Home", "third: 0",
+                // bash leaves the quotes in COMP_WORDS: the words are dequoted first.
+                "to from 'Home': Airport", #"to from 'Home': City\ Center"#, #"to "Ci from "Home": City\ Center"#,
             ])
+    }
+
+    /// Runs `driver`, a zsh script, with the built binaries first on PATH and
+    /// `ROUTEGRAPH_FILE` set; returns the lines it printed.
+    func runZsh(_ driver: String, graph: String) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/zsh")
+        process.arguments = ["-f", "-c", driver]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = Binaries.directory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["ROUTEGRAPH_FILE"] = graph
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// bash's own line editing, through a pseudo-terminal: the origin typed in quotes
+    /// still picks what follows it. City Center → Cinema is the only trip from City
+    /// Center, so `ci` completes to Cinema; were the quotes kept, City Center would be an
+    /// unknown place, both City Center and Cinema would match, and only `Ci` would be
+    /// completed.
+    @Test func bashCompletesAfterAQuotedOriginInARealInteractiveShell() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        _ = try learnTrips(scratch)
+        let cinema = try Binaries.shell("ROUTEGRAPH_FILE='\(scratch.graph)' '\(Self.examples)/trip' 'City Center' Cinema")
+        #expect(cinema.status == 0, "\(cinema)")
+        let driver = """
+            zmodload zsh/zpty
+            zpty -b shell 'bash --norc --noprofile -i'
+            zpty -w shell 'PS1="> "; source \(Self.examples)/trip-completion.bash'
+            zpty -w -n shell $'trip \\'City Center\\' ci\\t'
+            sleep 1
+            zpty -w shell $'\\x01echo RESULT: '
+            sleep 1
+            output=''
+            while zpty -r -t shell line; do output+=$line; done
+            zpty -d shell
+            print -r -- ${(M)${(f)output//$'\\r'/}:#RESULT: trip*}
+            """
+        let lines = try runZsh(driver, graph: scratch.graph)
+        #expect(lines.contains("RESULT: trip City Center Cinema"), "bash printed: \(lines)")
     }
 
     @Test func zshCompletesTheDestinationInARealInteractiveShell() throws {
@@ -82,19 +132,7 @@ struct ExamplesEndToEndTests {
             zpty -d shell
             print -r -- ${(M)${(f)output//$'\\r'/}:#RESULT: trip*}
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/zsh")
-        process.arguments = ["-f", "-c", driver]
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = Binaries.directory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        environment["ROUTEGRAPH_FILE"] = scratch.graph
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let lines = try runZsh(driver, graph: scratch.graph)
         #expect(lines.contains("RESULT: trip Home City Center"), "zsh printed: \(lines)")
     }
 }

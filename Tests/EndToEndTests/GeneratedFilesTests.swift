@@ -44,6 +44,23 @@ import Testing
         #expect(r.stderr == "")
     }
 
+    /// Rendered, no page shows a font escape as text (`\fB` escaped by mistake) or a
+    /// control character (an escape that lost its backslash).
+    @Test func renderedManPagesShowNoRoffEscapesOrControlCharacters() throws {
+        let man = Binaries.root.appendingPathComponent("man")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: man.path).filter { $0.hasSuffix(".1") || $0.hasSuffix(".5") }
+        #expect(pages.count >= 6)
+        for page in pages {
+            let r = try Binaries.shell("groff -man -Tutf8 -P -cbou '\(man.path)/\(page)'")
+            #expect(r.status == 0, "\(page): \(r.stderr)")
+            for escape in [#"\fB"#, #"\fR"#, #"\fI"#] {
+                #expect(!r.out.contains(escape), "\(page) shows \(escape)")
+            }
+            let controls = r.out.unicodeScalars.filter { $0.value < 0x20 && $0 != "\n" }
+            #expect(controls.isEmpty, "\(page) shows control characters \(controls.map { $0.value })")
+        }
+    }
+
     @Test(arguments: tools)
     func theBashCompletionLoadsAndCompletesLongOptions(tool: String) throws {
         let file = Binaries.root.appendingPathComponent("completions/bash/\(tool)").path

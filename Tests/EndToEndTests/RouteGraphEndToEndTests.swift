@@ -146,6 +146,8 @@ struct RouteGraphEndToEndTests {
         #expect(try visit(["--forget", "Nowhere"], graph: scratch.graph).stderr == "routegraph-visit: Nowhere: no such place to forget\n")
         let quiet = try visit(["--forget", "Nowhere", "-q"], graph: scratch.graph)
         #expect(quiet.status == 1 && quiet.stderr == "")
+        let long = try visit(["--forget", String(repeating: "é", count: 60_000)], graph: scratch.graph)
+        #expect(long.stderr == "routegraph-visit: \(String(repeating: "é", count: 80))…: no such place to forget\n")
         #expect(try suggest(["-n0", "--from", "A"], graph: scratch.graph).lines == ["C"])
     }
 
@@ -208,8 +210,96 @@ struct RouteGraphEndToEndTests {
         for tool in ["routegraph-visit", "routegraph-suggest"] {
             let r = try Binaries.run(tool, ["--graph", scratch.graph, "A"])
             #expect(r.status == 2)
-            #expect(r.stderr == "\(tool): \(scratch.graph) is not a regular file\n")
+            #expect(r.stderr == "\(tool): \(scratch.graph) is not a regular file (move it away, or name another file with --graph FILE)\n")
         }
+    }
+
+    /// The way out a corrupt file's message offers: the backup only when there is one.
+    @Test func aCorruptFileOffersItsBackupOnlyWhenThereIsOne() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        try scratch.write("{broken")
+        let alone = try visit(["A"], graph: scratch.graph)
+        #expect(alone.status == 2)
+        #expect(alone.stderr.hasSuffix("(to recover, move \(scratch.graph) away to start a new graph)\n"), "\(alone)")
+        try scratch.write("{}", to: scratch.graph + ".bak")
+        let withBackup = try visit(["A"], graph: scratch.graph)
+        #expect(
+            withBackup.stderr.hasSuffix(
+                "(to recover, restore the previous copy from \(scratch.graph).bak, or move \(scratch.graph) away to start a new graph)\n"),
+            "\(withBackup)")
+    }
+
+    /// Swift's `CommandLine.arguments` turns bytes that are not UTF-8 into U+FFFD, which
+    /// would record (or look up, or forget) another place, or write another file: such
+    /// an argument or variable is refused instead, and nothing is written.
+    @Test func invalidUTF8ArgumentsAndVariablesAreRefused() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        _ = try visit(["Home"], graph: scratch.graph)
+        let before = scratch.bytes()
+        let g = "'\(scratch.graph)'"
+        let r = try Binaries.shell(
+            """
+            cd '\(scratch.path)'
+            routegraph-visit --graph \(g) $'Z\\xfcrich'; echo "visit $?"
+            routegraph-suggest --graph \(g) --from $'Z\\xfcrich'; echo "suggest $?"
+            routegraph-visit --graph \(g) --forget $'Z\\xfcrich'; echo "forget $?"
+            routegraph-visit --graph $'g\\xff.json' Home; echo "graph $?"
+            ROUTEGRAPH_FILE=$'\(scratch.path)/e\\xfe.json' routegraph-visit Home; echo "variable $?"
+            smartgrep $'\\xff' /dev/null; echo "smartgrep $?"
+            ls
+            """)
+        #expect(
+            r.lines == ["visit 2", "suggest 2", "forget 2", "graph 2", "variable 2", "smartgrep 2", "graph.json", "graph.json.lock"],
+            "\(r)")
+        #expect(
+            r.stderr == """
+                routegraph-visit: argument 3 is not valid UTF-8
+                routegraph-suggest: argument 4 is not valid UTF-8
+                routegraph-visit: argument 4 is not valid UTF-8
+                routegraph-visit: argument 2 is not valid UTF-8
+                routegraph-visit: $ROUTEGRAPH_FILE is not valid UTF-8 (use --graph FILE)
+                smartgrep: argument 1 is not valid UTF-8
+
+                """)
+        #expect(scratch.bytes() == before)
+    }
+
+    /// A NUL byte would end the name early in `-z` output: a name with one is refused.
+    @Test func aNULByteInANewlineSeparatedNameIsRefused() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        _ = try visit(["Home"], graph: scratch.graph)
+        let before = scratch.bytes()
+        let r = try Binaries.run("routegraph-visit", ["--graph", scratch.graph], input: Data("Work\nA\u{0}B\nGym\n".utf8))
+        #expect(r.status == 2)
+        #expect(r.stderr == "routegraph-visit: standard input, line 2: the place name contains a NUL byte; nothing was recorded\n")
+        #expect(scratch.bytes() == before)
+    }
+
+    /// Without `--max-places`, a graph keeps 50,000 places: one more drops the least used
+    /// (P0, with one visit and one edge; the others in the chain have two edges).
+    @Test func theDefaultLimitKeepsFiftyThousandPlaces() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let input = (0...50_000).map { "P\($0)\n" }.joined()
+        let r = try visit([], graph: scratch.graph, input: input)
+        #expect(r.status == 0 && r.stderr == "", "\(r)")
+        let places = try #require(try scratch.parsed()["places"] as? [[String: Any]])
+        #expect(places.count == 50_000)
+        #expect(!places.contains { $0["name"] as? String == "P0" })
+        #expect(places.contains { $0["name"] as? String == "P1" })
+    }
+
+    /// CRLF line ends, blank and space-only lines: the names are trimmed, nothing else.
+    @Test func crlfInputIsTrimmedLikeAnyOtherWhitespace() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let r = try visit([], graph: scratch.graph, input: "Home\r\n\r\n  Work \r\n \t\r\nGym\r\n")
+        #expect(r.status == 0 && r.stderr == "", "\(r)")
+        let edges = try #require(try scratch.parsed()["edges"] as? [[String: Any]])
+        #expect(edges.map { "\($0["origin"]!)→\($0["destination"]!)" }.sorted() == ["Home→Work", "Work→Gym"])
     }
 
     @Test func invalidUTF8PlacesAreRefusedAndNothingIsRecorded() throws {
@@ -257,6 +347,34 @@ struct RouteGraphEndToEndTests {
         #expect(viaVariable.lines == ["Work"])
     }
 
+    /// `--graph` wins over `$ROUTEGRAPH_FILE`, which wins over `$XDG_STATE_HOME`; without
+    /// them (or with a relative `XDG_STATE_HOME`) the graph is under `$HOME/.local/state`,
+    /// in folders made private.
+    @Test func theGraphIsFoundInTheDocumentedOrder() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let explicit = scratch.path + "/explicit.json"
+        let variable = scratch.path + "/variable.json"
+        let state = scratch.path + "/state"
+        let home = scratch.path + "/home"
+        var environment = ["ROUTEGRAPH_FILE": variable, "XDG_STATE_HOME": state, "HOME": home]
+        #expect(try Binaries.run("routegraph-visit", ["--graph", explicit, "A"], environment: environment).status == 0)
+        #expect(try Binaries.run("routegraph-visit", ["B"], environment: environment).status == 0)
+        environment["ROUTEGRAPH_FILE"] = ""
+        #expect(try Binaries.run("routegraph-visit", ["C"], environment: environment).status == 0)
+        environment["XDG_STATE_HOME"] = "relative/state"
+        #expect(try Binaries.run("routegraph-visit", ["D"], environment: environment).status == 0)
+        let underHome = home + "/.local/state/wayfind/routegraph.json"
+        for (file, place) in [(explicit, "A"), (variable, "B"), (state + "/wayfind/routegraph.json", "C"), (underHome, "D")] {
+            let r = try Binaries.run("routegraph-suggest", ["--graph", file, "--from", "X"])
+            #expect(r.lines == [place], "\(file): \(r)")
+        }
+        for folder in [home + "/.local", home + "/.local/state", home + "/.local/state/wayfind"] {
+            #expect(fileMode(atPath: folder) == 0o700, "\(folder)")
+        }
+        #expect(fileMode(atPath: underHome) == 0o600)
+    }
+
     @Test func aSymlinkPlantedAtTheTemporaryPathIsNotFollowed() throws {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
@@ -293,6 +411,7 @@ struct RouteGraphEndToEndTests {
         let r = try Binaries.shell("ulimit -f 2; routegraph-visit --graph '\(scratch.graph)' 'One more place'")
         #expect(r.status == 2)
         #expect(r.stderr.hasPrefix("routegraph-visit: cannot write \(scratch.graph).tmp: file too large"), "\(r)")
+        #expect(r.stderr.hasSuffix(" (the file size limit, ulimit -f, is below the graph's size)\n"), "\(r)")
         #expect(scratch.bytes() == before)
         #expect(!FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
         // Again once saves reuse a spare FILE.tmp (from the third save on): the backup too
@@ -320,6 +439,7 @@ struct RouteGraphEndToEndTests {
         let r = try Binaries.shell("\(asNobody)routegraph-visit --graph '\(scratch.graph)' Work")
         #expect(r.status == 2)
         #expect(r.stderr.hasPrefix("routegraph-visit: cannot open \(scratch.graph).tmp: permission denied"), "\(r)")
+        #expect(r.stderr.hasSuffix(" (check the permissions of the file and its folder, or use --graph FILE)\n"), "\(r)")
         #expect(scratch.bytes() == before)
         let readable = try Binaries.shell("\(asNobody)routegraph-suggest --graph '\(scratch.graph)' --from Nowhere")
         #expect(readable.status == 0 && readable.lines == ["Home"], "\(readable)")

@@ -21,9 +21,15 @@ public struct Environment: Sendable, ExpressibleByDictionaryLiteral {
         fixed = variables
     }
 
-    /// The value of `name`, or nil when it is unset.
+    /// The value of `name`, or nil when it is unset. Bytes that are not valid UTF-8 come
+    /// back as U+FFFD (see `isValidUTF8`).
     public subscript(name: String) -> String? {
         if let fixed { return fixed[name] }
         return Platform.environmentVariable(name)
+    }
+
+    /// Whether `name` is unset or holds valid UTF-8 (a fixed set always does).
+    public func isValidUTF8(_ name: String) -> Bool {
+        fixed != nil || Platform.environmentVariableIsValidUTF8(name)
     }
 }

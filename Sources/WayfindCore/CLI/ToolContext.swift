@@ -12,6 +12,11 @@ public struct ToolContext: Sendable {
     public var outputIsTerminal: Bool
     /// The current time in Unix seconds.
     public var now: @Sendable () -> Int64
+    /// The position (1 for the first argument after the program's name) of the first
+    /// command-line argument that is not valid UTF-8, if any. Swift's
+    /// `CommandLine.arguments` replaces such bytes with U+FFFD, which would name another
+    /// place or file, so `runTool` refuses the command line instead.
+    public var invalidUTF8Argument: Int? = nil
 
     /// A context over explicit descriptors.
     public init(

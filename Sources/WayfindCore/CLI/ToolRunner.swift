@@ -31,7 +31,7 @@ public enum StandardFlags {
         "generate", value: .required(name: "KIND"),
         help: "print the man page or a shell completion script and exit",
         manHelp:
-            "Print a generated file and exit: \\fBman\\fR (this page), \\fBcomplete-bash\\fR, \\fBcomplete-zsh\\fR or \\fBcomplete-fish\\fR. The files shipped in man/ and completions/ are made this way.",
+            "Print a generated file and exit: man (this page), complete-bash, complete-zsh or complete-fish. The files shipped in man/ and completions/ are made this way.",
         completion: .choices(["man", "complete-bash", "complete-zsh", "complete-fish"]))
 }
 
@@ -80,6 +80,10 @@ public func runTool(
     let errors = ErrorReporter(tool: spec.name, destination: context.standardError)
     let output = OutputBuffer(context.standardOutput, lineBuffered: context.outputIsTerminal)
     defer { output.flush() }
+    if let position = context.invalidUTF8Argument {
+        errors.report("argument \(position) is not valid UTF-8")
+        return .error
+    }
     let parsed: ParsedArguments
     do {
         parsed = try parseArguments(arguments, spec: spec)
@@ -138,9 +142,11 @@ extension ToolContext {
     /// The real process context: standard streams, the environment, the system clock.
     public static func process() -> ToolContext {
         Platform.ignoreBrokenPipeSignal()
-        return ToolContext(
+        var context = ToolContext(
             environment: .process,
             outputIsTerminal: FileDescriptor.standardOutput.isTerminal,
             now: { Platform.currentTime() })
+        context.invalidUTF8Argument = Platform.firstInvalidUTF8Argument()
+        return context
     }
 }

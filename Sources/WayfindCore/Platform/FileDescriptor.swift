@@ -101,6 +101,25 @@ public enum Platform {
         return String(cString: value)
     }
 
+    /// Whether the environment variable `name` is unset or valid UTF-8
+    /// (`environmentVariable` repairs invalid bytes into U+FFFD).
+    public static func environmentVariableIsValidUTF8(_ name: String) -> Bool {
+        guard let value = getenv(name) else { return true }
+        return String(validatingCString: value) != nil
+    }
+
+    /// The position (1-based, after the program's name) of the first command-line argument
+    /// that is not valid UTF-8, if any.
+    public static func firstInvalidUTF8Argument() -> Int? {
+        let argv = CommandLine.unsafeArgv
+        var index = 1
+        while index < Int(CommandLine.argc) {
+            if let argument = argv[index], String(validatingCString: argument) == nil { return index }
+            index += 1
+        }
+        return nil
+    }
+
     /// The current time in Unix seconds.
     public static func currentTime() -> Int64 {
         Int64(time(nil))

@@ -267,6 +267,12 @@ public enum FileSystem {
         }
     }
 
+    /// Whether `path` names a regular file (following symbolic links).
+    public static func isRegularFile(at path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
     /// The directory part of `path`: `a/b` → `a`, `b` → `.`, `/b` → `/`.
     public static func directory(of path: String) -> String {
         var trimmed = Substring(path)

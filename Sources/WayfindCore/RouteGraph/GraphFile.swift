@@ -113,7 +113,7 @@ public struct GraphFile: Sendable {
         } catch {
             switch error {
             case .invalid(let jsonError):
-                throw .corrupt(path: path, error: jsonError)
+                throw .corrupt(path: path, error: jsonError, hasBackup: FileSystem.isRegularFile(at: backupPath))
             case .unsupportedVersion(let found, let supported):
                 throw .unsupportedVersion(path: path, found: found, supported: supported)
             }

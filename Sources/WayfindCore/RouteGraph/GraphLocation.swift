@@ -17,11 +17,18 @@ public enum GraphLocation {
             guard !explicit.isEmpty else { throw ToolError("--graph: the file name is empty") }
             return explicit
         }
-        if let file = environment["ROUTEGRAPH_FILE"], !file.isEmpty { return file }
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+        func variable(_ name: String) throws(ToolError) -> String? {
+            guard let value = environment[name] else { return nil }
+            guard environment.isValidUTF8(name) else {
+                throw ToolError("$\(name) is not valid UTF-8 (use --graph FILE)")
+            }
+            return value
+        }
+        if let file = try variable("ROUTEGRAPH_FILE"), !file.isEmpty { return file }
+        if let state = try variable("XDG_STATE_HOME"), state.hasPrefix("/") {
             return state + "/" + relativePath
         }
-        if let home = environment["HOME"], !home.isEmpty {
+        if let home = try variable("HOME"), !home.isEmpty {
             return (home.hasSuffix("/") ? home : home + "/") + ".local/state/" + relativePath
         }
         throw ToolError("cannot tell where the route graph is: HOME is not set (set ROUTEGRAPH_FILE or use --graph FILE)")

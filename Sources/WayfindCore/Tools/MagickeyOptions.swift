@@ -13,12 +13,12 @@ public struct MagickeyOptions {
             "location", value: .required(name: "LAT,LON"),
             help: "rank places near this point higher (decimal degrees)",
             manHelp:
-                "Rank places near \\fILAT,LON\\fR (decimal degrees, e.g. \\fB41.88,-87.63\\fR) higher. Nothing is excluded; see RANKING."),
+                "Rank places near LAT,LON (decimal degrees, e.g. 41.88,-87.63) higher. Nothing is excluded; see RANKING."),
         FlagSpec(
             "distance", value: .required(name: "METERS"),
             help: "the radius of --location's bias (default 50000)",
             manHelp:
-                "The radius in metres around \\fB\\-\\-location\\fR inside which places rank first (default 50000). Beyond it, bands of doubling width rank nearer places first."
+                "The radius in metres around --location inside which places rank first (default 50000). Beyond it, bands of doubling width rank nearer places first."
         ),
         FlagSpec(
             "extent", value: .required(name: "MINLON,MINLAT,MAXLON,MAXLAT"),
@@ -33,7 +33,7 @@ public struct MagickeyOptions {
             "places", value: .required(name: "FILE"),
             help: "use this gazetteer (our TSV or a GeoNames dump) instead of the embedded one",
             manHelp:
-                "Use the gazetteer in \\fIFILE\\fR instead of the embedded one: a TSV file with a header row naming at least \\fBname\\fR, \\fBlatitude\\fR and \\fBlongitude\\fR columns, or a GeoNames dump (\\fBcities500.txt\\fR, \\fBallCountries.txt\\fR: 19 columns, no header). The format is detected from the first line. See GAZETTEER.",
+                "Use the gazetteer in FILE instead of the embedded one: a TSV file with a header row naming at least name, latitude and longitude columns, or a GeoNames dump (cities500.txt, allCountries.txt: 19 columns, no header). The format is detected from the first line. See GAZETTEER.",
             completion: .file),
         FlagSpec("json", help: "print ArcGIS's JSON shape instead of TSV"),
     ]

@@ -24,7 +24,9 @@ public enum RouteGraphVisit {
             it the last place. Visiting the place you are already at adds no edge. Places \
             are the same when they differ only in case, accents or runs of whitespace; the \
             spelling used last is the one shown. A whole batch is one locked \
-            read-modify-write of the graph file, which is saved atomically.
+            read-modify-write of the graph file, which is saved atomically. A place name \
+            must be valid UTF-8, without a NUL byte, and at most 4096 bytes long; a batch \
+            with one that is not is refused whole.
             """,
         flags: [
             GraphLocation.flag,
@@ -142,7 +144,11 @@ public enum RouteGraphVisit {
                 throw ToolError(error.description)
             }
             if !options.quiet {
-                for place in outcome.unknown { errors.report("\(place): no such place to forget") }
+                for place in outcome.unknown {
+                    // A pasted paragraph is not worth echoing whole.
+                    let shown = place.utf8.count > 200 ? String(place.prefix(80)) + "…" : place
+                    errors.report("\(shown): no such place to forget")
+                }
             }
             let forgotten = options.forget.count - outcome.unknown.count
             return outcome.recorded + forgotten > 0 ? .success : .nothingFound
@@ -150,12 +156,15 @@ public enum RouteGraphVisit {
     }
 
     /// A place name from the command line or input, checked: not empty once trimmed, not
-    /// absurdly long.
+    /// absurdly long, and without a NUL byte (which `-z` output uses to end a name).
     static func checkedName(_ name: String, where origin: @autoclosure () -> String) throws -> String {
         let count = name.utf8.count
         if count > maximumNameBytes {
             throw ToolError(
                 "\(origin()): a place name of \(count) bytes is longer than the limit of \(maximumNameBytes); nothing was recorded")
+        }
+        if name.utf8.contains(0) {
+            throw ToolError("\(origin()): the place name contains a NUL byte; nothing was recorded")
         }
         if RouteGraph.placeKey(name).isEmpty {
             throw UsageError("\(origin()): empty place name")

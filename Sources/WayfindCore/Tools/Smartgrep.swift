@@ -24,7 +24,7 @@ public enum Smartgrep {
                 "max-count", short: "m", value: .required(name: "NUM"),
                 help: "stop reading a file after NUM selected lines",
                 manHelp:
-                    "Stop reading a file after \\fINUM\\fR selected lines. With \\fB\\-\\-rank\\fR, read everything and print the \\fINUM\\fR best lines."
+                    "Stop reading a file after NUM selected lines. With --rank, read everything and print the NUM best lines."
             ),
             FlagSpec("line-number", short: "n", help: "prefix each line with its line number"),
             FlagSpec(
@@ -37,7 +37,7 @@ public enum Smartgrep {
                 "color", value: .optional(name: "WHEN", default: "auto"),
                 help: "highlight matched word prefixes: auto, always or never",
                 manHelp:
-                    "Highlight the matched word prefixes, file names and line numbers with grep's colours. \\fIWHEN\\fR is \\fBauto\\fR (the default: only when standard output is a terminal, \\fBNO_COLOR\\fR is unset or empty and \\fBTERM\\fR is not dumb), \\fBalways\\fR or \\fBnever\\fR.",
+                    "Highlight the matched word prefixes, file names and line numbers with grep's colours. WHEN is auto (the default: only when standard output is a terminal, NO_COLOR is unset or empty and TERM is not dumb), always or never.",
                 completion: .choices(["auto", "always", "never"])),
             FlagSpec(
                 "line-buffered", help: "flush output after every line (default on a terminal)"),
@@ -45,7 +45,7 @@ public enum Smartgrep {
                 "words", value: .required(name: "MODE"),
                 help: "where lines split into words: all (default), punct or space",
                 manHelp:
-                    "Where lines split into words. \\fBall\\fR (the default): at whitespace, at every character that is neither letter nor digit, and at camelCase humps. \\fBpunct\\fR: at whitespace and punctuation, no camelCase. \\fBspace\\fR: at whitespace only.",
+                    "Where lines split into words. all (the default): at whitespace, at every character that is neither letter nor digit, and at camelCase humps. punct: at whitespace and punctuation, no camelCase. space: at whitespace only.",
                 completion: .choices(["all", "punct", "space"])),
             FlagSpec(
                 "field", value: .required(name: "N"),
