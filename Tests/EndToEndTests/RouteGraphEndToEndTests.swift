@@ -214,6 +214,43 @@ struct RouteGraphEndToEndTests {
         }
     }
 
+    /// An unreadable graph file is an error that says how to get past it, and is left
+    /// alone. root reads any file, so as root the tools run as nobody, from copies.
+    @Test(.enabled(if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser")))
+    func anUnreadableGraphFileIsAnErrorThatSaysWhatToCheck() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        _ = try visit(["Home", "Work"], graph: scratch.graph)
+        let before = scratch.bytes()
+        chmod(scratch.path, 0o755)
+        chmod(scratch.graph, 0)
+        var bin = Binaries.directory.path
+        var prefix = ""
+        if getuid() == 0 {
+            bin = scratch.path + "/bin"
+            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false)
+            for tool in ["routegraph-visit", "routegraph-suggest"] {
+                try FileManager.default.copyItem(atPath: Binaries.directory.path + "/" + tool, toPath: bin + "/" + tool)
+            }
+            prefix = "/usr/sbin/runuser -u nobody -- "
+        }
+        let r = try Binaries.shell(
+            """
+            \(prefix)'\(bin)/routegraph-suggest' --graph '\(scratch.graph)'; echo "suggest $?"
+            \(prefix)'\(bin)/routegraph-visit' --graph '\(scratch.graph)' Gym; echo "visit $?"
+            """)
+        #expect(r.lines == ["suggest 2", "visit 2"], "\(r)")
+        let errors = r.stderr.split(separator: "\n").map(String.init)
+        #expect(
+            errors.first
+                == "routegraph-suggest: cannot open \(scratch.graph): permission denied (check the permissions of the file and its folder, or use --graph FILE)"
+        )
+        #expect(errors.count == 2 && errors[1].hasPrefix("routegraph-visit: cannot open \(scratch.graph)"), "\(r)")
+        #expect(errors.last?.hasSuffix("(check the permissions of the file and its folder, or use --graph FILE)") == true)
+        chmod(scratch.graph, 0o600)
+        #expect(scratch.bytes() == before)
+    }
+
     /// The way out a corrupt file's message offers: the backup only when there is one.
     @Test func aCorruptFileOffersItsBackupOnlyWhenThereIsOne() throws {
         let scratch = try GraphScratch()
