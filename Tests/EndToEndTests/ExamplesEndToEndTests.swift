@@ -67,9 +67,24 @@ struct ExamplesEndToEndTests {
             ])
     }
 
-    /// Runs `driver`, a zsh script, with the built binaries first on PATH and
-    /// `ROUTEGRAPH_FILE` set; returns the lines it printed.
-    func runZsh(_ driver: String, graph: String) throws -> [String] {
+    /// Types `keys` (ending in a Tab) into the interactive `shell` after `setup`, through
+    /// a pseudo-terminal that zsh's zpty module drives, with the built binaries first on
+    /// PATH and `ROUTEGRAPH_FILE` set; then puts `echo RESULT: ` before the completed line
+    /// (Ctrl-A) and runs it. Returns the printed lines that start with `RESULT: `.
+    func completedLine(shell: String, setup: String, keys: String, graph: String) throws -> [String] {
+        let driver = """
+            zmodload zsh/zpty
+            zpty -b shell '\(shell)'
+            zpty -w shell 'PS1="> "; \(setup)'
+            zpty -w -n shell $'\(keys)'
+            sleep 1
+            zpty -w shell $'\\x01echo RESULT: '
+            sleep 1
+            output=''
+            while zpty -r -t shell line; do output+=$line; done
+            zpty -d shell
+            print -r -- ${(M)${(f)output//$'\\r'/}:#RESULT: *}
+            """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/zsh")
         process.arguments = ["-f", "-c", driver]
@@ -96,20 +111,9 @@ struct ExamplesEndToEndTests {
         _ = try learnTrips(scratch)
         let cinema = try Binaries.shell("ROUTEGRAPH_FILE='\(scratch.graph)' '\(Self.examples)/trip' 'City Center' Cinema")
         #expect(cinema.status == 0, "\(cinema)")
-        let driver = """
-            zmodload zsh/zpty
-            zpty -b shell 'bash --norc --noprofile -i'
-            zpty -w shell 'PS1="> "; source \(Self.examples)/trip-completion.bash'
-            zpty -w -n shell $'trip \\'City Center\\' ci\\t'
-            sleep 1
-            zpty -w shell $'\\x01echo RESULT: '
-            sleep 1
-            output=''
-            while zpty -r -t shell line; do output+=$line; done
-            zpty -d shell
-            print -r -- ${(M)${(f)output//$'\\r'/}:#RESULT: trip*}
-            """
-        let lines = try runZsh(driver, graph: scratch.graph)
+        let lines = try completedLine(
+            shell: "bash --norc --noprofile -i", setup: "source \(Self.examples)/trip-completion.bash",
+            keys: #"trip \'City Center\' ci\t"#, graph: scratch.graph)
         #expect(lines.contains("RESULT: trip City Center Cinema"), "bash printed: \(lines)")
     }
 
@@ -117,22 +121,10 @@ struct ExamplesEndToEndTests {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
         _ = try learnTrips(scratch)
-        // Drive an interactive zsh through a pseudo-terminal: type `trip Home ci`, press
-        // Tab, then turn the completed line into a command that prints it.
-        let driver = """
-            zmodload zsh/zpty
-            zpty -b shell 'zsh -f -i'
-            zpty -w shell 'PS1="> "; autoload -Uz compinit; compinit -u -D; source \(Self.examples)/trip-completion.zsh'
-            zpty -w -n shell $'trip Home ci\\t'
-            sleep 1
-            zpty -w shell $'\\x01print -r -- RESULT: '
-            sleep 1
-            output=''
-            while zpty -r -t shell line; do output+=$line; done
-            zpty -d shell
-            print -r -- ${(M)${(f)output//$'\\r'/}:#RESULT: trip*}
-            """
-        let lines = try runZsh(driver, graph: scratch.graph)
+        // Type `trip Home ci` and Tab in an interactive zsh.
+        let lines = try completedLine(
+            shell: "zsh -f -i", setup: "autoload -Uz compinit; compinit -u -D; source \(Self.examples)/trip-completion.zsh",
+            keys: #"trip Home ci\t"#, graph: scratch.graph)
         #expect(lines.contains("RESULT: trip Home City Center"), "zsh printed: \(lines)")
     }
 }
