@@ -77,28 +77,23 @@ extension RouteGraph {
         parallelAbove: Int, edgesChecked: Bool, vouching: inout Bool
     ) -> [Suggestion]? {
         vouching = false
-        let answer = answer(
-            scanning: bytes, for: request, filter: filter, parallelAbove: parallelAbove, edgesChecked: edgesChecked,
-            vouching: &vouching)
         // A scan that does not answer vouches for nothing.
-        if answer == nil { vouching = false }
-        return answer
-    }
-
-    /// `scannedSuggestions` without resetting `vouching` when there is no answer.
-    private static func answer(
-        scanning bytes: UnsafeRawBufferPointer, for request: SuggestionRequest, filter: ((String) -> Bool)?,
-        parallelAbove: Int, edgesChecked: Bool, vouching: inout Bool
-    ) -> [Suggestion]? {
+        var vouches = false
         guard
             let graph = suggestionGraph(
                 scanning: bytes, for: request, filter: filter, parallelAbove: parallelAbove, edgesChecked: edgesChecked,
-                vouching: &vouching)
+                vouching: &vouches),
+            let suggestions = complete(graph.suggestions(for: request, filter: filter), for: request)
         else { return nil }
-        let suggestions = graph.suggestions(for: request, filter: filter)
+        vouching = vouches
+        return suggestions
+    }
+
+    /// `suggestions` from a scan's small graph, or nil when they may differ from a full
+    /// load's: a list cut at the limit may have left out a place the small graph does not
+    /// know, unless its last frecency score is above zero (every such place scores zero).
+    private static func complete(_ suggestions: [Suggestion], for request: SuggestionRequest) -> [Suggestion]? {
         if request.successorsOnly || request.limit == 0 { return suggestions }
-        // A full list whose last frecency score is above zero cannot have left out a
-        // zero-score place the small graph does not know.
         guard let limit = request.limit, suggestions.count == limit else { return nil }
         if let last = suggestions.last, last.source == .frecency, !(last.score > 0) { return nil }
         return suggestions

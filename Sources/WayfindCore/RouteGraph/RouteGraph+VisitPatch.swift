@@ -236,18 +236,20 @@ extension RouteGraph {
             patch.keep(0..<edgesEnd)
         }
         // The `successors` block: the edge lines leaving the visited place, as changed.
-        var successors: [UInt8] = []
+        var leaving: [[UInt8]] = []
         for index in leavingHere {
-            successors += successors.isEmpty ? Array("\n    ".utf8) : Array(",\n    ".utf8)
             if index == edgeIndex, let changedLine {
-                successors += changedLine
+                leaving.append(changedLine)
             } else {
                 guard let edge = values(of: lines[index], in: bytes) else { return nil }
-                successors.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[Int(lines[index].start)..<edge.end]))
+                leaving.append(Array(UnsafeRawBufferPointer(rebasing: bytes[Int(lines[index].start)..<edge.end])))
             }
         }
-        if let addedLine { successors += (successors.isEmpty ? Array("\n    ".utf8) : Array(",\n    ".utf8)) + addedLine }
-        successors += successors.isEmpty ? Array("],\n".utf8) : Array("\n  ],\n".utf8)
+        if let addedLine { leaving.append(addedLine) }
+        let successors =
+            leaving.isEmpty
+            ? Array("],\n".utf8)
+            : Array("\n    ".utf8) + Array(leaving.joined(separator: Array(",\n    ".utf8))) + Array("\n  ],\n".utf8)
         var header = Array("\n  ],\n  \"lastVisitedAt\": ".utf8)
         appendInteger(time, to: &header)
         header += Array(",\n  \"lastVisitedLocation\": \"".utf8) + hereName + Array("\",\n  \"places\": [\n    ".utf8)
