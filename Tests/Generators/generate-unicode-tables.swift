@@ -18,15 +18,21 @@
 //
 // Folded form (a sequence of scalars, stored as UTF-8):
 //   * surrogates (not scalars) → nothing;
-//   * combining marks (M*) → nothing;
+//   * combining marks (M*) → nothing, except U+0345 COMBINING GREEK YPOGEGRAMMENI → ι (the
+//     one mark whose case round trip is a letter; see `markFold`);
 //   * letters (L*): if in `extraFolds` below → that value; otherwise, when Foundation's
-//     `folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)` changes the
-//     letter, `normalize(Foundation's result)`; otherwise `normalize([letter])`;
+//     `folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)` of the
+//     letter's case round trip (the lowercase of its uppercase) differs from the letter,
+//     `normalize(Foundation's result)`; otherwise `normalize([letter])`;
 //   * everything else: `normalize([scalar])`.
 //   `normalize` repeats until nothing changes: each scalar in `extraFolds` is replaced by its
-//   value; any other scalar is replaced by its full lowercase mapping, canonically decomposed,
-//   with combining marks dropped. Hangul syllables are left alone (their canonical
+//   value; any other scalar is replaced by its case round trip, canonically decomposed,
+//   with combining marks folded (dropped, but U+0345). Hangul syllables are left alone (their canonical
 //   decomposition is conjoining jamo, not a letter plus accents; Foundation keeps them too).
+//   The case round trip makes upper-casing harmless: ᾀ and its uppercase ἈΙ both fold to
+//   αι, ᲀ (a variant of в) and its uppercase В both to в; the lowercase alone (and
+//   Foundation alone) fold ᾀ to α and ᲀ to itself. The generator checks that every letter
+//   folds like its uppercase.
 //
 // ## Where the result differs from Foundation's folding, on letters (the agreement test in
 // ## Tests/WayfindCoreTests/Text/FoldingTests.swift checks exactly these rules)
@@ -122,17 +128,33 @@ func isLetter(_ s: Unicode.Scalar) -> Bool {
 
 func isHangulSyllable(_ v: UInt32) -> Bool { v >= 0xAC00 && v <= 0xD7A3 }
 
+/// The case round trip: the lowercase of the uppercase. Unlike the lowercase alone, it
+/// gives a letter and its uppercase the same form (ᾀ and its uppercase ἈΙ both become ἀι,
+/// ᲀ and В both в), so an upper-cased query finds what the original finds.
+func caseRoundTrip(_ s: Unicode.Scalar) -> String {
+    var result = String.UnicodeScalarView()
+    for u in s.properties.uppercaseMapping.unicodeScalars { result.append(contentsOf: u.properties.lowercaseMapping.unicodeScalars) }
+    return String(result)
+}
+
 func foundationFold(_ s: Unicode.Scalar) -> [Unicode.Scalar] {
-    Array(String(s).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).unicodeScalars)
+    Array(caseRoundTrip(s).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).unicodeScalars)
+}
+
+/// A combining mark folds to nothing, unless its case round trip is a letter: U+0345
+/// COMBINING GREEK YPOGEGRAMMENI (the only one) becomes ι, as its uppercase Ι does, so
+/// ᾳ, its NFD α + U+0345 and its uppercase ΑΙ all fold to αι.
+func markFold(_ u: Unicode.Scalar) -> [Unicode.Scalar] {
+    let trip = caseRoundTrip(u).unicodeScalars
+    return trip.contains(where: isMark) ? [] : Array(trip)
 }
 
 /// One step of `normalize` on one scalar.
 func normalizeStep(_ u: Unicode.Scalar) -> [Unicode.Scalar] {
     if let extra = extraFolds[u.value] { return Array(extra.unicodeScalars) }
     if isHangulSyllable(u.value) { return [u] }
-    if isMark(u) { return [] }
-    let lower = u.properties.lowercaseMapping
-    return lower.decomposedStringWithCanonicalMapping.unicodeScalars.filter { !isMark($0) }
+    if isMark(u) { return markFold(u) }
+    return caseRoundTrip(u).decomposedStringWithCanonicalMapping.unicodeScalars.flatMap { isMark($0) ? markFold($0) : [$0] }
 }
 
 func normalize(_ input: [Unicode.Scalar]) -> [Unicode.Scalar] {
@@ -146,7 +168,7 @@ func normalize(_ input: [Unicode.Scalar]) -> [Unicode.Scalar] {
 }
 
 func fold(_ s: Unicode.Scalar) -> [Unicode.Scalar] {
-    if isMark(s) { return [] }
+    if isMark(s) { return markFold(s) }
     if isLetter(s) {
         if let extra = extraFolds[s.value] { return Array(extra.unicodeScalars) }
         let f = foundationFold(s)
@@ -232,6 +254,13 @@ func buildTwoLevel(shift: Int) -> (stage1: [UInt16], stage2: [UInt16]) {
 }
 
 // MARK: - Checks
+
+/// Upper-casing a letter never changes its folded form.
+for v in 0..<scalarLimit {
+    guard let s = Unicode.Scalar(v), isLetter(s) else { continue }
+    let upper = s.properties.uppercaseMapping.unicodeScalars.flatMap { fold($0) }
+    precondition(upper == fold(s), "U+\(String(v, radix: 16)) folds apart from its uppercase")
+}
 
 /// The folded form of every scalar is final: folding it again, scalar by scalar, changes
 /// nothing, and it contains no uppercase letters and no marks.

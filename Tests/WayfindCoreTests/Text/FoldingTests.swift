@@ -5,7 +5,9 @@
 // ## Where our folding deliberately differs from Foundation on letters
 //
 // (Details and counts in Tests/Generators/generate-unicode-tables.swift.) With
-// F = String(letter).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil):
+// F = Foundation's `folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)`
+// of the letter's case round trip (the lowercase of its uppercase, so that ᾀ folds like its
+// uppercase ἈΙ, to αι, and ᲀ like В, to в; Foundation alone folds ᾀ to α and keeps ᲀ):
 //   1. Extra folds (`FoldingReference.extraFolds`, checked against the generator's table):
 //      letters readers see as accented that Unicode does not decompose. Ours is F with every
 //      scalar in the extra table replaced by its value: ł → l (F: ł), Ł → l (F: ł),
@@ -66,8 +68,20 @@ private enum FoldingReference {
         }
     }
 
+    /// The lowercase of the uppercase (the case step of our rule).
+    static func caseRoundTrip(_ s: Unicode.Scalar) -> String {
+        String(s).uppercased().lowercased()
+    }
+
+    /// A mark folds to nothing, unless its case round trip is a letter (U+0345 → ι).
+    static func markFold(_ u: Unicode.Scalar) -> [Unicode.Scalar] {
+        let trip = Array(caseRoundTrip(u).unicodeScalars)
+        return trip.contains(where: isMark) ? [] : trip
+    }
+
+    /// Foundation's folding of the letter's case round trip.
     static func foundation(_ s: Unicode.Scalar) -> [Unicode.Scalar] {
-        Array(String(s).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).unicodeScalars)
+        Array(caseRoundTrip(s).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).unicodeScalars)
     }
 
     static func nfd(_ s: Unicode.Scalar) -> [Unicode.Scalar] {
@@ -78,18 +92,18 @@ private enum FoldingReference {
         scalars.flatMap { extraFolds[$0.value].map { Array($0.unicodeScalars) } ?? [$0] }
     }
 
-    /// Our rule without Foundation: extra folds, else lowercase, canonically decompose, drop
-    /// marks (Hangul syllables excepted), repeated until stable.
+    /// Our rule without Foundation: extra folds, else the case round trip, canonically
+    /// decompose, drop marks (Hangul syllables excepted), repeated until stable.
     static func rule(_ input: [Unicode.Scalar]) -> [Unicode.Scalar] {
         var current = input
         while true {
             let next = current.flatMap { u -> [Unicode.Scalar] in
                 if let extra = extraFolds[u.value] { return Array(extra.unicodeScalars) }
                 if u.value >= 0xAC00 && u.value <= 0xD7A3 { return [u] }
-                if isMark(u) { return [] }
-                return Array(
-                    u.properties.lowercaseMapping.decomposedStringWithCanonicalMapping
-                        .unicodeScalars.filter { !isMark($0) })
+                if isMark(u) { return markFold(u) }
+                return caseRoundTrip(u).decomposedStringWithCanonicalMapping.unicodeScalars.flatMap {
+                    isMark($0) ? markFold($0) : [$0]
+                }
             }
             if next == current { return current }
             current = next
@@ -180,6 +194,7 @@ struct FoldingTests {
         ("Ångström Ǿresund", "angstrom oresund"),
         ("ΑΘΗΝΑ Ἀθῆναι", "αθηνα αθηναι"),
         ("ΣΟΦΟΣ σοφός", "σοφοσ σοφοσ"),  // final sigma folds like Foundation: ς → σ
+        ("ᾀ ἈΙ ᲀ В", "αι αι в в"),  // like their uppercase forms
         ("МОСКВА Ёлка", "москва елка"),
         ("Йошкар-Ола", "иошкар-ола"),  // Й is И + breve, like Foundation
         ("東京 北京", "東京 北京"),
@@ -214,7 +229,7 @@ struct FoldingTests {
         (0x1E9E, .uppercase, "ss"),  // ẞ
         (0x3C2, .lowercase, "σ"),  // ς
         (0x3A9, .uppercase, "ω"),  // Ω
-        (0x1F88, .uppercase, "α"),  // ᾈ (titlecase in older Unicode; Lt → uppercase)
+        (0x1F88, .uppercase, "αι"),  // ᾈ (Lt → uppercase); folds like its uppercase ἈΙ
         (0x1C5, .uppercase, "ǆ"),  // ǅ Lt
         (0x416, .uppercase, "ж"),  // Ж
         (0x2B0, .uncasedLetter, "ʰ"),  // ʰ Lm
@@ -225,7 +240,7 @@ struct FoldingTests {
         (0x663, .digit, "٣"),
         (0xFF13, .digit, "３"),
         (0x301, .mark, ""), (0x308, .mark, ""), (0x903, .mark, ""), (0x20DD, .mark, ""),
-        (0x3099, .mark, ""),
+        (0x3099, .mark, ""), (0x345, .mark, "ι"),  // ypogegrammeni folds like its uppercase Ι
         (0xA0, .separator, "\u{A0}"), (0x2014, .separator, "—"), (0x20AC, .separator, "€"),
         (0x1F600, .separator, "😀"),
         (0x378, .separator, "\u{378}"),  // unassigned
@@ -301,9 +316,9 @@ struct FoldingTests {
             if cls != expected || UnicodeFolding.scalarClass(v) != expected {
                 mismatches.append("\(hex(v)): \(cls), expected \(expected)")
             }
-            // Marks and non-scalars fold to nothing; unassigned and private-use scalars fold
-            // to themselves.
-            if (expected == .mark || scalar == nil) != folded.isEmpty {
+            // Marks (but U+0345, which folds to ι) and non-scalars fold to nothing;
+            // unassigned and private-use scalars fold to themselves.
+            if (expected == .mark && v != 0x345 || scalar == nil) != folded.isEmpty {
                 mismatches.append("\(hex(v)): folds to \(folded.count) bytes")
             }
             if let scalar, expected == .separator, folded != FoldedScalar(encoding: v) {
@@ -351,6 +366,18 @@ struct FoldingTests {
         // Every letter of the extra table is one of the exceptions (or agrees: ß, ẞ).
         #expect(extra.count + 2 >= FoldingReference.extraFolds.count)
         #expect(same > 140_000)
+    }
+
+    /// The self-match promise: a word's upper-cased form finds what the word finds.
+    @Test("every letter folds like its uppercase")
+    func lettersFoldLikeTheirUppercase() {
+        var problems: [String] = []
+        for s in Census.letters {
+            let upper = ourFold(String(s).uppercased())
+            let own = ourFold(String(s))
+            if upper != own { problems.append("\(hex(s.value)) \(String(s)) → \(own), uppercase → \(upper)") }
+        }
+        #expect(problems.isEmpty, "\(problems.count) letters:\n\(problems.prefix(50).joined(separator: "\n"))")
     }
 
     /// Every assigned scalar: the rule holds for non-letters too, folded forms are valid UTF-8
