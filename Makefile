@@ -23,9 +23,12 @@ all: build
 build:
 	@for t in $(TOOLS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$t || exit 1; done
 
-# Unit tests, then end-to-end tests against the static release binaries.
+# Unit tests, end-to-end tests against the static release binaries, then smartgrep against
+# the reference matcher over the real name lists (Tests/SmartgrepCheck; about half a minute).
 test: test-deps build
 	WAYFIND_BIN_DIR="$(BIN)" $(SWIFT) test
+	$(SWIFT) build $(RELEASE_FLAGS) --product smartgrep-check
+	"$(BIN)/smartgrep-check" --bin "$(BIN)"
 	$(MAKE) --no-print-directory check-docs
 
 check: test lint

@@ -58,8 +58,14 @@ let package = Package(
         .executableTarget(name: "wayfind-places-index", dependencies: ["WayfindCore"]),
         .executableTarget(name: "routegraph-visit", dependencies: ["WayfindCore"], linkerSettings: linkOrder),
         .executableTarget(name: "routegraph-suggest", dependencies: ["WayfindCore"], linkerSettings: linkOrder),
-        // Helpers both test targets share (a seeded random generator).
+        // Helpers the test targets share: a seeded random generator, the reference matcher.
         .target(name: "WayfindTestSupport", path: "Tests/WayfindTestSupport"),
+        // Checks smartgrep on the real name lists against the reference matcher (`make test`
+        // builds it in release and runs it: millions of searches).
+        // (Swift 5 mode: a script-like main that shares read-only globals between two threads.)
+        .executableTarget(
+            name: "smartgrep-check", dependencies: ["WayfindCore", "WayfindTestSupport"], path: "Tests/SmartgrepCheck",
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "WayfindCoreTests", dependencies: ["WayfindCore", "WayfindPlacesData", "WayfindTestSupport"]),
         .testTarget(
             name: "EndToEndTests",

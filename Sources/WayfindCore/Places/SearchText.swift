@@ -70,10 +70,13 @@ public enum SearchText {
             }
             if Int32(folded.count) > position || cls == .mark {
                 starts.withUnsafeMutableBufferPointer { buffer in
-                    _ = tracker.advance(cls, at: position, into: buffer.baseAddress!, count: &startCount)
+                    tracker.advance(cls, at: position, into: buffer.baseAddress!, count: &startCount)
                 }
             }
             p += length
+        }
+        starts.withUnsafeMutableBufferPointer { buffer in
+            tracker.finish(into: buffer.baseAddress!, count: &startCount)
         }
         var words: [[UInt8]] = []
         for k in 0..<startCount {

@@ -11,9 +11,19 @@
 ///
 /// Pages already searched are released with `MADV_DONTNEED`, so resident memory stays at
 /// about one window however large the file is.
+///
+/// A file that shrinks while it is mapped (logrotate's copytruncate, `cp` over it) makes
+/// the kernel raise SIGBUS at the first access past its new end. `ShrinkGuard` catches
+/// that fault: it puts zero pages in place of the lost ones, so the access goes on, and
+/// sets `wasCutShort`, which the reader turns into an error.
 public final class MappedFile {
     /// The mapped bytes.
     public let bytes: UnsafeBufferPointer<UInt8>
+    /// This mapping's slot in `ShrinkGuard`, if it got one.
+    private let guardSlot: Int?
+
+    /// Whether the file shrank under the mapping (the bytes past its new end read as zeros).
+    public var wasCutShort: Bool { guardSlot.map(ShrinkGuard.wasCutShort) ?? false }
 
     /// Maps `descriptor` if it is a regular file of at least `minimumSize` bytes; nil
     /// otherwise (pipes, terminals, small files: those are read). With `populate`, every
@@ -33,6 +43,7 @@ public final class MappedFile {
         // Not MADV_SEQUENTIAL: it lets the kernel drop the file's pages from the page cache
         // behind us, so the next search of the same file reads the disk again.
         bytes = UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size)
+        guardSlot = ShrinkGuard.register(address, size: size)
     }
 
     /// Asks the kernel to read `[offset, offset + length)` ahead.
@@ -61,8 +72,90 @@ public final class MappedFile {
     }
 
     deinit {
+        if let guardSlot { ShrinkGuard.unregister(guardSlot) }
         if let base = bytes.baseAddress {
             _ = munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
         }
+    }
+}
+
+/// The SIGBUS handler that keeps a shrinking mapped file from killing the process.
+///
+/// Mappings register in a few fixed slots, written before they are read and never
+/// allocated in the handler. A fault inside a registered mapping replaces the rest of
+/// the mapping with anonymous zero pages (`MAP_FIXED`), marks the slot, and returns, so
+/// the faulting load runs again and reads zeros. Any other SIGBUS goes to the handler that
+/// was there before (the Swift runtime's backtracer, or the default action).
+enum ShrinkGuard {
+    /// One mapping: start, length, and whether it was cut short (0 or 1).
+    struct Slot {
+        var start: UInt
+        var length: UInt
+        var cutShort: UInt
+    }
+
+    static let slotCount = 8
+    nonisolated(unsafe) static let slots: UnsafeMutablePointer<Slot> = {
+        let slots = UnsafeMutablePointer<Slot>.allocate(capacity: slotCount)
+        slots.initialize(repeating: Slot(start: 0, length: 0, cutShort: 0), count: slotCount)
+        return slots
+    }()
+    nonisolated(unsafe) static let previous: UnsafeMutablePointer<sigaction> = .allocate(capacity: 1)
+    nonisolated(unsafe) static var installed = false
+    nonisolated(unsafe) static var pageSize: UInt = 4096
+
+    /// Registers a mapping; nil when every slot is taken (the mapping is then unguarded).
+    static func register(_ start: UnsafeMutableRawPointer, size: Int) -> Int? {
+        install()
+        for i in 0..<slotCount where slots[i].length == 0 {
+            slots[i] = Slot(start: UInt(bitPattern: start), length: UInt(size), cutShort: 0)
+            return i
+        }
+        return nil
+    }
+
+    static func unregister(_ slot: Int) {
+        slots[slot] = Slot(start: 0, length: 0, cutShort: 0)
+    }
+
+    static func wasCutShort(_ slot: Int) -> Bool { slots[slot].cutShort != 0 }
+
+    private static func install() {
+        if installed { return }
+        installed = true
+        _ = slots  // initialized now, never in the handler
+        pageSize = UInt(max(sysconf(Int32(_SC_PAGESIZE)), 4096))
+        var action = sigaction()
+        #if os(Linux)
+            action.__sigaction_handler.sa_sigaction = handleFault
+        #else
+            action.__sigaction_u.__sa_sigaction = handleFault
+        #endif
+        action.sa_flags = SA_SIGINFO
+        sigemptyset(&action.sa_mask)
+        _ = sigaction(SIGBUS, &action, previous)
+    }
+
+    /// The handler: async-signal-safe (plain loads and stores, `mmap`, `sigaction`).
+    private static let handleFault: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
+        _, info, _ in
+        #if os(Linux)
+            let address = UInt(bitPattern: info?.pointee._sifields._sigfault.si_addr)
+        #else
+            let address = UInt(bitPattern: info?.pointee.si_addr)
+        #endif
+        for i in 0..<ShrinkGuard.slotCount {
+            let slot = ShrinkGuard.slots[i]
+            guard slot.length > 0, address >= slot.start, address - slot.start < slot.length else { continue }
+            let page = ShrinkGuard.pageSize
+            let from = (address - slot.start) / page * page
+            _ = mmap(
+                UnsafeMutableRawPointer(bitPattern: slot.start + from), Int(slot.length - from), PROT_READ,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0)
+            ShrinkGuard.slots[i].cutShort = 1
+            return
+        }
+        // Not ours: put the previous handler back; the fault repeats and reaches it.
+        _ = sigaction(SIGBUS, ShrinkGuard.previous, nil)
     }
 }

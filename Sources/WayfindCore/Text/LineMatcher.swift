@@ -10,24 +10,30 @@
 /// one starts in the folded line (`starts`) and compare query words against the folded
 /// text from those positions.
 ///
-/// For each query word, longest first, we take the first unused word start from which the
-/// folded text begins with the query word, and mark it used:
+/// A query word *fits* at a word start when the folded text from there begins with it.
+/// The text may run on past the end of that word (`xmark.bin` fits at the start of
+/// `xmark.bin.circle`, `systemgr` at the start of `systemGroupedBackground`); only the
+/// word start is used up. The line matches when every query word fits at a word start of
+/// its own.
+///
+/// For each query word, longest first, we take a free word start where it fits and mark
+/// it used:
 ///
 ///     query  p pe        sorted: pe, p
 ///     line   person.badge.plus
 ///     pe  → person (used)      p → plus (person is taken)      → match
 ///
-/// Longest-first greedy is exact. The words a query word can take are the words it is a
-/// prefix of. For two query words those sets either nest (`p` and `pe`: every word that
-/// starts with `pe` starts with `p`) or are disjoint (`pe` and `pl`). Taking the smaller,
-/// nested sets first can never take a word that a later, larger set needed more, so the
-/// greedy choice finds a complete assignment whenever one exists. The unit tests check it
-/// against a brute-force matcher on random inputs.
+/// Longest-first greedy is exact. The starts a query word fits at are the starts whose
+/// text it prefixes. For two query words those sets either nest (`p` and `pe`: every text
+/// that starts with `pe` starts with `p`) or are disjoint (`pe` and `pl`). Taking the
+/// smaller, nested sets first can never take a start that a later, larger set needed
+/// more, so the greedy choice finds a complete assignment whenever one exists, and which
+/// start of its set a word takes does not matter. The tests check it against a
+/// brute-force reference.
 ///
-/// A query word may also run on past the end of a word when it continues the line's own
-/// text (`xmark.bin` matches `xmark.bin.circle`, `systemgr` matches
-/// `systemGroupedBackground`). Such a match uses up every word it runs over. Single-word
-/// matches are preferred: a query word runs on only when no unused word alone fits it.
+/// Time: each distinct query word looks at each word start at most once (a repeated
+/// query word goes on from where its twin stopped), so a line costs O(line length ×
+/// distinct query words).
 ///
 /// Lines that are pure ASCII (the common case) are matched in place with a lowercase
 /// table; others are folded once into a scratch buffer that remembers, for each folded
@@ -45,14 +51,16 @@ public final class LineMatcher {
     private var starts: ScratchBuffer<Int32>
     /// Query words as raw pointers (owned copies), longest first.
     private let words: [UnsafeBufferPointer<UInt8>]
+    /// Whether each query word equals the one before it.
+    private let repeatsPrevious: [Bool]
     private let lowercase: UnsafeMutablePointer<UInt8>
     private let camelCase: Bool
-    private let spaceMode: Bool
-    /// Spans taken by query words in `matchesASCIIDirectly`.
-    private let taken: UnsafeMutablePointer<(Int, Int)>
+    private let mode: WordMode
+    /// The line being matched (for the classes of folded positions).
+    private var line = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
 
     /// The matched ranges of the last successful `matches` call with `recordRanges`, in
-    /// the line's byte offsets, sorted by start.
+    /// the line's byte offsets, sorted and merged where they overlap.
     public private(set) var ranges: [Range<Int>] = []
     /// Ranking facts about the last successful match with `recordRanges`.
     public private(set) var lastScore = MatchScore()
@@ -68,11 +76,11 @@ public final class LineMatcher {
             _ = copy.initialize(from: word)
             return UnsafeBufferPointer(copy)
         }
-        taken = .allocate(capacity: max(query.words.count, 1))
+        repeatsPrevious = query.words.indices.map { $0 > 0 && query.words[$0] == query.words[$0 - 1] }
         lowercase = .allocate(capacity: 256)
-        for b in 0..<256 { lowercase[b] = b &- 0x41 < 26 ? UInt8(b | 0x20) : UInt8(b) }
+        for b in 0..<256 { lowercase[b] = (0x41...0x5A).contains(b) ? UInt8(b | 0x20) : UInt8(b) }
         camelCase = query.mode == .all
-        spaceMode = query.mode == .space
+        mode = query.mode
     }
 
     deinit {
@@ -81,7 +89,6 @@ public final class LineMatcher {
         starts.deallocate()
         for w in words { w.deallocate() }
         lowercase.deallocate()
-        taken.deallocate()
     }
 
     /// Whether `line` matches. With `recordRanges`, fills `ranges` and `lastScore`.
@@ -94,8 +101,8 @@ public final class LineMatcher {
             return true
         }
         guard let base = line.baseAddress, line.count > 0 else { return false }
+        self.line = line
         if UTF8Decoding.isASCII(base, count: line.count) {
-            if !recordRanges { return matchesASCIIDirectly(base, count: line.count) }
             collectASCIIStarts(base, count: line.count)
             return assign(text: base, count: line.count, isFolded: false, recordRanges: recordRanges)
         }
@@ -105,24 +112,25 @@ public final class LineMatcher {
 
     // MARK: - Word starts
 
+    /// The splitting class of an ASCII byte in this mode.
+    @inline(__always)
+    private func asciiClass(_ b: UInt8) -> ScalarClass {
+        mode.splittingClass(ASCIIClasses.of(b), isWhitespace: TextFolding.isASCIIWhitespace(b))
+    }
+
     /// Records word starts of an ASCII line.
     @inline(__always)
     private func collectASCIIStarts(_ base: UnsafePointer<UInt8>, count: Int) {
-        starts.ensureCapacity(count)
-        starts.count = 0
+        starts.ensureCapacity(count + 1)
         var tracker = WordStartTracker(camelCase: camelCase)
         let out = starts.base
         var n = 0
-        if spaceMode {
-            for i in 0..<count {
-                let cls: ScalarClass = TextFolding.isASCIIWhitespace(base[i]) ? .separator : .lowercase
-                tracker.advance(cls, at: Int32(i), into: out, count: &n)
-            }
+        if mode == .space {
+            for i in 0..<count { tracker.advance(asciiClass(base[i]), at: Int32(i), into: out, count: &n) }
         } else {
-            for i in 0..<count {
-                tracker.advance(ASCIIClasses.of(base[i]), at: Int32(i), into: out, count: &n)
-            }
+            for i in 0..<count { tracker.advance(ASCIIClasses.of(base[i]), at: Int32(i), into: out, count: &n) }
         }
+        tracker.finish(into: out, count: &n)
         starts.count = n
     }
 
@@ -143,19 +151,14 @@ public final class LineMatcher {
             let offset = Int32(p - base)
             let (value, length) = UTF8Decoding.decode(p, end: end)
             let position = Int32(nFolded)
-            var cls: ScalarClass
+            let cls = scalarClass(value)
             if value == UTF8Decoding.invalid {
-                cls = .separator
+                // An invalid byte is a character that matches nothing (as U+FFFD would be).
                 f[nFolded] = 0xFF
                 o[nFolded] = offset
                 nFolded += 1
             } else {
-                let (c, form) = UnicodeFolding.lookup(value)
-                cls = c
-                if spaceMode && cls != .mark {
-                    let white = value < 0x80 ? TextFolding.isASCIIWhitespace(UInt8(value)) : TextFolding.isUnicodeWhitespace(value)
-                    cls = white ? .separator : .lowercase
-                }
+                let form = UnicodeFolding.foldedBytes(of: value)
                 var raw = form.rawValue
                 for _ in 0..<form.count {
                     f[nFolded] = UInt8(truncatingIfNeeded: raw)
@@ -164,15 +167,25 @@ public final class LineMatcher {
                     nFolded += 1
                 }
             }
+            // A character that folds to nothing (other than a mark) is invisible.
             if Int32(nFolded) > position || cls == .mark {
                 tracker.advance(cls, at: position, into: starts.base, count: &nStarts)
             }
             p += length
         }
+        tracker.finish(into: starts.base, count: &nStarts)
         o[nFolded] = Int32(count)
         folded.count = nFolded
         origin.count = nFolded + 1
         starts.count = nStarts
+    }
+
+    /// The splitting class of a decoded scalar value (`UTF8Decoding.invalid` included).
+    @inline(__always)
+    private func scalarClass(_ value: UInt32) -> ScalarClass {
+        if value == UTF8Decoding.invalid { return mode.splittingClass(.separator, isWhitespace: false) }
+        let white = value < 0x80 ? TextFolding.isASCIIWhitespace(UInt8(value)) : TextFolding.isUnicodeWhitespace(value)
+        return mode.splittingClass(UnicodeFolding.scalarClass(value), isWhitespace: white)
     }
 
     // MARK: - Assignment
@@ -182,7 +195,6 @@ public final class LineMatcher {
     private func assign(text: UnsafePointer<UInt8>, count: Int, isFolded: Bool, recordRanges: Bool) -> Bool {
         let startCount = starts.count
         if startCount < words.count { return false }
-        let starts = self.starts.base
         // Used starts: a bit mask for up to 64 words (nearly every line), else a byte array.
         var usedBytes: UnsafeMutablePointer<Bool>? = nil
         if startCount > 64 {
@@ -193,82 +205,113 @@ public final class LineMatcher {
         var used = UsedStarts(mask: 0, bytes: usedBytes)
         if recordRanges { ranges.removeAll(keepingCapacity: true) }
         var score = MatchScore()
-        for word in words {
-            let taken = takeStart(for: word, text: text, count: count, starts: starts, startCount: startCount, used: &used)
-            if taken < 0 { return false }
+        // Where a repeated query word goes on looking: every fit before these is used.
+        var wholeFrom = 0
+        var anyFrom = 0
+        for (w, word) in words.enumerated() {
+            if !repeatsPrevious[w] {
+                wholeFrom = 0
+                anyFrom = 0
+            }
+            var taken = -1
             if recordRanges {
-                let s = Int(starts[taken])
+                // Any fit will do (see above); a whole word ranks and highlights better.
+                taken = firstFreeFit(word, from: wholeFrom, text: text, count: count, used: used, whole: true, isFolded: isFolded)
+                wholeFrom = taken < 0 ? startCount : taken + 1
+            }
+            if taken < 0 {
+                taken = firstFreeFit(word, from: anyFrom, text: text, count: count, used: used, whole: false, isFolded: isFolded)
+                if taken < 0 { return false }
+                anyFrom = taken + 1
+            }
+            used[taken] = true
+            if recordRanges {
+                let s = Int(starts.base[taken])
                 let e = s + word.count
-                if e == count || isWordEnd(e, text: text, starts: starts, startCount: startCount, after: taken) {
-                    score.wholeWords += 1
-                }
+                if endsWord(at: e, text: text, count: count, isFolded: isFolded) { score.wholeWords += 1 }
                 if taken == 0 { score.atLineStart = true }
-                ranges.append(originalRange(s..<e, isFolded: isFolded))
+                ranges.append(s..<e)
             }
         }
         if recordRanges {
-            ranges.sort { $0.lowerBound < $1.lowerBound }
+            score.wordCount = startCount
+            score.coversLine = score.wholeWords == words.count && coversEveryStart(used)
             lastScore = score
+            ranges.sort { $0.lowerBound < $1.lowerBound }
+            var merged: [Range<Int>] = []
+            for r in ranges {
+                let r = originalRange(r, isFolded: isFolded)
+                if let last = merged.last, r.lowerBound <= last.upperBound {
+                    merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+                } else {
+                    merged.append(r)
+                }
+            }
+            ranges = merged
         }
         return true
     }
 
-    /// Finds and uses up a start for query word `q`; returns its index or -1.
+    /// The first unused word start at or after `from` where `q` fits (with `whole`, only
+    /// where it also ends a word), or -1.
     @inline(__always)
-    private func takeStart(
-        for q: UnsafeBufferPointer<UInt8>, text: UnsafePointer<UInt8>, count: Int,
-        starts: UnsafeMutablePointer<Int32>, startCount: Int, used: inout UsedStarts
+    private func firstFreeFit(
+        _ q: UnsafeBufferPointer<UInt8>, from: Int, text: UnsafePointer<UInt8>, count: Int, used: UsedStarts,
+        whole: Bool, isFolded: Bool
     ) -> Int {
         let length = q.count
         let first = q[0]
         let lower = lowercase
-        var runOn = -1
-        var k = 0
-        while k < startCount {
+        let starts = self.starts.base
+        var k = from
+        while k < self.starts.count {
             defer { k += 1 }
-            if used[k] { continue }
             let s = Int(starts[k])
             if s + length > count { break }
-            if lower[Int(text[s])] != first { continue }
+            if used[k] || lower[Int(text[s])] != first { continue }
             var i = 1
             while i < length && lower[Int(text[s + i])] == q[i] { i += 1 }
             if i < length { continue }
-            // The query word fits; does it stay inside this word?
-            var next = k + 1
-            if next == startCount || Int(starts[next]) >= s + length {
-                used[k] = true
-                return k
-            }
-            if runOn < 0 {
-                // It runs on: usable only if every start it runs over is still free.
-                var free = true
-                while next < startCount && Int(starts[next]) < s + length {
-                    if used[next] { free = false; break }
-                    next += 1
-                }
-                if free { runOn = k }
-            }
+            if whole && !endsWord(at: s + length, text: text, count: count, isFolded: isFolded) { continue }
+            return k
         }
-        if runOn >= 0 {
-            let s = Int(starts[runOn])
-            var j = runOn
-            while j < startCount && Int(starts[j]) < s + length {
-                used[j] = true
-                j += 1
-            }
-        }
-        return runOn
+        return -1
     }
 
-    /// Whether folded position `e` ends a word: a new word starts there, or a separator does.
-    private func isWordEnd(_ e: Int, text: UnsafePointer<UInt8>, starts: UnsafeMutablePointer<Int32>, startCount: Int, after k: Int) -> Bool
-    {
-        var j = k + 1
-        while j < startCount && Int(starts[j]) < e { j += 1 }
-        if j < startCount && Int(starts[j]) == e { return true }
-        let b = text[e]
-        if spaceMode { return TextFolding.isASCIIWhitespace(b) }
-        return b < 0x80 && ASCIIClasses.of(b) == .separator
+    /// Whether folded position `e` ends a word: the line ends there, or a word or a
+    /// separator starts there.
+    private func endsWord(at e: Int, text: UnsafePointer<UInt8>, count: Int, isFolded: Bool) -> Bool {
+        if e >= count { return true }
+        if !isFolded {
+            let cls = asciiClass(text[e])
+            if cls == .separator { return true }
+            let previous = asciiClass(text[e - 1])
+            let next = e + 1 < count ? asciiClass(text[e + 1]) : .separator
+            return WordMode.startsWord(previous: previous, current: cls, next: next, camelCase: camelCase)
+        }
+        // Inside one character's folded form (`s` of `ß` → `ss`) is no end.
+        let o = origin.base
+        if o[e] == o[e - 1] { return false }
+        let (value, _) = UTF8Decoding.decode(line.baseAddress! + Int(o[e]), end: line.baseAddress! + line.count)
+        if scalarClass(value) == .separator { return true }
+        let starts = self.starts.base
+        var lo = 0
+        var hi = self.starts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(starts[mid]) < e { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < self.starts.count && Int(starts[lo]) == e
+    }
+
+    /// Whether every word start is used or lies inside a matched range.
+    private func coversEveryStart(_ used: UsedStarts) -> Bool {
+        let starts = self.starts.base
+        for k in 0..<self.starts.count where !used[k] {
+            let s = Int(starts[k])
+            if !ranges.contains(where: { $0.contains(s) }) { return false }
+        }
+        return true
     }
 
     /// Maps a folded range back to the original line's bytes.
@@ -284,74 +327,11 @@ public final class LineMatcher {
         return lowerBound..<Int(o[j])
     }
 
-    // MARK: - ASCII lines without word lists
-
-    /// The same answer as the assignment over word starts, for an ASCII line, without
-    /// listing the line's words: each query word (longest first) looks for the positions
-    /// where it starts a word (`startsWord`), and takes the first that no earlier query
-    /// word has taken or run over, preferring one that stays inside its word. Most lines
-    /// have few such positions, so this is a few comparisons instead of a pass over every
-    /// byte; the unit tests check it against the word-start path.
-    private func matchesASCIIDirectly(_ base: UnsafePointer<UInt8>, count: Int) -> Bool {
-        let end = base + count
-        let lower = lowercase
-        var takenCount = 0
-        for word in words {
-            let length = word.count
-            if length > count { return false }
-            let first = word[0]
-            var chosen = -1
-            var runOn = -1
-            var i = 0
-            let last = count - length
-            while i <= last {
-                defer { i += 1 }
-                if lower[Int(base[i])] != first { continue }
-                if startsWord(word, at: base + i, blockStart: base, blockEnd: end, terminator: 0x0A) != .yes { continue }
-                if isTaken(i, length: length, takenCount: takenCount) { continue }
-                if hasWordStart(inside: i, length: length, base: base, end: end) {
-                    if runOn < 0 { runOn = i }
-                    continue
-                }
-                chosen = i
-                break
-            }
-            if chosen < 0 { chosen = runOn }
-            if chosen < 0 { return false }
-            taken[takenCount] = (chosen, chosen + length)
-            takenCount += 1
-        }
-        return true
-    }
-
-    /// Whether a query word at `[position, position + length)` would use a word already
-    /// used: its start lies in a taken span, or a taken word starts inside it.
-    @inline(__always)
-    private func isTaken(_ position: Int, length: Int, takenCount: Int) -> Bool {
-        for t in 0..<takenCount {
-            let (s, e) = taken[t]
-            if position >= s && position < e { return true }
-            if s > position && s < position + length { return true }
-        }
-        return false
-    }
-
-    /// Whether a word starts strictly inside `[position, position + length)` of an ASCII line.
-    @inline(__always)
-    private func hasWordStart(inside position: Int, length: Int, base: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) -> Bool {
-        var k = position + 1
-        while k < position + length {
-            if isWordStart(base + k, blockStart: base, blockEnd: end, terminator: 0x0A) == .yes { return true }
-            k += 1
-        }
-        return false
-    }
-
     // MARK: - Direct checks for the search loop
 
     /// Whether the ASCII query word `word` starts a word at `position` of a block of
     /// lines, judged from the bytes around it alone: `.yes`, `.no`, or `.unknown` when a
-    /// neighbouring byte is not ASCII (then the whole line must be matched).
+    /// byte it depends on is not ASCII (then the whole line must be matched).
     ///
     /// `blockStart` is the start of the block (a line start); `terminator` ends lines.
     @inline(__always)
@@ -360,12 +340,15 @@ public final class LineMatcher {
         blockStart: UnsafePointer<UInt8>, blockEnd: UnsafePointer<UInt8>, terminator: UInt8
     ) -> DirectVerdict {
         let length = word.count
+        // The word's bytes line up with the text only where the text is ASCII: a non-ASCII
+        // character may fold to more or fewer bytes (ń → n, ß → ss), so the word may still
+        // start elsewhere in the line. Then the whole line must be matched.
+        let low = max(position, blockStart)
+        let high = min(position + length, blockEnd)
+        if low < high && !UTF8Decoding.isASCII(low, count: high - low) { return .unknown }
         if position < blockStart || blockEnd - position < length { return .no }
         let lower = lowercase
-        for i in 0..<length where lower[Int(position[i])] != word[i] {
-            // A non-ASCII character may still fold to the query's letters (ü → u).
-            return position[i] >= 0x80 ? .unknown : .no
-        }
+        for i in 0..<length where lower[Int(position[i])] != word[i] { return .no }
         return isWordStart(position, blockStart: blockStart, blockEnd: blockEnd, terminator: terminator)
     }
 
@@ -375,31 +358,24 @@ public final class LineMatcher {
         _ position: UnsafePointer<UInt8>, blockStart: UnsafePointer<UInt8>, blockEnd: UnsafePointer<UInt8>,
         terminator: UInt8
     ) -> DirectVerdict {
-        let current = position[0]
-        if spaceMode {
-            if TextFolding.isASCIIWhitespace(current) { return .no }
-        } else if ASCIIClasses.of(current) == .separator {
-            return .no
+        let current = asciiClass(position[0])
+        if current == .separator { return .no }
+        var previous = ScalarClass.separator
+        if position > blockStart && position[-1] != terminator {
+            // A non-ASCII byte before may be a combining mark or a letter.
+            if position[-1] >= 0x80 { return .unknown }
+            previous = asciiClass(position[-1])
         }
-        if position == blockStart { return .yes }
-        let before = position[-1]
-        if before == terminator { return .yes }
-        if before >= 0x80 { return .unknown }
-        if spaceMode { return TextFolding.isASCIIWhitespace(before) ? .yes : .no }
-        let previousClass = ASCIIClasses.of(before)
-        if previousClass == .separator { return .yes }
-        guard camelCase else { return .no }
-        let currentClass = ASCIIClasses.of(current)
-        if currentClass == .uppercase {
-            if previousClass != .uppercase { return .yes }
-            // HTTPServer: an uppercase letter after one starts a word if a lowercase follows.
-            let afterPosition = position + 1
-            if afterPosition >= blockEnd { return .no }
-            let after = afterPosition[0]
-            if after >= 0x80 { return .unknown }
-            return ASCIIClasses.of(after) == .lowercase ? .yes : .no
+        // Only an uppercase letter after another needs the character after it.
+        var next = ScalarClass.separator
+        if camelCase && current == .uppercase && previous == .uppercase {
+            let after = position + 1
+            if after < blockEnd && after[0] != terminator {
+                if after[0] >= 0x80 { return .unknown }
+                next = asciiClass(after[0])
+            }
         }
-        return .no
+        return WordMode.startsWord(previous: previous, current: current, next: next, camelCase: camelCase) ? .yes : .no
     }
 
     /// The query words, longest first, as raw buffers.
@@ -413,10 +389,15 @@ public enum DirectVerdict {
 
 /// Facts about a match that `--rank` orders by.
 public struct MatchScore: Sendable, Equatable {
+    /// Whether the query matches the line whole: every query word is a whole word and
+    /// every word of the line is matched.
+    public var coversLine = false
     /// How many query words matched a whole word rather than a prefix.
     public var wholeWords = 0
     /// Whether a query word matched the first word of the line.
     public var atLineStart = false
+    /// How many words the line has.
+    public var wordCount = 0
     /// An empty score.
     public init() {}
 }
@@ -481,42 +462,34 @@ enum ASCIIClasses {
     static func of(_ byte: UInt8) -> ScalarClass { table[Int(byte)] }
 }
 
-/// Decides where words start as scalars go by (see `WordMode`).
+/// Decides where words start as characters go by, one character behind: whether a word
+/// starts at a character depends on the next one (`WordMode.startsWord`).
 struct WordStartTracker {
     let camelCase: Bool
     var previous: ScalarClass = .separator
-    var beforePrevious: ScalarClass = .separator
-    var previousPosition: Int32 = 0
+    var current: ScalarClass = .separator
+    var currentPosition: Int32 = 0
 
     @inline(__always)
     init(camelCase: Bool) { self.camelCase = camelCase }
 
-    /// Feeds the next scalar's class and folded position; appends any new word start.
+    /// Feeds the next character's class and folded position (marks are skipped); appends
+    /// the position of the character before it if a word starts there.
     @inline(__always)
-    @discardableResult
-    mutating func advance(_ cls: ScalarClass, at position: Int32, into starts: UnsafeMutablePointer<Int32>, count: inout Int) -> Bool {
-        switch cls {
-        case .mark:
-            return false
-        case .separator:
-            break
-        default:
-            if previous == .separator {
-                starts[count] = position
-                count += 1
-            } else if camelCase {
-                if cls == .uppercase && previous != .uppercase {
-                    starts[count] = position  // fooBar, utf8String
-                    count += 1
-                } else if cls == .lowercase && previous == .uppercase && beforePrevious == .uppercase {
-                    starts[count] = previousPosition  // HTTPServer: the S starts Server
-                    count += 1
-                }
-            }
+    mutating func advance(_ cls: ScalarClass, at position: Int32, into starts: UnsafeMutablePointer<Int32>, count: inout Int) {
+        if cls == .mark { return }
+        if WordMode.startsWord(previous: previous, current: current, next: cls, camelCase: camelCase) {
+            starts[count] = currentPosition
+            count += 1
         }
-        beforePrevious = previous
-        previous = cls
-        previousPosition = position
-        return true
+        previous = current
+        current = cls
+        currentPosition = position
+    }
+
+    /// Ends the line: decides the last character.
+    @inline(__always)
+    mutating func finish(into starts: UnsafeMutablePointer<Int32>, count: inout Int) {
+        advance(.separator, at: 0, into: starts, count: &count)
     }
 }

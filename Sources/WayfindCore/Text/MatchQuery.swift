@@ -1,38 +1,74 @@
 /// A query compiled for matching: folded words, longest first.
 public struct MatchQuery: Sendable {
-    /// The folded query words, longest first; equal lengths keep the order typed.
+    /// The folded query words, longest first; words of equal length in byte order, so
+    /// repeated words sit side by side.
     public let words: [[UInt8]]
     /// Where lines split into words.
     public let mode: WordMode
 
     /// Compiles `text`: split at whitespace (leading, trailing and repeated whitespace is
-    /// ignored), fold each word, and drop characters that can never start a word in `mode`
-    /// from the front of each word (no word of a line starts with `.` or `-`). A word that
-    /// folds to nothing is dropped, so a query of only such words matches every line.
+    /// ignored), trim each word, fold it. Trimming drops the characters that cannot be part
+    /// of a word in `mode` from both ends (`paris,` is `paris`, `.bin` is `bin`) and
+    /// combining marks from the front; in `space` mode only whitespace separates words, so
+    /// nothing is trimmed. A word left empty is dropped, so a query of only such words
+    /// matches every line.
     public init(_ text: String, mode: WordMode = .all) {
         self.mode = mode
         var words: [[UInt8]] = []
-        for part in text.split(whereSeparator: { $0.isWhitespace }) {
-            var word = TextFolding.fold(String(part))
-            let keep = word.firstIndex { b in
-                if mode == .space { return true }
-                return b >= 0x80 || UnicodeFolding.asciiClass(b) != .separator
+        var text = text
+        text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            let end = base + bytes.count
+            var p = base
+            // The scalars of the current word: class, start, length.
+            var scalars: [(cls: ScalarClass, start: UnsafePointer<UInt8>, length: Int)] = []
+            while p <= end {
+                var value: UInt32 = 0x20
+                var length = 1
+                if p < end { (value, length) = UTF8Decoding.decode(p, end: end) }
+                let white = value < 0x80 ? TextFolding.isASCIIWhitespace(UInt8(value)) : TextFolding.isUnicodeWhitespace(value)
+                if !white {
+                    scalars.append((UnicodeFolding.scalarClass(value), p, length))
+                } else if !scalars.isEmpty {
+                    var first = 0
+                    var last = scalars.count - 1
+                    if mode != .space {
+                        while first <= last && (scalars[first].cls == .separator || scalars[first].cls == .mark) { first += 1 }
+                        while last >= first && scalars[last].cls == .separator { last -= 1 }
+                    }
+                    if first <= last {
+                        let start = scalars[first].start
+                        let stop = scalars[last].start + scalars[last].length
+                        let word = TextFolding.fold(UnsafeBufferPointer(start: start, count: stop - start))
+                        if !word.isEmpty { words.append(word) }
+                    }
+                    scalars.removeAll(keepingCapacity: true)
+                }
+                p += length
             }
-            word.removeSubrange(0..<(keep ?? word.count))
-            if !word.isEmpty { words.append(word) }
         }
-        // Longest first, ties in typed order (an insertion sort: queries have few words,
-        // and the generic sort's set-up cost more than a whole run on empty input).
-        for i in 1..<max(words.count, 1) {
-            var j = i
-            let word = words[i]
-            while j > 0 && words[j - 1].count < word.count {
-                words[j] = words[j - 1]
-                j -= 1
+        // Longest first, then byte order. Short queries (nearly all) use an insertion sort:
+        // the generic sort's first use costs more than a whole run on empty input.
+        if words.count > 16 {
+            words.sort(by: Self.sortsBefore)
+        } else {
+            for i in 1..<max(words.count, 1) {
+                var j = i
+                let word = words[i]
+                while j > 0 && Self.sortsBefore(word, words[j - 1]) {
+                    words[j] = words[j - 1]
+                    j -= 1
+                }
+                words[j] = word
             }
-            words[j] = word
         }
         self.words = words
+    }
+
+    /// The order of query words: longer first, then by bytes.
+    static func sortsBefore(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        if a.count != b.count { return a.count > b.count }
+        return a.lexicographicallyPrecedes(b)
     }
 
     /// Whether the query matches every line.

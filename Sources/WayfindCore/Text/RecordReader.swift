@@ -3,58 +3,107 @@
 /// Each `nextBlock()` returns bytes that end just after a terminator (`\n`, or NUL with
 /// `-z`), so a caller can scan many lines at once without copying them; the unfinished
 /// tail of a read waits in the buffer for the next one. A record longer than the buffer
-/// grows it (a 100 MB line needs a 100 MB buffer, as in grep); ordinary input never
-/// needs more than `initialCapacity`.
+/// grows it, up to `maximumRecordLength`: a longer record is an error, so memory stays
+/// bounded on endless input without terminators (`/dev/zero`).
+///
+/// A large regular file is mapped instead of read (see `MappedFile`), and the answer is
+/// the same either way, including the record-length error. If the file shrinks while it
+/// is mapped, the next call throws `ReadError.changedWhileRead`.
 public final class RecordReader {
     /// Bytes per read: large enough that syscalls are rare, small enough to stay cache-warm
     /// and keep peak memory far under the 8 MB budget.
-    public static let initialCapacity = 256 * 1024
+    public static let defaultReadSize = 256 * 1024
+    /// The longest record accepted (64 MiB): longer lines are an error, not a reason to
+    /// grow without bound.
+    public static let defaultMaximumRecordLength = 64 * 1024 * 1024
 
-    private let source: FileDescriptor
+    /// Where the bytes come from.
+    private enum Source {
+        case descriptor(FileDescriptor)
+        /// Bytes in memory, handed out as a pipe would (`readSize` at most per read).
+        case memory(UnsafeBufferPointer<UInt8>)
+    }
+
+    private let source: Source
     private let terminator: UInt8
+    private let readSize: Int
+    private let maximumRecordLength: Int
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var pendingStart = 0
     private var pendingEnd = 0
+    private var memoryOffset = 0
     private var reachedEnd = false
     /// True when the last block returned ended without a terminator (the file's last line).
     public private(set) var lastBlockIsUnterminated = false
     /// A large regular file is mapped instead of read (see `MappedFile`).
     private let mapped: MappedFile?
     private var mappedOffset = 0
+    private let mappedWindow: Int
 
     /// Files at least this large are mapped: below it, `read` costs less than the mapping.
     public static let mappingThreshold = 4 * 1024 * 1024
     /// Bytes handed out per block from a mapped file.
-    static let mappedWindow = 1024 * 1024
+    static let defaultMappedWindow = 1024 * 1024
 
-    /// A reader of `source` splitting at `terminator`.
-    public init(_ source: FileDescriptor, terminator: UInt8, capacity: Int = RecordReader.initialCapacity) {
-        self.source = source
+    /// A reader of `source` splitting at `terminator`, reading `readSize` bytes at a time
+    /// and refusing records longer than `maximumRecordLength` (both settable for tests).
+    public init(
+        _ source: FileDescriptor, terminator: UInt8, readSize: Int = RecordReader.defaultReadSize,
+        maximumRecordLength: Int = RecordReader.defaultMaximumRecordLength
+    ) {
+        self.source = .descriptor(source)
         self.terminator = terminator
-        self.capacity = max(capacity, 16)
-        buffer = .allocate(capacity: self.capacity)
+        self.readSize = max(readSize, 1)
+        self.maximumRecordLength = max(maximumRecordLength, 1)
+        capacity = min(max(self.readSize, 16), self.maximumRecordLength + 1)
+        buffer = .allocate(capacity: capacity)
         mapped = MappedFile(source, minimumSize: Self.mappingThreshold)
+        // Within one window every record is shorter than the limit; only records that
+        // cross a window's end need measuring.
+        mappedWindow = min(Self.defaultMappedWindow, self.maximumRecordLength)
+    }
+
+    /// A reader of bytes in memory that reads them as from a pipe, `readSize` at a time
+    /// (for tests: tiny reads put block boundaries everywhere).
+    package init(
+        bytes: UnsafeBufferPointer<UInt8>, terminator: UInt8, readSize: Int = RecordReader.defaultReadSize,
+        maximumRecordLength: Int = RecordReader.defaultMaximumRecordLength
+    ) {
+        source = .memory(bytes)
+        self.terminator = terminator
+        self.readSize = max(readSize, 1)
+        self.maximumRecordLength = max(maximumRecordLength, 1)
+        // No larger than the bytes need: tests run millions of small searches.
+        capacity = min(max(min(self.readSize, bytes.count + 1), 16), self.maximumRecordLength + 1)
+        buffer = .allocate(capacity: capacity)
+        mapped = nil
+        mappedWindow = 0
     }
 
     deinit { buffer.deallocate() }
 
     /// The next run of complete records, or nil at end of input. The bytes stay valid until
     /// the next call.
-    public func nextBlock() throws(SystemError) -> UnsafeBufferPointer<UInt8>? {
-        if let mapped { return nextMappedBlock(mapped) }
+    public func nextBlock() throws(ReadError) -> UnsafeBufferPointer<UInt8>? {
+        if let mapped { return try nextMappedBlock(mapped) }
         // Move the unfinished tail of the previous read to the front.
         let pending = pendingEnd - pendingStart
         if pending > 0 && pendingStart > 0 {
-            (buffer).update(from: buffer + pendingStart, count: pending)
+            buffer.update(from: buffer + pendingStart, count: pending)
         }
         var length = pending
         pendingStart = 0
         pendingEnd = 0
         var searchedUpTo = 0
         while !reachedEnd {
-            if length == capacity { grow() }
-            let n = try source.read(into: buffer + length, count: capacity - length)
+            if length == capacity {
+                // The buffer never holds more than a longest record and its terminator, so
+                // a full buffer without one is a record over the limit.
+                if capacity > maximumRecordLength { throw .recordTooLong(limit: maximumRecordLength) }
+                grow()
+            }
+            let n = try read(into: buffer + length, count: min(capacity - length, readSize))
             if n == 0 {
                 reachedEnd = true
                 break
@@ -70,37 +119,87 @@ public final class RecordReader {
             searchedUpTo = length
         }
         guard length > 0 else { return nil }
+        if buffer[length - 1] != terminator && length > maximumRecordLength {
+            throw .recordTooLong(limit: maximumRecordLength)
+        }
         lastBlockIsUnterminated = buffer[length - 1] != terminator
         return UnsafeBufferPointer(start: buffer, count: length)
     }
 
+    /// Reads up to `count` bytes from the source.
+    private func read(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws(ReadError) -> Int {
+        switch source {
+        case .descriptor(let descriptor):
+            do {
+                return try descriptor.read(into: destination, count: count)
+            } catch {
+                throw .system(error)
+            }
+        case .memory(let bytes):
+            let n = min(count, bytes.count - memoryOffset)
+            if n > 0 { destination.update(from: bytes.baseAddress! + memoryOffset, count: n) }
+            memoryOffset += n
+            return n
+        }
+    }
+
     /// The next window of the mapped file, extended to the next terminator (a long line
     /// simply makes a long block: the mapping is contiguous).
-    private func nextMappedBlock(_ file: MappedFile) -> UnsafeBufferPointer<UInt8>? {
+    private func nextMappedBlock(_ file: MappedFile) throws(ReadError) -> UnsafeBufferPointer<UInt8>? {
+        if file.wasCutShort { throw .changedWhileRead }
         let all = file.bytes
         // The previous block has been searched: drop its pages.
         file.release(upTo: mappedOffset)
         guard mappedOffset < all.count, let base = all.baseAddress else { return nil }
         let start = mappedOffset
-        var end = min(start + Self.mappedWindow, all.count)
+        var end = min(start + mappedWindow, all.count)
         if end < all.count {
-            if let t = Platform.findByte(terminator, in: base + end, count: all.count - end) {
+            // The record that crosses the window's end: look for its terminator no further
+            // than the limit allows (so a file without any is not read to its end).
+            let recordStart = Platform.findLastByte(terminator, in: base + start, count: end - start).map { $0 + 1 - base } ?? start
+            let searchEnd = min(all.count, recordStart + maximumRecordLength + 1)
+            if let t = Platform.findByte(terminator, in: base + end, count: searchEnd - end) {
                 end = t - base + 1
-            } else {
+            } else if searchEnd == all.count && all.count - recordStart <= maximumRecordLength {
                 end = all.count
+            } else {
+                throw file.wasCutShort ? .changedWhileRead : .recordTooLong(limit: maximumRecordLength)
             }
         }
+        // Zeros where the file was cut short: never hand them out.
+        if file.wasCutShort { throw .changedWhileRead }
         mappedOffset = end
-        file.prefetch(end, length: Self.mappedWindow)
+        file.prefetch(end, length: mappedWindow)
         lastBlockIsUnterminated = end == all.count && all[end - 1] != terminator
         return UnsafeBufferPointer(rebasing: all[start..<end])
     }
 
     private func grow() {
-        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+        let newCapacity = min(capacity * 2, maximumRecordLength + 1)
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         bigger.update(from: buffer, count: capacity)
         buffer.deallocate()
         buffer = bigger
-        capacity *= 2
+        capacity = newCapacity
+    }
+}
+
+/// Why `RecordReader` could not go on.
+public enum ReadError: Error, Equatable, CustomStringConvertible {
+    /// A read failed.
+    case system(SystemError)
+    /// A record is longer than the limit.
+    case recordTooLong(limit: Int)
+    /// The file shrank while it was read (it was truncated or rewritten in place).
+    case changedWhileRead
+
+    /// A lowercase message for `tool: FILE: message`.
+    public var description: String {
+        switch self {
+        case .system(let error): return error.description
+        case .recordTooLong(let limit):
+            return "a line is longer than \(limit / (1024 * 1024)) MiB (the limit)"
+        case .changedWhileRead: return "changed while being read"
+        }
     }
 }

@@ -69,41 +69,62 @@ public enum Smartgrep {
 
                 A query word matches only at the start of a word of the line: 'he' matches \
                 heart and bolt.heart.fill, never checkmark. Every query word must match, each \
-                a different word of the line ('up up' needs two words starting with up), in \
-                any order ('fill circle sq' matches square.circle.fill). Longer query words \
-                are matched first, so 'p pe' matches person.badge.plus whatever the order \
-                typed.
+                at a different word of the line ('up up' needs two words starting with up), \
+                in any order ('fill circle sq' matches square.circle.fill). Longer query \
+                words are matched first, so 'p pe' matches person.badge.plus whatever the \
+                order typed. This is exact: the words a query word can start are those \
+                whose text begins with it, and for two query words these sets either nest \
+                (p and pe) or do not meet (pe and pl), so taking the smaller sets first \
+                never takes a word a later query word needed.
 
                 A query word may run on across word boundaries when it continues the line's \
                 own text from a word start: 'xmark.bin' matches xmark.bin.circle and \
-                'systemgr' matches systemGroupedBackground. The words it runs over are used \
-                up. Characters that can never start a word (such as '.' or '-') are dropped \
-                from the front of a query word.
+                'systemgr' matches systemGroupedBackground. Only the word it starts at is \
+                used up. Characters that cannot be part of a word (neither letter, digit \
+                nor combining mark, such as '.', '-' or ',') are dropped from both ends of a \
+                query word: '.bin' means bin, 'paris,' means paris. With --words=space \
+                nothing is dropped.
 
                 Case and accents are ignored in both directions: 'sao' finds São Paulo, \
                 'séarch' finds search, 'STRASSE' finds Straße, and 'zurich' finds Zürich \
-                whether it is stored precomposed (NFC) or decomposed (NFD). Letters that \
-                readers see as accented but Unicode does not decompose are folded too: ł, ø, \
-                đ, ħ, ı, æ, œ, þ.
+                whether it is stored precomposed (NFC) or decomposed (NFD). A letter folds \
+                like its uppercase, so an upper-cased word finds what the word finds. \
+                Letters that readers see as accented but Unicode does not decompose are \
+                folded too: ł, ø, đ, ħ, ı, æ, œ, þ.
 
                 Input is read as bytes. Invalid UTF-8, NUL bytes and carriage returns are \
-                passed through unchanged and simply do not match letters. Lines of any \
-                length are accepted.
+                passed through unchanged; an invalid byte is a character that matches \
+                nothing (a word boundary, except with --words=space).
                 """),
             ManSection(
                 "RANKING",
                 """
-                With --rank, the selected lines are printed best first: lines where more \
-                query words match a whole word (not just a prefix) come first; then lines \
-                where a query word matches the first word of the line; then shorter lines; \
-                then input order. Ranking holds the selected lines in memory.
+                With --rank, the selected lines are printed best first: lines the query \
+                matches whole (every query word a whole word and every word of the line \
+                matched) come first; then lines where more query words match a whole word \
+                (not just a prefix); then lines where a query word matches the first word \
+                of the line; then lines with fewer words; then input order. With --field, \
+                all of this looks at the field. Ranking holds the selected lines in memory.
+                """),
+            ManSection(
+                "LIMITS",
+                """
+                A line may be up to 64 MiB long. A longer line is an error: smartgrep \
+                reports 'FILE: a line is longer than 64 MiB (the limit)', stops reading that \
+                FILE and goes on with the next, so memory stays bounded on endless input \
+                without newlines such as /dev/zero. Large files are mapped into memory; if \
+                one shrinks while it is searched (truncated by logrotate's copytruncate, or \
+                rewritten in place), smartgrep reports 'FILE: changed while being read' \
+                instead of crashing. Matching a line takes time proportional to its length \
+                times the number of distinct query words.
                 """),
             ManSection(
                 "EXIT STATUS",
                 """
-                0 if a line was selected, 1 if none was, 2 if an error occurred (also with \
-                -q, unless a line was selected). Output closed early (a reader such as \
-                'head -1' going away) is not an error.
+                0 if a line was selected, 1 if none was, 2 if an error occurred (a bad \
+                option, an unreadable FILE, a line over the limit, a FILE that changed while \
+                being read; also with -q, unless a line was selected). Output closed early \
+                (a reader such as 'head -1' going away) is not an error.
                 """),
             ManSection(
                 "ENVIRONMENT",
@@ -123,7 +144,7 @@ public enum Smartgrep {
 
                 Search the name column of a TSV file, best matches first:
 
-                  smartgrep --field=2 --rank 'sao' places.tsv
+                  smartgrep --field=2 --rank 'sao paulo' places.tsv
                 """),
             ManSection("SEE ALSO", "grep(1), fzf(1), routegraph-suggest(1), magickey-suggest(1)"),
         ]
@@ -137,6 +158,32 @@ public enum Smartgrep {
             var search = SmartgrepSearch(options: options, output: output, errors: errors)
             return search.run(context: context)
         }
+    }
+
+    /// The options a command line gives (without `argv[0]`), as a run without a terminal
+    /// would resolve them.
+    package static func options(_ arguments: [String]) throws(UsageError) -> SmartgrepOptions {
+        try SmartgrepOptions(parseArguments(arguments, spec: spec), context: ToolContext())
+    }
+
+    /// Runs smartgrep's search over bytes in memory, read as from a pipe with
+    /// `options.readSize` bytes a read, and returns what it prints and its status (for
+    /// tests and checks that run many searches).
+    package static func search(_ input: UnsafeBufferPointer<UInt8>, options: SmartgrepOptions) -> (output: [UInt8], status: ExitStatus) {
+        let output = OutputBuffer(collecting: ())
+        let errors = ErrorReporter(tool: spec.name, destination: FileDescriptor(-1))
+        var search = SmartgrepSearch(options: options, output: output, errors: errors)
+        do {
+            try search.search(
+                RecordReader(
+                    bytes: input, terminator: options.terminator, readSize: options.readSize,
+                    maximumRecordLength: options.maximumLineLength))
+        } catch {
+            search.hadError = true
+        }
+        search.endFile()
+        let status = search.finish()
+        return (output.withCollectedBytes { Array($0) }, status)
     }
 }
 
@@ -159,6 +206,10 @@ public struct SmartgrepOptions {
     public var field: Int? = nil
     public var delimiter: UInt8 = 0x09
     public var rank = false
+    /// Bytes per read (tests make it tiny to put block boundaries everywhere).
+    package var readSize = RecordReader.defaultReadSize
+    /// The longest line accepted.
+    package var maximumLineLength = RecordReader.defaultMaximumRecordLength
 
     /// Resolves options; throws `UsageError` for bad values.
     public init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {

@@ -80,14 +80,24 @@ struct SmartgrepSearch {
                 hadError = true
             }
             if file != "-" { descriptor.close() }
-            if options.countOnly && !options.quiet {
-                writeFilePrefix(separator: UInt8(ascii: ":"))
-                output.write(decimal: selectedInFile)
-                output.write(byte: 0x0A)
-                output.endRecord()
-            }
-            if output.isClosed { stopAll = true }
+            endFile()
         }
+        return finish()
+    }
+
+    /// After a file: its count (with `-c`).
+    mutating func endFile() {
+        if options.countOnly && !options.quiet {
+            writeFilePrefix(separator: UInt8(ascii: ":"))
+            output.write(decimal: selectedInFile)
+            output.write(byte: 0x0A)
+            output.endRecord()
+        }
+        if output.isClosed { stopAll = true }
+    }
+
+    /// After the last file: the ranked lines (with `--rank`), and the exit status.
+    mutating func finish() -> ExitStatus {
         if options.rank && !options.quiet && !options.countOnly { printRanked() }
         if options.quiet && selectedTotal > 0 { return .success }
         if hadError { return .error }
@@ -96,12 +106,19 @@ struct SmartgrepSearch {
 
     // MARK: - Reading
 
-    private mutating func search(_ descriptor: FileDescriptor) throws(SystemError) {
+    private mutating func search(_ descriptor: FileDescriptor) throws(ReadError) {
+        try search(
+            RecordReader(
+                descriptor, terminator: options.terminator, readSize: options.readSize,
+                maximumRecordLength: options.maximumLineLength))
+    }
+
+    /// Searches everything `reader` hands out.
+    mutating func search(_ reader: RecordReader) throws(ReadError) {
         selectedInFile = 0
         lineNumber = 0
         stopFile = false
         if options.maxCount == 0 { return }
-        let reader = RecordReader(descriptor, terminator: options.terminator)
         while !stopFile && !stopAll, let block = try reader.nextBlock() {
             let base = block.baseAddress!
             let end = base + block.count
@@ -117,7 +134,8 @@ struct SmartgrepSearch {
         }
     }
 
-    /// Processes `[start, end)`, a run of complete terminated lines.
+    /// Processes `[start, end)`, a run of complete terminated lines. (A mapped file cut
+    /// short under us turns its tail into zeros: a missing terminator ends the run.)
     ///
     /// `lineCursor` is the first line not yet decided; `searchFrom` is where the finder
     /// looks next (past hits that a direct check already rejected).
@@ -127,7 +145,7 @@ struct SmartgrepSearch {
             // Every line is a candidate.
             var p = start
             while p < end && !stopFile {
-                let lineEnd = Platform.findByte(t, in: p, count: end - p)!
+                let lineEnd = Platform.findByte(t, in: p, count: end - p) ?? end
                 handleLine(p, end: lineEnd)
                 p = lineEnd + 1
             }
@@ -157,7 +175,7 @@ struct SmartgrepSearch {
                 }
             }
             let lineStart = Platform.findLastByte(t, in: lineCursor, count: hit - lineCursor).map { $0 + 1 } ?? lineCursor
-            let lineEnd = Platform.findByte(t, in: hit, count: end - hit)!
+            let lineEnd = Platform.findByte(t, in: hit, count: end - hit) ?? end
             if lineStart > lineCursor { skipped(lineCursor, end: lineStart) }
             if verdict == .yes && directIsEnough {
                 lineNumber += 1
@@ -177,7 +195,7 @@ struct SmartgrepSearch {
         if options.invert {
             var p = start
             while p < end && !stopFile {
-                let lineEnd = Platform.findByte(options.terminator, in: p, count: end - p)!
+                let lineEnd = Platform.findByte(options.terminator, in: p, count: end - p) ?? end
                 lineNumber += 1
                 select(p, end: lineEnd, hasRanges: false)
                 p = lineEnd + 1
@@ -291,11 +309,20 @@ struct SmartgrepSearch {
 
     /// A line held for `--rank`.
     struct RankedLine {
-        var wholeWords: Int
-        var atLineStart: Bool
-        var length: Int
+        var score: MatchScore
         var order: Int
         var bytes: Range<Int>
+
+        /// The ranking order (see RANKING in the man page): the query matching the line
+        /// (or field) whole, more whole words, a match at its first word, fewer words,
+        /// then input order.
+        static func ranksBefore(_ a: RankedLine, _ b: RankedLine) -> Bool {
+            if a.score.coversLine != b.score.coversLine { return a.score.coversLine }
+            if a.score.wholeWords != b.score.wholeWords { return a.score.wholeWords > b.score.wholeWords }
+            if a.score.atLineStart != b.score.atLineStart { return a.score.atLineStart }
+            if a.score.wordCount != b.score.wordCount { return a.score.wordCount < b.score.wordCount }
+            return a.order < b.order
+        }
     }
 
     private mutating func hold(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, hasRanges: Bool, fieldOffset: Int) {
@@ -309,19 +336,11 @@ struct SmartgrepSearch {
         writeLine(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
         output = saved
         let score = hasRanges ? matcher.lastScore : MatchScore()
-        ranked.append(
-            RankedLine(
-                wholeWords: score.wholeWords, atLineStart: score.atLineStart, length: end - start,
-                order: ranked.count, bytes: before..<rankedLines.count))
+        ranked.append(RankedLine(score: score, order: ranked.count, bytes: before..<rankedLines.count))
     }
 
     private mutating func printRanked() {
-        ranked.sort { a, b in
-            if a.wholeWords != b.wholeWords { return a.wholeWords > b.wholeWords }
-            if a.atLineStart != b.atLineStart { return a.atLineStart }
-            if a.length != b.length { return a.length < b.length }
-            return a.order < b.order
-        }
+        ranked.sort(by: RankedLine.ranksBefore)
         let limit = options.maxCount ?? ranked.count
         rankedLines.withCollectedBytes { all in
             for line in ranked.prefix(limit) {
