@@ -37,6 +37,17 @@ import Testing
         }
     }
 
+    /// grep exits 2 when it cannot write its output; so does every path of every tool that
+    /// prints, `--help` and `--version` included (they used to exit 0 into a full disk).
+    @Test(arguments: tools)
+    func aFullDiskIsAWriteErrorOnEveryOutputPath(tool: String) throws {
+        for arguments in [["--help"], ["--version"], ["--generate=man"], ["--generate=complete-fish"]] {
+            let r = try Binaries.shell("\(tool) \(arguments.joined(separator: " ")) > /dev/full; echo \"status=$?\"")
+            #expect(r.out == "status=2\n", "\(tool) \(arguments)")
+            #expect(r.stderr == "\(tool): write error: No space left on device\n", "\(tool) \(arguments)")
+        }
+    }
+
     @Test(arguments: tools)
     func manPagesPassGroffWithoutWarnings(tool: String) throws {
         let r = try Binaries.shell("groff -man -ww -z \(Binaries.root.path)/man/\(tool).1")

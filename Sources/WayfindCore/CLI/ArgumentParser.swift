@@ -160,7 +160,8 @@ private func longFlag(named name: Substring, in spec: ToolSpec) throws(UsageErro
     case 1:
         return candidates[0]
     case 0:
-        throw UsageError("unknown option '--\(name)'")
+        let hint = Spelling.hint(for: String(name), in: spec.flags.map(\.long)) { "--" + $0 }
+        throw UsageError("unknown option '--\(name)'" + hint)
     default:
         let names = candidates.map { "--\($0.long)" }.joined(separator: ", ")
         throw UsageError("ambiguous option '--\(name)' (could be \(names))")

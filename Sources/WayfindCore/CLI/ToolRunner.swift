@@ -79,7 +79,22 @@ public func runTool(
 ) -> ExitStatus {
     let errors = ErrorReporter(tool: spec.name, destination: context.standardError)
     let output = OutputBuffer(context.standardOutput, lineBuffered: context.outputIsTerminal)
-    defer { output.flush() }
+    let status = runToolBody(spec, arguments: arguments, context: context, extraVersionLines: extraVersionLines, output: output, errors: errors, body: body)
+    // Every path that printed something reports a failed write (`--help > /dev/full`
+    // exits 2, as grep does); a reader that went away (EPIPE) is not a failure.
+    output.flush()
+    if let failure = output.writeError {
+        errors.report("write error: \(failure.description)")
+        return .error
+    }
+    return status
+}
+
+/// `runTool` without the final flush and write-error check.
+private func runToolBody(
+    _ spec: ToolSpec, arguments: [String], context: ToolContext, extraVersionLines: [String], output: OutputBuffer,
+    errors: ErrorReporter, body: (ParsedArguments, OutputBuffer, ErrorReporter) throws -> ExitStatus
+) -> ExitStatus {
     if let position = context.invalidUTF8Argument {
         errors.report("argument \(position) is not valid UTF-8")
         return .error
@@ -116,13 +131,7 @@ public func runTool(
         return .success
     }
     do {
-        let status = try body(parsed, output, errors)
-        output.flush()
-        if let failure = output.writeError {
-            errors.report("write error: \(failure.description)")
-            return .error
-        }
-        return status
+        return try body(parsed, output, errors)
     } catch let error as UsageError {
         errors.report(error.message)
         errors.plain(renderUsageHint(spec))

@@ -234,20 +234,20 @@ public final class LineMatcher {
             }
         }
         if recordRanges {
-            score.wordCount = startCount
-            score.coversLine = score.wholeWords == words.count && coversEveryStart(used)
-            lastScore = score
+            // Overlapping matches (a run-on and the word it runs over) highlight as one.
             ranges.sort { $0.lowerBound < $1.lowerBound }
             var merged: [Range<Int>] = []
             for r in ranges {
-                let r = originalRange(r, isFolded: isFolded)
                 if let last = merged.last, r.lowerBound <= last.upperBound {
                     merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
                 } else {
                     merged.append(r)
                 }
             }
-            ranges = merged
+            score.wordCount = startCount
+            score.coversLine = score.wholeWords == words.count && everyStartIsInside(merged)
+            lastScore = score
+            ranges = merged.map { originalRange($0, isFolded: isFolded) }
         }
         return true
     }
@@ -304,12 +304,14 @@ public final class LineMatcher {
         return lo < self.starts.count && Int(starts[lo]) == e
     }
 
-    /// Whether every word start is used or lies inside a matched range.
-    private func coversEveryStart(_ used: UsedStarts) -> Bool {
+    /// Whether every word start lies inside one of `ranges` (sorted, disjoint).
+    private func everyStartIsInside(_ ranges: [Range<Int>]) -> Bool {
         let starts = self.starts.base
-        for k in 0..<self.starts.count where !used[k] {
+        var r = 0
+        for k in 0..<self.starts.count {
             let s = Int(starts[k])
-            if !ranges.contains(where: { $0.contains(s) }) { return false }
+            while r < ranges.count && ranges[r].upperBound <= s { r += 1 }
+            if r == ranges.count || ranges[r].lowerBound > s { return false }
         }
         return true
     }

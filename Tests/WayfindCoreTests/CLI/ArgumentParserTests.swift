@@ -80,6 +80,10 @@ extension CLITests {
             (["--qu=yes"], "option '--quiet' takes no value"),
             (["--co"], "ambiguous option '--co' (could be --color, --count)"),
             (["--fil=x"], "ambiguous option '--fil' (could be --file, --files-with-matches)"),
+            // A typo one or two edits away gets a suggestion.
+            (["--qiuet"], "unknown option '--qiuet' (did you mean '--quiet'?)"),
+            (["--colour=never"], "unknown option '--colour' (did you mean '--color'?)"),
+            (["--max-cuont=3"], "unknown option '--max-cuont' (did you mean '--max-count'?)"),
         ])
         func mistakesAreReportedByName(words: [String], message: String) {
             #expect(throws: UsageError(message)) { try parse(words) }
@@ -117,6 +121,15 @@ extension CLITests {
             #expect(arguments.values("quiet") == [])
             #expect(arguments.positionals == ["x"])
             #expect(arguments.flags.map(\.long) == ["quiet", "quiet", "file", "file", "color"])
+        }
+
+        @Test func spellingSuggestsOnlyAClearlyClosestWord() {
+            #expect(Spelling.closest(to: "rnak", in: ["rank", "count"]) == "rank")
+            #expect(Spelling.closest(to: "frob", in: ["rank", "count"]) == nil)
+            #expect(Spelling.closest(to: "FRA", in: ["FR", "US"]) == "FR")
+            #expect(Spelling.closest(to: "ab", in: ["aa", "bb"]) == nil)  // a tie
+            #expect(Spelling.distance(Array("ca"), Array("ac")) == 1)
+            #expect(Spelling.distance(Array("kitten"), Array("sitting")) == 3)
         }
 
         @Test func aUsageErrorDescribesItselfByItsMessage() {
