@@ -82,7 +82,7 @@ install: build
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(BASHDIR)" "$(DESTDIR)$(ZSHDIR)" "$(DESTDIR)$(FISHDIR)"
 	@for p in $(PAGES5); do install -m 644 man/$$p.5 "$(DESTDIR)$(MANDIR)/man5/$$p.5" || exit 1; done
 	@for t in $(TOOLS); do \
-	  install -m 755 "$(BIN)/$$t" "$(DESTDIR)$(BINDIR)/$$t" && \
+	  install -s -m 755 "$(BIN)/$$t" "$(DESTDIR)$(BINDIR)/$$t" && \
 	  install -m 644 man/$$t.1 "$(DESTDIR)$(MANDIR)/man1/$$t.1" && \
 	  install -m 644 completions/bash/$$t "$(DESTDIR)$(BASHDIR)/$$t" && \
 	  install -m 644 completions/zsh/_$$t "$(DESTDIR)$(ZSHDIR)/_$$t" && \
