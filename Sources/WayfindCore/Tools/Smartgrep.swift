@@ -14,51 +14,7 @@ public enum Smartgrep {
             'p pe' finds person.badge.plus. Lines split into words at whitespace, at every \
             character that is neither letter nor digit, and at camelCase humps.
             """,
-        flags: [
-            FlagSpec("invert-match", short: "v", help: "select the lines that do not match"),
-            FlagSpec(
-                "ignore-case", short: "i", help: "ignore case (always on; accepted for grep habits)",
-                manHelp: "Accepted for grep habits and ignored: smartgrep always ignores case and accents."),
-            FlagSpec("count", short: "c", help: "print only a count of selected lines per file"),
-            FlagSpec(
-                "max-count", short: "m", value: .required(name: "NUM"),
-                help: "stop reading a file after NUM selected lines",
-                manHelp:
-                    "Stop reading a file after NUM selected lines. With --rank, read everything and print the NUM best lines."
-            ),
-            FlagSpec("line-number", short: "n", help: "prefix each line with its line number"),
-            FlagSpec(
-                "quiet", short: "q", help: "print nothing; exit 0 at the first selected line",
-                manHelp: "Print nothing. Exit with status 0 as soon as a line is selected, even if an error occurred."),
-            FlagSpec("with-filename", short: "H", help: "prefix each line with its file name (default with several files)"),
-            FlagSpec("no-filename", short: "h", help: "never prefix lines with file names"),
-            FlagSpec("null-data", short: "z", help: "records end with NUL, not newline (input and output)"),
-            FlagSpec(
-                "color", value: .optional(name: "WHEN", default: "auto"),
-                help: "highlight matched word prefixes: auto, always or never",
-                manHelp:
-                    "Highlight the matched word prefixes, file names and line numbers with grep's colours. WHEN is auto (the default: only when standard output is a terminal, NO_COLOR is unset or empty and TERM is not dumb), always or never.",
-                completion: .choices(["auto", "always", "never"])),
-            FlagSpec(
-                "line-buffered", help: "flush output after every line (default on a terminal)"),
-            FlagSpec(
-                "words", value: .required(name: "MODE"),
-                help: "where lines split into words: all (default), punct or space",
-                manHelp:
-                    "Where lines split into words. all (the default): at whitespace, at every character that is neither letter nor digit, and at camelCase humps. punct: at whitespace and punctuation, no camelCase. space: at whitespace only.",
-                completion: .choices(["all", "punct", "space"])),
-            FlagSpec(
-                "field", value: .required(name: "N"),
-                help: "match only field N (from 1) of each line, print the whole line"),
-            FlagSpec(
-                "delimiter", value: .required(name: "C"),
-                help: "the field delimiter for --field (one character; default tab)"),
-            FlagSpec(
-                "rank", help: "print the best matches first (see RANKING in the man page)"),
-            StandardFlags.help(short: false),
-            StandardFlags.version,
-            StandardFlags.generate,
-        ],
+        flags: SmartgrepFlags.table + [StandardFlags.help(short: false), StandardFlags.version, StandardFlags.generate],
         positionalCompletion: .file,
         manSections: [
             ManSection(
@@ -213,64 +169,101 @@ public struct SmartgrepOptions {
 
     /// Resolves options; throws `UsageError` for bad values.
     public init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
+        typealias F = SmartgrepFlags
         var positionals = parsed.positionals
         guard !positionals.isEmpty else { throw UsageError("missing QUERY") }
         let queryText = positionals.removeFirst()
-        var mode = WordMode.all
-        if let value = parsed.lastValue("words") {
-            guard let m = WordMode(rawValue: value) else {
-                throw UsageError("invalid --words '\(value)' (expected all, punct or space)")
-            }
-            mode = m
-        }
-        query = MatchQuery(queryText, mode: mode)
+        query = MatchQuery(queryText, mode: try parsed.value(of: F.words) ?? .all)
         files = positionals.isEmpty ? ["-"] : positionals
-        invert = parsed.has("invert-match")
-        countOnly = parsed.has("count")
-        lineNumbers = parsed.has("line-number")
-        quiet = parsed.has("quiet")
-        rank = parsed.has("rank")
-        lineBuffered = parsed.has("line-buffered") || context.outputIsTerminal
-        if parsed.has("null-data") { terminator = 0 }
-        if let value = parsed.lastValue("max-count") {
-            guard let n = Int(value), n >= 0 else {
-                throw UsageError("invalid --max-count '\(value)' (expected a number ≥ 0)")
-            }
-            maxCount = n
-        }
-        if let value = parsed.lastValue("field") {
-            guard let n = Int(value), n >= 1 else {
-                throw UsageError("invalid --field '\(value)' (expected a number ≥ 1)")
-            }
-            field = n
-        }
-        if let value = parsed.lastValue("delimiter") {
-            let bytes = Array(value.utf8)
-            switch (value, bytes.count) {
-            case ("\\t", _), ("tab", _): delimiter = 0x09
-            case (_, 1): delimiter = bytes[0]
-            default:
-                throw UsageError("invalid --delimiter '\(value)' (expected one ASCII character)")
-            }
-            guard delimiter < 0x80 else {
-                throw UsageError("invalid --delimiter '\(value)' (expected one ASCII character)")
-            }
-        }
+        invert = try parsed.value(of: F.invert)
+        countOnly = try parsed.value(of: F.count)
+        lineNumbers = try parsed.value(of: F.lineNumber)
+        quiet = try parsed.value(of: F.quiet)
+        rank = try parsed.value(of: F.rank)
+        lineBuffered = try parsed.value(of: F.lineBuffered) || context.outputIsTerminal
+        if try parsed.value(of: F.nullData) { terminator = 0 }
+        maxCount = try parsed.value(of: F.maxCount)
+        field = try parsed.value(of: F.field)
+        delimiter = try parsed.value(of: F.delimiter) ?? 0x09
         // -H / -h: the last one given wins, as in grep; default: names when several files.
-        withFilename = files.count > 1
-        for flag in parsed.flags {
-            if flag.long == "with-filename" { withFilename = true }
-            if flag.long == "no-filename" { withFilename = false }
+        switch parsed.lastGiven(of: [F.withFilename.spec, F.noFilename.spec])?.long {
+        case F.withFilename.spec.long?: withFilename = true
+        case F.noFilename.spec.long?: withFilename = false
+        default: withFilename = files.count > 1
         }
-        let when = parsed.lastValue("color") ?? "auto"
-        switch when {
-        case "always", "yes", "force": color = true
-        case "never", "no", "none": color = false
-        case "auto", "tty", "if-tty":
+        switch try parsed.value(of: F.color) ?? .auto {
+        case .always: color = true
+        case .never: color = false
+        case .auto:
             let noColor = context.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
             color = context.outputIsTerminal && !noColor && context.environment["TERM"] != "dumb"
-        default:
-            throw UsageError("invalid --color '\(when)' (expected auto, always or never)")
         }
     }
+}
+
+/// When `--color` colours.
+enum ColorChoice: Sendable {
+    case auto, always, never
+
+    /// grep's spellings of WHEN.
+    init?(_ text: String) {
+        switch text {
+        case "always", "yes", "force": self = .always
+        case "never", "no", "none": self = .never
+        case "auto", "tty", "if-tty": self = .auto
+        default: return nil
+        }
+    }
+}
+
+/// smartgrep's flags, each read as a typed value (see `Flag`).
+enum SmartgrepFlags {
+    static let invert = Flag("invert-match", short: "v", help: "select the lines that do not match")
+    static let ignoreCase = Flag(
+        "ignore-case", short: "i", help: "ignore case (always on; accepted for grep habits)",
+        manHelp: "Accepted for grep habits and ignored: smartgrep always ignores case and accents.")
+    static let count = Flag("count", short: "c", help: "print only a count of selected lines per file")
+    static let maxCount = Flag(
+        "max-count", short: "m", value: "NUM", help: "stop reading a file after NUM selected lines",
+        manHelp: "Stop reading a file after NUM selected lines. With --rank, read everything and print the NUM best lines.",
+        expected: "a number ≥ 0"
+    ) { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
+    static let lineNumber = Flag("line-number", short: "n", help: "prefix each line with its line number")
+    static let quiet = Flag(
+        "quiet", short: "q", help: "print nothing; exit 0 at the first selected line",
+        manHelp: "Print nothing. Exit with status 0 as soon as a line is selected, even if an error occurred.")
+    static let withFilename = Flag(
+        "with-filename", short: "H", help: "prefix each line with its file name (default with several files)")
+    static let noFilename = Flag("no-filename", short: "h", help: "never prefix lines with file names")
+    static let nullData = Flag("null-data", short: "z", help: "records end with NUL, not newline (input and output)")
+    static let color = Flag(
+        "color", optionalValue: "WHEN", default: "auto", help: "highlight matched word prefixes: auto, always or never",
+        manHelp:
+            "Highlight the matched word prefixes, file names and line numbers with grep's colours. WHEN is auto (the default: only when standard output is a terminal, NO_COLOR is unset or empty and TERM is not dumb), always or never.",
+        completion: .choices(["auto", "always", "never"]), expected: "auto, always or never", parse: ColorChoice.init)
+    static let lineBuffered = Flag("line-buffered", help: "flush output after every line (default on a terminal)")
+    static let words = Flag(
+        "words", value: "MODE", help: "where lines split into words: all (default), punct or space",
+        manHelp:
+            "Where lines split into words. all (the default): at whitespace, at every character that is neither letter nor digit, and at camelCase humps. punct: at whitespace and punctuation, no camelCase. space: at whitespace only.",
+        completion: .choices(["all", "punct", "space"]), expected: "all, punct or space", parse: WordMode.init(rawValue:))
+    static let field = Flag(
+        "field", value: "N", help: "match only field N (from 1) of each line, print the whole line",
+        expected: "a number ≥ 1"
+    ) { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
+    static let delimiter = Flag(
+        "delimiter", value: "C", help: "the field delimiter for --field (one character; default tab)",
+        expected: "one ASCII character"
+    ) { text -> UInt8? in
+        if text == "\\t" || text == "tab" { return 0x09 }
+        let bytes = Array(text.utf8)
+        return bytes.count == 1 && bytes[0] < 0x80 ? bytes[0] : nil
+    }
+    static let rank = Flag("rank", help: "print the best matches first (see RANKING in the man page)")
+
+    /// The table, in `--help` order.
+    static let table: [FlagSpec] = [
+        invert.spec, ignoreCase.spec, count.spec, maxCount.spec, lineNumber.spec, quiet.spec, withFilename.spec,
+        noFilename.spec, nullData.spec, color.spec, lineBuffered.spec, words.spec, field.spec, delimiter.spec, rank.spec,
+    ]
 }
