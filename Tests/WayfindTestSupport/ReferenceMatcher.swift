@@ -50,7 +50,7 @@ public final class ReferenceMatcher {
     }()
 
     /// A character's class for word splitting.
-    enum Class { case separator, lowercase, uppercase, otherLetter, digit, mark }
+    public enum Class: Sendable { case separator, lowercase, uppercase, otherLetter, digit, mark }
 
     /// One character of a line: its class and its folded bytes (nil: an invalid byte).
     struct Character {
@@ -105,12 +105,12 @@ public final class ReferenceMatcher {
     }
 
     /// The lowercase of the uppercase: a letter and its uppercase end up the same.
-    static func caseRoundTrip(_ scalar: Unicode.Scalar) -> String {
+    public static func caseRoundTrip(_ scalar: Unicode.Scalar) -> String {
         String(scalar).uppercased().lowercased()
     }
 
     /// Case round trip, decompose, drop marks, apply `extraFolds`, until nothing changes.
-    static func normalize(_ text: String) -> String {
+    public static func normalize(_ text: String) -> String {
         var current = text
         while true {
             var next = ""
@@ -133,7 +133,7 @@ public final class ReferenceMatcher {
         }
     }
 
-    static func classOf(_ scalar: Unicode.Scalar) -> Class {
+    public static func classOf(_ scalar: Unicode.Scalar) -> Class {
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .titlecaseLetter: return .uppercase
         case .lowercaseLetter: return .lowercase

@@ -1,6 +1,6 @@
 // Tests of UnicodeFolding and its generated tables (Sources/WayfindUnicodeData/unicode_tables.c).
 //
-// Foundation is imported here only, as the reference the tables must agree with.
+// Foundation (here and in ReferenceMatcher) is the reference the tables must agree with.
 //
 // ## Where our folding deliberately differs from Foundation on letters
 //
@@ -8,7 +8,7 @@
 // F = Foundation's `folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)`
 // of the letter's case round trip (the lowercase of its uppercase, so that ᾀ folds like its
 // uppercase ἈΙ, to αι, and ᲀ like В, to в; Foundation alone folds ᾀ to α and keeps ᲀ):
-//   1. Extra folds (`FoldingReference.extraFolds`, checked against the generator's table):
+//   1. Extra folds (`ReferenceMatcher.extraFolds`, checked against the generator's table):
 //      letters readers see as accented that Unicode does not decompose. Ours is F with every
 //      scalar in the extra table replaced by its value: ł → l (F: ł), Ł → l (F: ł),
 //      Ǿ → o (F: ø), ǣ → ae (F: æ).
@@ -24,64 +24,37 @@
 import Foundation
 import Testing
 import WayfindCore
+import WayfindTestSupport
 
-/// Independent statement of the folding rules, from Foundation and the standard library.
+/// The folding rules as `ReferenceMatcher` (WayfindTestSupport) states them, from
+/// Foundation and the standard library, seen scalar by scalar.
 private enum FoldingReference {
-    /// Copy of the generator's extra table (Tests/Generators/generate-unicode-tables.swift).
-    static let extraFolds: [UInt32: String] = [
-        0x0141: "l", 0x0142: "l", 0x00D8: "o", 0x00F8: "o", 0x0110: "d", 0x0111: "d",
-        0x0126: "h", 0x0127: "h", 0x0131: "i", 0x00C6: "ae", 0x00E6: "ae", 0x0152: "oe",
-        0x0153: "oe", 0x00DE: "th", 0x00FE: "th", 0x00DF: "ss", 0x1E9E: "ss",
-        0x00D0: "d", 0x00F0: "d", 0x013F: "l", 0x0140: "l", 0x0166: "t", 0x0167: "t",
-        0x0132: "ij", 0x0133: "ij", 0x0237: "j", 0x0243: "b", 0x0180: "b", 0x0197: "i",
-        0x0268: "i", 0x023D: "l", 0x019A: "l", 0x01B5: "z", 0x01B6: "z", 0x01E4: "g",
-        0x01E5: "g", 0x023B: "c", 0x023C: "c", 0x0246: "e", 0x0247: "e", 0x0248: "j",
-        0x0249: "j", 0x024C: "r", 0x024D: "r", 0x024E: "y", 0x024F: "y", 0x0244: "u",
-        0x0289: "u", 0x023A: "a", 0x2C65: "a", 0x023E: "t", 0x2C66: "t", 0x2C63: "p",
-        0x1D7D: "p",
-    ]
+    /// The reference's extra-fold table, by scalar value.
+    static let extraFolds: [UInt32: String] = Dictionary(
+        uniqueKeysWithValues: ReferenceMatcher.extraFolds.map { ($0.key.value, $0.value) })
 
     static func isLetter(_ s: Unicode.Scalar) -> Bool {
-        switch s.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
-            return true
-        default:
-            return false
-        }
+        [.lowercase, .uppercase, .otherLetter].contains(ReferenceMatcher.classOf(s))
     }
 
-    static func isMark(_ s: Unicode.Scalar) -> Bool {
-        switch s.properties.generalCategory {
-        case .nonspacingMark, .spacingMark, .enclosingMark: return true
-        default: return false
-        }
-    }
+    static func isMark(_ s: Unicode.Scalar) -> Bool { ReferenceMatcher.classOf(s) == .mark }
 
     static func expectedClass(_ s: Unicode.Scalar) -> ScalarClass {
-        switch s.properties.generalCategory {
-        case .uppercaseLetter, .titlecaseLetter: return .uppercase
-        case .lowercaseLetter: return .lowercase
-        case .otherLetter, .modifierLetter: return .uncasedLetter
-        case .decimalNumber: return .digit
-        case .nonspacingMark, .spacingMark, .enclosingMark: return .mark
-        default: return .separator
+        switch ReferenceMatcher.classOf(s) {
+        case .uppercase: return .uppercase
+        case .lowercase: return .lowercase
+        case .otherLetter: return .uncasedLetter
+        case .digit: return .digit
+        case .mark: return .mark
+        case .separator: return .separator
         }
-    }
-
-    /// The lowercase of the uppercase (the case step of our rule).
-    static func caseRoundTrip(_ s: Unicode.Scalar) -> String {
-        String(s).uppercased().lowercased()
-    }
-
-    /// A mark folds to nothing, unless its case round trip is a letter (U+0345 → ι).
-    static func markFold(_ u: Unicode.Scalar) -> [Unicode.Scalar] {
-        let trip = Array(caseRoundTrip(u).unicodeScalars)
-        return trip.contains(where: isMark) ? [] : trip
     }
 
     /// Foundation's folding of the letter's case round trip.
     static func foundation(_ s: Unicode.Scalar) -> [Unicode.Scalar] {
-        Array(caseRoundTrip(s).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).unicodeScalars)
+        Array(
+            ReferenceMatcher.caseRoundTrip(s).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+                .unicodeScalars)
     }
 
     static func nfd(_ s: Unicode.Scalar) -> [Unicode.Scalar] {
@@ -93,21 +66,11 @@ private enum FoldingReference {
     }
 
     /// Our rule without Foundation: extra folds, else the case round trip, canonically
-    /// decompose, drop marks (Hangul syllables excepted), repeated until stable.
+    /// decompose, fold marks (Hangul syllables excepted), repeated until stable.
     static func rule(_ input: [Unicode.Scalar]) -> [Unicode.Scalar] {
-        var current = input
-        while true {
-            let next = current.flatMap { u -> [Unicode.Scalar] in
-                if let extra = extraFolds[u.value] { return Array(extra.unicodeScalars) }
-                if u.value >= 0xAC00 && u.value <= 0xD7A3 { return [u] }
-                if isMark(u) { return markFold(u) }
-                return caseRoundTrip(u).decomposedStringWithCanonicalMapping.unicodeScalars.flatMap {
-                    isMark($0) ? markFold($0) : [$0]
-                }
-            }
-            if next == current { return current }
-            current = next
-        }
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: input)
+        return Array(ReferenceMatcher.normalize(String(view)).unicodeScalars)
     }
 }
 
