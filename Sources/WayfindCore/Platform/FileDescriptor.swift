@@ -1,5 +1,3 @@
-import WayfindSystemC
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -10,8 +8,19 @@ import WayfindSystemC
 
 /// Thin, typed wrappers over the POSIX calls the tools need for standard streams and files.
 ///
-/// This is one of the few files that import the C library; everything above it speaks in
-/// `FileDescriptor` and `SystemError`.
+/// Only the files of `Platform/` import the C library; everything above them speaks in
+/// `FileDescriptor`, `SystemError` and `Platform`.
+
+// The C functions under names of their own, for the methods below whose names they share
+// (`read`, `write`, `close`, `exit`): inside those methods the plain name is the method.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
+private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
+private func systemExit(_ status: Int32) -> Never { exit(status) }
 
 /// An error from the operating system: the call's errno and a lowercase description.
 public struct SystemError: Error, Equatable, Sendable {
@@ -45,7 +54,7 @@ public struct FileDescriptor: Sendable, Equatable {
         if fd < 0 { throw SystemError(code: errno) }
         var info = stat()
         if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            _ = Glibc.close(fd)
+            _ = systemClose(fd)
             throw SystemError(code: EISDIR)
         }
         return FileDescriptor(fd)
@@ -54,7 +63,7 @@ public struct FileDescriptor: Sendable, Equatable {
     /// Reads up to `count` bytes into `buffer`; returns 0 at end of file. Retries EINTR.
     public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(SystemError) -> Int {
         while true {
-            let n = Glibc.read(rawValue, buffer, count)
+            let n = systemRead(rawValue, buffer, count)
             if n >= 0 { return n }
             if errno == EINTR { continue }
             throw SystemError(code: errno)
@@ -65,7 +74,7 @@ public struct FileDescriptor: Sendable, Equatable {
     public func writeAll(_ buffer: UnsafeRawPointer, count: Int) throws(SystemError) {
         var done = 0
         while done < count {
-            let n = Glibc.write(rawValue, buffer + done, count - done)
+            let n = systemWrite(rawValue, buffer + done, count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw SystemError(code: errno)
@@ -75,7 +84,7 @@ public struct FileDescriptor: Sendable, Equatable {
     }
 
     /// Closes the descriptor, ignoring errors (read-only use).
-    public func close() { _ = Glibc.close(rawValue) }
+    public func close() { _ = systemClose(rawValue) }
 
     /// Whether the descriptor is a terminal.
     public var isTerminal: Bool { isatty(rawValue) == 1 }
@@ -127,7 +136,7 @@ public enum Platform {
 
     /// Terminates the process with `status`, without running further Swift code.
     public static func exit(_ status: Int32) -> Never {
-        Glibc.exit(status)
+        systemExit(status)
     }
 
     /// `memcmp(a, b, count) == 0`.
@@ -135,6 +144,12 @@ public enum Platform {
     public static func bytesEqual(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?, count: Int) -> Bool {
         guard count > 0, let a, let b else { return true }
         return memcmp(a, b, count) == 0
+    }
+
+    /// Whether two buffers hold the same bytes.
+    @inline(__always)
+    static func bytesEqual(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        a.count == b.count && bytesEqual(a.baseAddress, b.baseAddress, count: a.count)
     }
 
     /// `exp2`: two to the power `x`.
@@ -149,10 +164,32 @@ public enum Platform {
         return UnsafePointer(p.assumingMemoryBound(to: UInt8.self))
     }
 
-    /// `memrchr`: the last `byte` in `[start, start+count)`, or nil.
+    /// The last `byte` in `[start, start+count)`, or nil: what glibc's `memrchr` does,
+    /// which is not POSIX. Eight bytes at a time from the end (the lines it searches are
+    /// short, so the word loop rarely runs long).
     @inline(__always)
     public static func findLastByte(_ byte: UInt8, in start: UnsafePointer<UInt8>, count: Int) -> UnsafePointer<UInt8>? {
-        guard count > 0, let p = wayfind_find_last_byte(start, Int32(byte), UInt(count)) else { return nil }
-        return UnsafePointer(p.assumingMemoryBound(to: UInt8.self))
+        var end = count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let pattern = ones &* UInt64(byte)
+        while end >= 8 {
+            // A zero byte in `word` is a match; the has-zero-byte test flags it (and
+            // perhaps bytes below it, never above), so the highest flag is the last match.
+            let word = UnsafeRawPointer(start + end - 8).loadUnaligned(as: UInt64.self).littleEndian ^ pattern
+            let found = (word &- ones) & ~word & (ones &* 0x80)
+            if found != 0 {
+                let index = end - 8 + (63 - found.leadingZeroBitCount) / 8
+                if start[index] == byte { return start + index }
+                // A borrow flagged a byte above a true match: search below it.
+                end = index
+                continue
+            }
+            end -= 8
+        }
+        while end > 0 {
+            end -= 1
+            if start[end] == byte { return start + end }
+        }
+        return nil
     }
 }

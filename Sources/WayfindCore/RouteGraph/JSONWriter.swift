@@ -75,6 +75,11 @@ public struct JSONWriter {
     /// Writes an integer value.
     public mutating func integer(_ value: Int64) {
         beginValue()
+        Self.appendInteger(value, to: &bytes)
+    }
+
+    /// Appends the decimal digits of `value` to `bytes`.
+    static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         // Work with the magnitude as UInt64 so Int64.min has no special case.
         var magnitude = value.magnitude
@@ -162,23 +167,27 @@ public struct JSONWriter {
     // MARK: Strings
 
     private mutating func writeQuoted(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
         var text = text
-        text.withUTF8 { utf8 in
-            var runStart = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                appendEscape(byte)
-                runStart = index + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        text.withUTF8 { Self.appendQuoted(UnsafeRawBufferPointer($0), to: &bytes) }
+    }
+
+    /// Appends the UTF-8 `text` to `bytes` as a JSON string: quoted, with `"`, `\` and
+    /// control characters escaped (the only JSON string writer of the package).
+    static func appendQuoted(_ text: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        var runStart = 0
+        for index in text.indices {
+            let byte = text[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[runStart..<index]))
+            appendEscape(byte, to: &bytes)
+            runStart = index + 1
         }
+        bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[runStart...]))
         bytes.append(UInt8(ascii: "\""))
     }
 
-    private mutating func appendEscape(_ byte: UInt8) {
+    private static func appendEscape(_ byte: UInt8, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\\"))
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)

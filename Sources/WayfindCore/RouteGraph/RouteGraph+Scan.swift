@@ -1,0 +1,340 @@
+/// Suggestions and single visits without building the whole graph.
+///
+/// A full load interns both ends of every edge: 200,000 names for a graph of 100,000
+/// edges, most of a suggestion's or a visit's time. Both need far less, and both start
+/// from the same read of the file (`GraphFileContents`, which checks every byte):
+///
+/// - **A suggestion** needs the edges leaving the from-place and the visit statistics of
+///   every place. It folds each edge's origin, keeps the edges whose origin is the
+///   from-place, builds a small graph of those edges and the place records, and asks it
+///   for suggestions: the same `suggestions(for:filter:)`, so the same ranking.
+/// - **A visit** changes at most four things: the edge from the last place (one line, or
+///   a new one at the end of `edges`), the visited place's record (one line, or a new one
+///   at the end of `places`), and the two header values. It builds a small graph of the
+///   two places and that edge, applies the same `visit(_:at:selfLoops:newTrip:tripGap:)`,
+///   and writes the lines that changed with the same writer (`GraphFileFormat`); the
+///   rest of the file is copied as it is.
+///
+/// Each returns nil whenever the small graph could answer differently from the whole one,
+/// and the caller then loads the whole graph; nothing is guessed. For a file that
+/// `json()` wrote, a visit's new file is byte for byte what loading, visiting and saving
+/// would write.
+extension RouteGraph {
+    // MARK: Suggestions
+
+    /// The suggestions for `request` from the contents of the graph file `bytes`, as
+    /// `suggestions(for:filter:)` of the whole graph would give them; nil when the small
+    /// graph may not give the same answer:
+    ///
+    /// - the file has no `places` (statistics then come from every edge), or records
+    ///   before edges (the spelling a place shows would then come from an edge), or two
+    ///   records of one place (its statistics are their sum);
+    /// - a successor has no record (its spelling would come from the edges skipped);
+    /// - every place is asked for (`-n 0`), or the list falls short of the limit, or ends
+    ///   with a score of zero: places that lie only on other edges (no record, no visits)
+    ///   score zero, and the small graph does not know them.
+    ///
+    /// The small graph holds the from-place, the last place, the successors, and of the
+    /// other places those that can be among the `limit` best by score and time (the first
+    /// part of `ranksBefore`) and pass the filter: any other ranks below `limit` of them.
+    static func scannedSuggestions(
+        _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest,
+        filter: ((String) -> Bool)?
+    ) -> [Suggestion]? {
+        guard contents.hasRecords, request.limit != nil || request.successorsOnly else { return nil }
+        if let lastEdge = contents.edges.last, let firstRecord = contents.records.first,
+            firstRecord.element.lowerBound < lastEdge.element.lowerBound
+        {
+            return nil
+        }
+        let lastSpelling = contents.lastName.map { contents.bytes(of: $0, in: bytes) }
+        var fromKey = request.from.map(placeKey) ?? lastSpelling.map { PlaceName.withKey($0) { String(decoding: $0, as: UTF8.self) } } ?? ""
+        // The edges leaving the from-place, and the keys of their destinations.
+        var leaving: [Int] = []
+        var successorKeys: [[UInt8]] = []
+        fromKey.withUTF8 { from in
+            guard !from.isEmpty else { return }
+            for (index, edge) in contents.edges.enumerated()
+            where PlaceName.hasKey(contents.bytes(of: edge.origin, in: bytes), UnsafeRawBufferPointer(from)) {
+                leaving.append(index)
+                successorKeys.append(PlaceName.withKey(contents.bytes(of: edge.destination, in: bytes)) { Array($0) })
+            }
+        }
+
+        // The records: those of the from-place and the successors, and the best others.
+        let room = request.successorsOnly ? 0 : request.limit ?? 0
+        let fromBytes = Array(fromKey.utf8)
+        var needed: [Int] = []
+        var best: [Candidate] = []
+        /// Once `best` holds `room` candidates, the score and time a record must reach.
+        var bar: (score: Double, time: Int64)? = nil
+        /// A fingerprint of each record's key, to see that no place has two records.
+        var fingerprints: [UInt64] = []
+        fingerprints.reserveCapacity(contents.records.count)
+        for (index, record) in contents.records.enumerated() {
+            let spelling = contents.bytes(of: record.name, in: bytes)
+            let isNeeded = PlaceName.withKey(spelling) { key -> Bool in
+                fingerprints.append(fingerprint(key))
+                return fromBytes.withUnsafeBytes { Platform.bytesEqual(key, $0) }
+                    || successorKeys.contains { $0.withUnsafeBytes { Platform.bytesEqual(key, $0) } }
+            }
+            if isNeeded {
+                needed.append(index)
+                continue
+            }
+            let score = frecency(
+                visits: Int(clamping: record.visits), lastVisitedAt: record.time, now: request.now, halfLife: request.halfLife)
+            let time = record.timeValue
+            if let bar, ranksBefore(score: bar.score, time: bar.time, score: score, time: time) == true { continue }
+            if room == 0 { continue }
+            if let filter, !filter(PlaceName.normalize(spelling).display) { continue }
+            best.append(Candidate(place: index, score: score, time: time))
+            if best.count >= 2 * room + 64 {
+                // Keep the `room` best and whatever ties with the last of them.
+                best.sort { ranksBefore(score: $0.score, time: $0.time, score: $1.score, time: $1.time) == true }
+                let last = best[room - 1]
+                bar = (last.score, last.time)
+                best.removeAll { ranksBefore(score: last.score, time: last.time, score: $0.score, time: $0.time) == true }
+            }
+        }
+        // Two records of one place (or, rarely, of two places whose keys share a fingerprint).
+        fingerprints.sort()
+        for index in fingerprints.indices.dropFirst() where fingerprints[index] == fingerprints[index - 1] { return nil }
+
+        // The small graph, and its answer.
+        var graph = RouteGraph()
+        for index in needed + best.map(\.place) {
+            let record = contents.records[index]
+            if let place = graph.intern(spelling: contents.bytes(of: record.name, in: bytes)) {
+                graph.addStatistics(visits: record.visits, lastVisitedAt: record.time, to: place)
+            }
+        }
+        if let lastSpelling {
+            graph.lastPlace = graph.intern(spelling: lastSpelling)
+            graph.lastVisitedAt = graph.lastPlace == nil ? nil : contents.lastVisitedAt
+        }
+        for (index, key) in zip(leaving, successorKeys) where !key.isEmpty {
+            // A full load drops an edge to a name of whitespace only (empty key).
+            let edge = contents.edges[index]
+            guard let to = graph.placeIndex[PlaceKey(String(decoding: key, as: UTF8.self))],
+                let from = graph.intern(spelling: contents.bytes(of: edge.origin, in: bytes))
+            else { return nil }
+            graph.strengthen(from: from, to: to, by: Int(clamping: edge.weight), at: edge.time)
+        }
+        let suggestions = graph.suggestions(for: request, filter: filter)
+        if request.successorsOnly || request.limit == 0 { return suggestions }
+        guard suggestions.count == request.limit else { return nil }
+        if let last = suggestions.last, last.source == .frecency, !(last.score > 0) { return nil }
+        return suggestions
+    }
+
+    // MARK: Visits
+
+    /// The graph file `bytes` (read as `contents`) with one visit recorded, as loading it,
+    /// calling `visit(_:at:selfLoops:newTrip:tripGap:)` and `prune(maxPlaces:)` (0: no
+    /// limit) and saving would record it; nil when the file must be loaded and saved whole:
+    ///
+    /// - it is not in the current version, lacks `places` or the header values, has a key
+    ///   twice or keys this version does not know (such as the `successors` of earlier
+    ///   versions), or an empty list the visit would add to;
+    /// - the last place is named with another spelling than it is shown with (the edge
+    ///   this visit adds could then change how it is shown), or the edge or the visited
+    ///   place's record is there twice (they would be merged);
+    /// - `maxPlaces` might drop a place.
+    static func visitPatch(
+        _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, place: String, at time: Int64,
+        selfLoops: Bool = false, newTrip: Bool = false, tripGap: Int64? = nil, maxPlaces: Int = 0
+    ) -> [UInt8]? {
+        guard contents.version == currentVersion else { return nil }
+        var memberSpans: [GraphFileContents.Key: Range<Int32>] = [:]
+        for member in contents.members {
+            guard member.key != .other, memberSpans.updateValue(member.value, forKey: member.key) == nil else { return nil }
+        }
+        guard let lastName = contents.lastName, contents.lastVisitedAt != nil, contents.hasRecords,
+            let timeSpan = memberSpans[.lastVisitedAt], let locationSpan = memberSpans[.lastVisitedLocation]
+        else { return nil }
+        let last = PlaceName.normalize(contents.bytes(of: lastName, in: bytes))
+        let visited = PlaceName.normalize(place)
+        guard !visited.key.isEmpty, !last.key.isEmpty else { return nil }
+
+        // Every name of the file, folded: where the two places are, and how they are spelled.
+        var edgeMatch: Int? = nil
+        var recordMatch: Int? = nil
+        var lastRecords: [Int] = []
+        var hereIsNamed = false
+        var here = visited.key
+        var lastKey = last.key
+        var lastDisplay = last.display
+        let consistent = here.withUTF8 { here in
+            lastKey.withUTF8 { lastKey in
+                lastDisplay.withUTF8 { lastDisplay in
+                    let (here, lastKey, lastDisplay) =
+                        (UnsafeRawBufferPointer(here), UnsafeRawBufferPointer(lastKey), UnsafeRawBufferPointer(lastDisplay))
+                    /// Whether the name is the visited place and whether it is the last
+                    /// place; nil if it is the last place spelled otherwise than shown.
+                    func classify(_ name: GraphFileContents.Name) -> (isHere: Bool, isLast: Bool)? {
+                        let spelling = contents.bytes(of: name, in: bytes)
+                        let isLast = PlaceName.hasKey(spelling, lastKey)
+                        if isLast && !Platform.bytesEqual(spelling, lastDisplay) { return nil }
+                        return (PlaceName.hasKey(spelling, here), isLast)
+                    }
+                    for (index, edge) in contents.edges.enumerated() {
+                        guard let destination = classify(edge.destination), let origin = classify(edge.origin) else {
+                            return false
+                        }
+                        hereIsNamed = hereIsNamed || destination.isHere || origin.isHere
+                        if origin.isLast && destination.isHere {
+                            guard edgeMatch == nil else { return false }
+                            edgeMatch = index
+                        }
+                    }
+                    for (index, record) in contents.records.enumerated() {
+                        guard let name = classify(record.name) else { return false }
+                        if name.isLast { lastRecords.append(index) }
+                        if name.isHere {
+                            guard recordMatch == nil else { return false }
+                            recordMatch = index
+                        }
+                    }
+                    return true
+                }
+            }
+        }
+        // A visit adds at most two places: the visited one, and the last one if no other
+        // line names it.
+        guard consistent, maxPlaces <= 0 || Self.namesFewPlaces(contents, in: bytes, atMost: maxPlaces - 2) else {
+            return nil
+        }
+
+        // The small graph: the last place, the visited place and the edge between them,
+        // as the whole graph has them; then the visit.
+        var graph = RouteGraph()
+        let from = graph.intern(display: last.display, key: last.key)
+        for index in lastRecords {
+            let record = contents.records[index]
+            graph.addStatistics(visits: record.visits, lastVisitedAt: record.time, to: from)
+        }
+        graph.lastPlace = from
+        graph.lastVisitedAt = contents.lastVisitedAt
+        var edgeBefore: Link? = nil
+        if hereIsNamed || recordMatch != nil {
+            let to = graph.intern(display: visited.display, key: visited.key)
+            if let recordMatch, to != from {
+                let record = contents.records[recordMatch]
+                graph.addStatistics(visits: record.visits, lastVisitedAt: record.time, to: to)
+            }
+            if let edgeMatch {
+                let edge = contents.edges[edgeMatch]
+                graph.strengthen(from: from, to: to, by: Int(clamping: edge.weight), at: edge.time)
+                edgeBefore = graph.links.last
+            }
+        }
+        guard graph.visit(place, at: time, selfLoops: selfLoops, newTrip: newTrip, tripGap: tripGap),
+            let to = graph.lastPlace
+        else { return nil }
+
+        // The new file: the changed lines in place of the old ones, new lines at the ends
+        // of their lists.
+        typealias F = GraphFileFormat
+        var changes: [(range: Range<Int>, bytes: [UInt8])] = []
+        if let index = graph.linkIndex[linkKey(from, to)], graph.links[index] != edgeBefore {
+            let link = graph.links[index]
+            var line: [UInt8] = []
+            F.appendEdge(
+                destination: graph.placeTable[to].name, time: link.lastVisitedAt, origin: graph.placeTable[from].name,
+                weight: link.weight, to: &line)
+            if let edgeMatch {
+                let element = contents.edges[edgeMatch].element
+                changes.append((Int(element.lowerBound)..<Int(element.upperBound), line))
+            } else {
+                guard let end = contents.edges.last?.element.upperBound else { return nil }
+                var added: [UInt8] = []
+                F.append(F.elementSeparator, to: &added)
+                changes.append((Int(end)..<Int(end), added + line))
+            }
+        }
+        var header: [UInt8] = []
+        JSONWriter.appendInteger(graph.lastVisitedAt ?? time, to: &header)
+        changes.append((Int(timeSpan.lowerBound)..<Int(timeSpan.upperBound), header))
+        var location: [UInt8] = []
+        graph.placeTable[to].name.withUTF8 { JSONWriter.appendQuoted(UnsafeRawBufferPointer($0), to: &location) }
+        changes.append((Int(locationSpan.lowerBound)..<Int(locationSpan.upperBound), location))
+        let stats = graph.placeTable[to]
+        var record: [UInt8] = []
+        F.appendRecord(name: stats.name, visits: stats.visits, time: stats.lastVisitedAt, to: &record)
+        if let recordMatch {
+            let element = contents.records[recordMatch].element
+            changes.append((Int(element.lowerBound)..<Int(element.upperBound), record))
+        } else {
+            guard let end = contents.records.last?.element.upperBound else { return nil }
+            var added: [UInt8] = []
+            F.append(F.elementSeparator, to: &added)
+            changes.append((Int(end)..<Int(end), added + record))
+        }
+        changes.sort { $0.range.lowerBound < $1.range.lowerBound }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 512)
+        var copied = 0
+        for change in changes {
+            result.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied..<change.range.lowerBound]))
+            result.append(contentsOf: change.bytes)
+            copied = change.range.upperBound
+        }
+        result.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied...]))
+        return result
+    }
+
+    /// Whether the file names at most `limit` places: told by the number of names when
+    /// that is small enough, else by the number of different spellings (a place has one
+    /// or more).
+    private static func namesFewPlaces(_ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, atMost limit: Int)
+        -> Bool
+    {
+        if contents.records.count + 2 * contents.edges.count <= limit { return true }
+        var spellings = Set<Spelling>(minimumCapacity: contents.records.count * 2)
+        for record in contents.records { spellings.insert(Spelling(contents.bytes(of: record.name, in: bytes))) }
+        for edge in contents.edges {
+            spellings.insert(Spelling(contents.bytes(of: edge.origin, in: bytes)))
+            spellings.insert(Spelling(contents.bytes(of: edge.destination, in: bytes)))
+            if spellings.count > limit { return false }
+        }
+        return spellings.count <= limit
+    }
+}
+
+/// A 64-bit fingerprint of `bytes` (not for security: only to tell keys apart quickly,
+/// with equal keys always equal).
+private func fingerprint(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: bytes.count)
+    var index = 0
+    while index &+ 8 <= bytes.count {
+        hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+        hash ^= hash >> 31
+        index &+= 8
+    }
+    var tail: UInt64 = 0
+    while index < bytes.count {
+        tail = tail << 8 | UInt64(bytes[index])
+        index &+= 1
+    }
+    hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+    return hash ^ (hash >> 29)
+}
+
+/// A name's bytes in a read file, hashed and compared as bytes, for counting spellings
+/// without making strings. Valid while the file's bytes are.
+private struct Spelling: Hashable {
+    let bytes: UnsafeRawBufferPointer
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes: bytes)
+    }
+
+    static func == (lhs: Spelling, rhs: Spelling) -> Bool {
+        Platform.bytesEqual(lhs.bytes, rhs.bytes)
+    }
+}
