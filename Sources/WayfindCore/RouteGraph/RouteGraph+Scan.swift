@@ -16,9 +16,11 @@
 ///   rest of the file is copied as it is.
 ///
 /// Each returns nil whenever the small graph could answer differently from the whole one,
-/// and the caller then loads the whole graph; nothing is guessed. For a file that
-/// `json()` wrote, a visit's new file is byte for byte what loading, visiting and saving
-/// would write.
+/// and the caller then loads the whole graph; nothing is guessed. A patched file always
+/// reads back as the graph that loading, visiting and saving would write; for a file that
+/// `json()` wrote, it is that file byte for byte (but where a place that lies only on
+/// edges, without a record, which only files of the seed's format have, is visited in
+/// another spelling: its other lines keep theirs until the next full save).
 extension RouteGraph {
     // MARK: Suggestions
 
@@ -37,6 +39,7 @@ extension RouteGraph {
     /// The small graph holds the from-place, the last place, the successors, and of the
     /// other places those that can be among the `limit` best by score and time (the first
     /// part of `ranksBefore`) and pass the filter: any other ranks below `limit` of them.
+    /// (The last place is always there: its record is not how it is shown.)
     static func scannedSuggestions(
         _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest,
         filter: ((String) -> Bool)?
@@ -48,7 +51,8 @@ extension RouteGraph {
             return nil
         }
         let lastSpelling = contents.lastName.map { contents.bytes(of: $0, in: bytes) }
-        var fromKey = request.from.map(placeKey) ?? lastSpelling.map { PlaceName.withKey($0) { String(decoding: $0, as: UTF8.self) } } ?? ""
+        let lastKey = lastSpelling.map { PlaceName.withKey($0) { Array($0) } } ?? []
+        var fromKey = request.from.map(placeKey) ?? String(decoding: lastKey, as: UTF8.self)
         // The edges leaving the from-place, and the keys of their destinations.
         var leaving: [Int] = []
         var successorKeys: [[UInt8]] = []
@@ -61,7 +65,8 @@ extension RouteGraph {
             }
         }
 
-        // The records: those of the from-place and the successors, and the best others.
+        // The records: those of the from-place, the last place (shown as the header spells
+        // it) and the successors, and the best others.
         let room = request.successorsOnly ? 0 : request.limit ?? 0
         let fromBytes = Array(fromKey.utf8)
         var needed: [Int] = []
@@ -76,6 +81,7 @@ extension RouteGraph {
             let isNeeded = PlaceName.withKey(spelling) { key -> Bool in
                 fingerprints.append(fingerprint(key))
                 return fromBytes.withUnsafeBytes { Platform.bytesEqual(key, $0) }
+                    || lastKey.withUnsafeBytes { Platform.bytesEqual(key, $0) }
                     || successorKeys.contains { $0.withUnsafeBytes { Platform.bytesEqual(key, $0) } }
             }
             if isNeeded {
@@ -138,8 +144,10 @@ extension RouteGraph {
     ///   twice or keys this version does not know (such as the `successors` of earlier
     ///   versions), or an empty list the visit would add to;
     /// - the last place is named with another spelling than it is shown with (the edge
-    ///   this visit adds could then change how it is shown), or the edge or the visited
-    ///   place's record is there twice (they would be merged);
+    ///   this visit adds could then change how it is shown), or the visited place's record
+    ///   with another spelling than the visit's (a full save writes the new one on every
+    ///   line), or the edge or the visited place's record is there twice (they would be
+    ///   merged);
     /// - `maxPlaces` might drop a place.
     static func visitPatch(
         _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, place: String, at time: Int64,
@@ -204,6 +212,13 @@ extension RouteGraph {
         // line names it.
         guard consistent, maxPlaces <= 0 || Self.namesFewPlaces(contents, in: bytes, atMost: maxPlaces - 2) else {
             return nil
+        }
+        // A visit spelled otherwise than the place's record changes how the place is
+        // shown, and so every line that names it.
+        if let recordMatch {
+            var display = visited.display
+            let spelling = contents.bytes(of: contents.records[recordMatch].name, in: bytes)
+            guard display.withUTF8({ Platform.bytesEqual(spelling, UnsafeRawBufferPointer($0)) }) else { return nil }
         }
 
         // The small graph: the last place, the visited place and the edge between them,
