@@ -22,7 +22,7 @@ public enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible 
                 + (hasBackup ? "restore the previous copy from \(path).bak, or " : "")
                 + "move \(path) away to start a new graph)"
         case .notAGraph(let path, let error):
-            "\(path) is not a route graph (\(error)); the file was left unchanged (name the graph with --graph FILE)"
+            "\(path): not a route graph (\(error)); the file was left unchanged (name the graph with --graph FILE)"
         case .unsupportedVersion(let path, let found, let supported):
             "\(path): format version \(found) is newer than this program supports (\(supported)); "
                 + "upgrade wayfind to use it (the file was left unchanged)"

@@ -170,7 +170,7 @@ struct GraphFileTests {
             try file.update { $0.visit("Home", at: 1) }
         } throws: { error in
             let message = "\(error)"
-            return message.hasPrefix("\(file.path) is not a route graph (") && !message.contains("move")
+            return message.hasPrefix("\(file.path): not a route graph (") && !message.contains("move")
                 && !message.contains(".bak") && message.hasSuffix("(name the graph with --graph FILE)")
         }
         #expect(fileBytes(file.path) == Array(content.utf8))
