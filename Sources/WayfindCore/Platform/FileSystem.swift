@@ -88,6 +88,18 @@ public enum FileSystem {
     public static func writeAtomically(_ bytes: [UInt8], to path: String, backupPath: String? = nil)
         throws(FileSystemError)
     {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(FileSystemError) in try writeAtomically(pieces: [buffer], to: path, backupPath: backupPath) }
+        }
+        try result.get()
+    }
+
+    /// Replaces the file at `path` with the concatenation of `pieces`, as
+    /// `writeAtomically(_:to:backupPath:)` does; the pieces may point into a mapping of the
+    /// file being replaced, which is never written.
+    public static func writeAtomically(pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil)
+        throws(FileSystemError)
+    {
         ignoreFileSizeSignal()
         var mode = privateFileMode
         var existing = stat()
@@ -113,18 +125,13 @@ public enum FileSystem {
             // Closing drops the lock on a reused spare: only once it is the target.
             if isOpen { close(descriptor) }
         }
-        let written = bytes.withUnsafeBytes { buffer in
-            Result { () throws(FileSystemError) in
-                if case .free(_, let size, let spareMode) = spare {
-                    try writeChangedBlocks(buffer, to: descriptor, holding: size, path: temporary)
-                    if spareMode != mode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
-                } else {
-                    try writeAll(buffer, to: descriptor, path: temporary)
-                    if mode != privateFileMode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
-                }
-            }
+        if case .free(_, let size, let spareMode) = spare {
+            try writeChangedBlocks(pieces, to: descriptor, holding: size, path: temporary)
+            if spareMode != mode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
+        } else {
+            for piece in pieces { try writeAll(piece, to: descriptor, path: temporary) }
+            if mode != privateFileMode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
         }
-        try written.get()
         guard fsync(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
         guard let backupPath, exists else {
             guard rename(temporary, path) == 0 else { throw .cannotRename(from: temporary, to: path, errno: errno) }
@@ -271,24 +278,37 @@ public enum FileSystem {
     /// The unit compared and written in a reused spare: a page, what the kernel writes back.
     private static let blockSize = 4096
 
-    /// Makes the file open at `descriptor`, which holds `size` bytes, hold exactly `bytes`,
-    /// writing only the blocks that differ (and truncating what is beyond).
+    /// Makes the file open at `descriptor`, which holds `size` bytes, hold exactly the
+    /// concatenation of `pieces`, writing only the blocks that differ (and truncating what
+    /// is beyond). The new bytes go a chunk at a time through a buffer of their own, where
+    /// they are compared with the file's and written from.
     private static func writeChangedBlocks(
-        _ bytes: UnsafeRawBufferPointer, to descriptor: Int32, holding size: Int, path: String
+        _ pieces: [UnsafeRawBufferPointer], to descriptor: Int32, holding size: Int, path: String
     ) throws(FileSystemError) {
         let chunk = 16 * blockSize
+        let new = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: blockSize)
         let old = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: blockSize)
-        defer { old.deallocate() }
-        /// Where the run of changed blocks not yet written starts.
-        var runStart: Int? = nil
-        func flush(upTo end: Int) throws(FileSystemError) {
-            guard let start = runStart else { return }
-            try writeAll(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), to: descriptor, at: start, path: path)
-            runStart = nil
+        defer {
+            new.deallocate()
+            old.deallocate()
         }
+        var piece = 0
+        var inPiece = 0
         var offset = 0
-        while offset < bytes.count {
-            let length = min(chunk, bytes.count - offset)
+        while true {
+            // The next chunk of the new bytes.
+            var length = 0
+            while length < chunk && piece < pieces.count {
+                let count = min(chunk - length, pieces[piece].count - inPiece)
+                if count > 0 {
+                    (new.baseAddress! + length).copyMemory(from: pieces[piece].baseAddress! + inPiece, byteCount: count)
+                }
+                length += count
+                inPiece += count
+                if inPiece == pieces[piece].count { (piece, inPiece) = (piece + 1, 0) }
+            }
+            if length == 0 { break }
+            // What the file holds there.
             let readable = max(min(length, size - offset), 0)
             var held = 0
             while held < readable {
@@ -297,23 +317,27 @@ public enum FileSystem {
                 guard result > 0 else { break }
                 held += result
             }
+            // The runs of blocks that differ.
+            var runStart: Int? = nil
             var block = 0
-            while block < length {
+            while block <= length {
                 let count = min(blockSize, length - block)
                 let isSame =
-                    block + count <= held
-                    && Platform.bytesEqual(bytes.baseAddress! + offset + block, old.baseAddress! + block, count: count)
-                if isSame {
-                    try flush(upTo: offset + block)
-                } else if runStart == nil {
-                    runStart = offset + block
+                    block == length
+                    || (block + count <= held
+                        && Platform.bytesEqual(new.baseAddress! + block, old.baseAddress! + block, count: count))
+                if isSame, let start = runStart {
+                    try writeAll(
+                        UnsafeRawBufferPointer(rebasing: new[start..<block]), to: descriptor, at: offset + start, path: path)
+                    runStart = nil
+                } else if !isSame && runStart == nil {
+                    runStart = block
                 }
-                block += count
+                block += max(count, 1)
             }
             offset += length
         }
-        try flush(upTo: bytes.count)
-        if size != bytes.count, ftruncate(descriptor, off_t(bytes.count)) != 0 {
+        if size != offset, ftruncate(descriptor, off_t(offset)) != 0 {
             throw .cannotWrite(path: path, errno: errno)
         }
     }

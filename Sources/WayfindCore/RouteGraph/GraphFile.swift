@@ -71,12 +71,13 @@ public struct GraphFile: Sendable {
     }
 
     /// Like `update(_:)`, but first offers the file's contents to `patch`, which may
-    /// return the whole new file (and the result to return): then that is saved (same
-    /// lock, same atomic save, same backup) and `body` never runs. When it returns nil,
-    /// or the file is missing or empty, the graph is loaded and `body` changes it.
+    /// describe the change as changes to the file's bytes (and the result to return):
+    /// then the changed file is saved (same lock, same atomic save, same backup) and
+    /// `body` never runs. When it returns nil, or the file is missing or empty, the graph
+    /// is loaded and `body` changes it.
     @discardableResult
     func update<Result>(
-        patching patch: (GraphFileContents, UnsafeRawBufferPointer) -> ([UInt8], Result)?,
+        patching patch: (GraphFileContents, UnsafeRawBufferPointer) -> ([FileChange], Result)?,
         _ body: (inout RouteGraph) throws -> Result
     ) throws -> Result {
         let lock: FileLock
@@ -88,27 +89,36 @@ public struct GraphFile: Sendable {
         }
         var graph = RouteGraph()
         if let file = try read() {
-            let patched = try withContents(of: file) { contents, buffer -> ([UInt8], Result)? in
+            let patched = try withContents(of: file) { contents, buffer -> ([FileChange], Result)? in
                 if let patched = patch(contents, buffer) { return patched }
                 graph = RouteGraph(contents: contents, in: buffer)
                 return nil
             }
-            if let (newBytes, result) = patched {
-                try save(newBytes)
+            if let (changes, result) = patched {
+                // The old bytes go from the mapping to the new file as they are.
+                try withExtendedLifetime(file) { () throws(GraphFileError) in
+                    let saved = FileChange.withPieces(of: file.bytes, with: changes) { pieces in
+                        Swift.Result { () throws(GraphFileError) in try save(pieces) }
+                    }
+                    try saved.get()
+                }
                 lock.release()
                 return result
             }
         }
         let revision = graph.revision
         let result = try body(&graph)
-        if graph.revision != revision { try save(graph.json()) }
+        if graph.revision != revision {
+            let saved = graph.json().withUnsafeBytes { bytes in Swift.Result { () throws(GraphFileError) in try save([bytes]) } }
+            try saved.get()
+        }
         lock.release()
         return result
     }
 
-    private func save(_ bytes: [UInt8]) throws(GraphFileError) {
+    private func save(_ pieces: [UnsafeRawBufferPointer]) throws(GraphFileError) {
         do {
-            try FileSystem.writeAtomically(bytes, to: path, backupPath: backupPath)
+            try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: backupPath)
         } catch {
             throw .fileSystem(error)
         }

@@ -115,7 +115,7 @@ public enum RouteGraphVisit {
                 // One visit, the usual call from a shell hook: the file with the lines it
                 // changes rewritten, in place of a full load and save, when that is the same.
                 let patch = {
-                    (contents: GraphFileContents, bytes: UnsafeRawBufferPointer) -> ([UInt8], (recorded: Int, unknown: [String]))? in
+                    (contents: GraphFileContents, bytes: UnsafeRawBufferPointer) -> ([FileChange], (recorded: Int, unknown: [String]))? in
                     guard visits.count == 1, options.forget.isEmpty,
                         let patched = RouteGraph.visitPatch(
                             contents, in: bytes, place: visits[0].place, at: visits[0].time, selfLoops: options.selfLoops,

@@ -11,10 +11,12 @@ func patchedVisit(
     maxPlaces: Int = 0
 ) -> [UInt8]? {
     bytes.withUnsafeBytes { buffer in
-        guard let contents = try? RouteGraph.contents(of: buffer) else { return nil }
-        return RouteGraph.visitPatch(
-            contents, in: buffer, place: place, at: time, selfLoops: selfLoops, newTrip: newTrip, tripGap: tripGap,
-            maxPlaces: maxPlaces)
+        guard let contents = try? RouteGraph.contents(of: buffer),
+            let changes = RouteGraph.visitPatch(
+                contents, in: buffer, place: place, at: time, selfLoops: selfLoops, newTrip: newTrip, tripGap: tripGap,
+                maxPlaces: maxPlaces)
+        else { return nil }
+        return FileChange.withPieces(of: buffer, with: changes) { $0.reduce(into: []) { $0 += $1 } }
     }
 }
 
