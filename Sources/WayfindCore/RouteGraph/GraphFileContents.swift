@@ -181,14 +181,14 @@ struct GraphFileContents {
     private mutating func readWrittenEdge(_ reader: inout JSONReader) -> Bool {
         typealias F = GraphFileFormat
         let start = reader.offset
-        guard reader.skipLiteral(F.edgeDestination), reader.skipLiteral("\""), let destination = reader.plainStringBody()
+        guard reader.skipLiteral(F.edgeDestination), let destination = reader.plainStringBody()
         else { return false }
         var time = Int64.min
         if reader.skipLiteral(F.edgeTime) {
             guard let value = reader.plainNonNegativeInteger() else { return false }
             time = value
         }
-        guard reader.skipLiteral(F.edgeOrigin), reader.skipLiteral("\""), let origin = reader.plainStringBody(),
+        guard reader.skipLiteral(F.edgeOrigin), let origin = reader.plainStringBody(),
             reader.skipLiteral(F.edgeWeight), let weight = reader.plainNonNegativeInteger(), reader.skipLiteral(F.objectEnd)
         else { return false }
         edges.append(
@@ -253,7 +253,7 @@ struct GraphFileContents {
         typealias F = GraphFileFormat
         let start = reader.offset
         guard reader.skipLiteral(F.recordTime), let time = reader.plainNonNegativeInteger(),
-            reader.skipLiteral(F.recordName), reader.skipLiteral("\""), let name = reader.plainStringBody(),
+            reader.skipLiteral(F.recordName), let name = reader.plainStringBody(),
             reader.skipLiteral(F.recordVisits), let visits = reader.plainNonNegativeInteger(), reader.skipLiteral(F.objectEnd)
         else { return false }
         records.append(

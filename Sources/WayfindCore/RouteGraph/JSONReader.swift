@@ -595,6 +595,7 @@ public struct JSONReader {
     /// well-formed sequences inside the word it has, without a call and without
     /// reading the word again. Anything else goes to `scanStringByte()`, one byte or
     /// sequence at a time, which is where every error comes from.
+    @inline(__always)
     mutating func scanPlainString() throws(JSONError) -> Bool {
         // An empty buffer has no base address, and nothing is loaded from it (its count is
         // 0), so any pointer does; `scanStringByte()` then reports the end of input. (A

@@ -175,6 +175,12 @@ public struct JSONWriter {
     /// control characters escaped (the only JSON string writer of the package).
     static func appendQuoted(_ text: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        appendEscaped(text, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends what goes between a JSON string's quotes for the UTF-8 `text`.
+    static func appendEscaped(_ text: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
         var runStart = 0
         for index in text.indices {
             let byte = text[index]
@@ -184,7 +190,6 @@ public struct JSONWriter {
             runStart = index + 1
         }
         bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[runStart...]))
-        bytes.append(UInt8(ascii: "\""))
     }
 
     private static func appendEscape(_ byte: UInt8, to bytes: inout [UInt8]) {

@@ -29,9 +29,30 @@ enum PlaceName {
     /// byte that differs, for the scans that look for one place among every name.
     @inline(__always)
     static func hasKey(_ name: UnsafeRawBufferPointer, _ key: UnsafeRawBufferPointer) -> Bool {
+        // Most names differ from the key at their first byte, told here without a call
+        // when it is printable ASCII: its key byte begins the key.
+        if let first = name.first, isPlainASCII(first), key.first != keyByte(ofPlainASCII: first) { return false }
+        return hasKeyFolding(name, key)
+    }
+
+    @inline(never)
+    private static func hasKeyFolding(_ name: UnsafeRawBufferPointer, _ key: UnsafeRawBufferPointer) -> Bool {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: name.count * maximumFoldedBytes + 8) { buffer in
             fold(name, key: buffer.baseAddress!, display: nil, expected: key)?.keyCount == key.count
         }
+    }
+
+    /// Whether `byte` is printable ASCII other than space: its own display byte, and one
+    /// key byte.
+    @inline(__always)
+    private static func isPlainASCII(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte < 0x80
+    }
+
+    /// The key byte of a printable ASCII byte: itself, A-Z lowered.
+    @inline(__always)
+    private static func keyByte(ofPlainASCII byte: UInt8) -> UInt8 {
+        byte &- 0x41 < 26 ? byte | 0x20 : byte
     }
 
     /// The display spelling and key of `name` (valid UTF-8).
@@ -119,9 +140,8 @@ enum PlaceName {
                 wordFrom = index &+ 8
             }
             let byte = base[index]
-            if byte > 0x20 && byte < 0x80 {
-                // One printable ASCII byte.
-                guard emitPendingSpace(), emit(byte &- 0x41 < 26 ? byte | 0x20 : byte) else { return nil }
+            if isPlainASCII(byte) {
+                guard emitPendingSpace(), emit(keyByte(ofPlainASCII: byte)) else { return nil }
                 display?[displayCount] = byte
                 displayCount &+= 1
                 index &+= 1

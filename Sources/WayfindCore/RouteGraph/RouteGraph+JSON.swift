@@ -173,13 +173,15 @@ enum GraphFileFormat {
     static var placesStart: StaticString { "  \"places\": [" }
     static var documentEnd: StaticString { "  \"version\": 1\n}\n" }
 
-    static var edgeDestination: StaticString { "{\"destination\":" }
+    // The literals before a name end with its opening quote (the name's closing quote is
+    // written by `appendName` and read with the name).
+    static var edgeDestination: StaticString { "{\"destination\":\"" }
     static var edgeTime: StaticString { ",\"lastVisitedAt\":" }
-    static var edgeOrigin: StaticString { ",\"origin\":" }
+    static var edgeOrigin: StaticString { ",\"origin\":\"" }
     static var edgeWeight: StaticString { ",\"weight\":" }
     static var recordTime: StaticString { "{\"lastVisitedAt\":" }
-    static var recordName: StaticString { ",\"name\":" }
-    static var recordNameFirst: StaticString { "{\"name\":" }
+    static var recordName: StaticString { ",\"name\":\"" }
+    static var recordNameFirst: StaticString { "{\"name\":\"" }
     static var recordVisits: StaticString { ",\"visits\":" }
     static var objectEnd: StaticString { "}" }
 
@@ -192,13 +194,13 @@ enum GraphFileFormat {
     /// Appends one edge line (without its separator).
     static func appendEdge(destination: String, time: Int64?, origin: String, weight: Int, to bytes: inout [UInt8]) {
         append(edgeDestination, to: &bytes)
-        appendQuoted(destination, to: &bytes)
+        appendName(destination, to: &bytes)
         if let time {
             append(edgeTime, to: &bytes)
             JSONWriter.appendInteger(time, to: &bytes)
         }
         append(edgeOrigin, to: &bytes)
-        appendQuoted(origin, to: &bytes)
+        appendName(origin, to: &bytes)
         append(edgeWeight, to: &bytes)
         JSONWriter.appendInteger(Int64(weight), to: &bytes)
         append(objectEnd, to: &bytes)
@@ -213,7 +215,7 @@ enum GraphFileFormat {
         } else {
             append(recordNameFirst, to: &bytes)
         }
-        appendQuoted(name, to: &bytes)
+        appendName(name, to: &bytes)
         append(recordVisits, to: &bytes)
         JSONWriter.appendInteger(Int64(visits), to: &bytes)
         append(objectEnd, to: &bytes)
@@ -229,6 +231,14 @@ enum GraphFileFormat {
         append(headerLocation, to: &bytes)
         appendQuoted(lastVisitedLocation, to: &bytes)
         append(headerLineEnd, to: &bytes)
+    }
+
+    /// Appends a name after the literal that ends with its opening quote: escaped, then
+    /// its closing quote.
+    private static func appendName(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { JSONWriter.appendEscaped(UnsafeRawBufferPointer($0), to: &bytes) }
+        bytes.append(UInt8(ascii: "\""))
     }
 
     private static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {

@@ -73,17 +73,18 @@ extension RouteGraph {
         var best: [Candidate] = []
         /// Once `best` holds `room` candidates, the score and time a record must reach.
         var bar: (score: Double, time: Int64)? = nil
-        /// A fingerprint of each record's key, to see that no place has two records.
-        var fingerprints: [UInt64] = []
-        fingerprints.reserveCapacity(contents.records.count)
+        /// The records' keys, to see that no place has two records.
+        var keys = NameSet(capacity: contents.records.count)
         for (index, record) in contents.records.enumerated() {
             let spelling = contents.bytes(of: record.name, in: bytes)
-            let isNeeded = PlaceName.withKey(spelling) { key -> Bool in
-                fingerprints.append(fingerprint(key))
+            let isNeeded = PlaceName.withKey(spelling) { key -> Bool? in
+                // A second record of a place (or, rarely, two keys with one fingerprint).
+                guard keys.insert(key) == true else { return nil }
                 return fromBytes.withUnsafeBytes { Platform.bytesEqual(key, $0) }
                     || lastKey.withUnsafeBytes { Platform.bytesEqual(key, $0) }
                     || successorKeys.contains { $0.withUnsafeBytes { Platform.bytesEqual(key, $0) } }
             }
+            guard let isNeeded else { return nil }
             if isNeeded {
                 needed.append(index)
                 continue
@@ -103,10 +104,6 @@ extension RouteGraph {
                 best.removeAll { ranksBefore(score: last.score, time: last.time, score: $0.score, time: $0.time) == true }
             }
         }
-        // Two records of one place (or, rarely, of two places whose keys share a fingerprint).
-        fingerprints.sort()
-        for index in fingerprints.indices.dropFirst() where fingerprints[index] == fingerprints[index - 1] { return nil }
-
         // The small graph, and its answer.
         var graph = RouteGraph()
         for index in needed + best.map(\.place) {
@@ -298,41 +295,41 @@ extension RouteGraph {
 
     /// Whether the file names at most `limit` places: told by the number of names when
     /// that is small enough, else by the number of different spellings (a place has one
-    /// or more), counted in `SpellingCount`.
+    /// or more), counted in `NameSet`.
     private static func namesFewPlaces(_ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, atMost limit: Int)
         -> Bool
     {
         let names = contents.records.count + 2 * contents.edges.count
         if names <= limit { return true }
         // About one spelling per record in a file this program wrote.
-        var count = SpellingCount(capacity: min(contents.records.count, limit) + 64)
-        for record in contents.records where !count.add(contents.bytes(of: record.name, in: bytes), atMost: limit) {
-            return false
+        var spellings = NameSet(capacity: min(contents.records.count, limit) + 64)
+        /// Counts the spelling of `name`; false when the count passed the limit, or two
+        /// spellings share a fingerprint (then only a full load can count).
+        func count(_ name: GraphFileContents.Name) -> Bool {
+            spellings.insert(contents.bytes(of: name, in: bytes)) != nil && spellings.count <= limit
         }
-        for edge in contents.edges
-        where !count.add(contents.bytes(of: edge.origin, in: bytes), atMost: limit)
-            || !count.add(contents.bytes(of: edge.destination, in: bytes), atMost: limit)
-        {
-            return false
-        }
+        for record in contents.records where !count(record.name) { return false }
+        for edge in contents.edges where !count(edge.origin) || !count(edge.destination) { return false }
         return true
     }
 }
 
-/// The number of different spellings among a file's names, for `--max-places`: the one
-/// hash table of its own in the package, for the visit of a 100,000-edge graph, which
-/// meets 220,000 names (the standard library's `Dictionary` took 25 ms there).
-/// Open addressing over 64-bit fingerprints; each slot also says where the first spelling
-/// with its fingerprint is, copied into one arena (close together, unlike the places of
-/// the file's names), so that two that share one are told apart by their bytes.
-private struct SpellingCount: ~Copyable {
+/// A set of byte strings that counts them: the different spellings among a file's names
+/// (for `--max-places`), or the keys of its records (to see that none is there twice).
+/// The one hash table of its own in the package: a visit of a 100,000-edge graph meets
+/// 220,000 names, and the standard library's `Dictionary` took 25 ms there, this about 8.
+/// Open addressing over 64-bit fingerprints; each slot also says where the first string
+/// with its fingerprint is, copied into one arena (close together, unlike the names in
+/// the file), so that two that share one are told apart by their bytes.
+private struct NameSet: ~Copyable {
     /// A fingerprint with the low bit set (0: empty), and where its spelling is in
     /// `arena` (offset in the high half, length in the low half): one probe, one read.
     private typealias Slot = (fingerprint: UInt64, place: UInt64)
     private var slots: UnsafeMutableBufferPointer<Slot>
     private var arena: UnsafeMutableRawBufferPointer
     private var arenaUsed = 0
-    private var count = 0
+    /// How many different strings were inserted.
+    private(set) var count = 0
 
     /// A count with room for about `capacity` spellings before it grows.
     init(capacity: Int) {
@@ -348,19 +345,18 @@ private struct SpellingCount: ~Copyable {
         arena.deallocate()
     }
 
-    /// Counts `spelling`; false when the count passes `limit`, or two different
-    /// spellings share a fingerprint (then it tells nothing).
-    mutating func add(_ spelling: UnsafeRawBufferPointer, atMost limit: Int) -> Bool {
+    /// Adds `spelling` (copied); true if it is new, false if it was there, and nil when
+    /// another string with its fingerprint was (then the set can tell nothing more).
+    mutating func insert(_ spelling: UnsafeRawBufferPointer) -> Bool? {
         let key = fingerprint(spelling) | 1
         var slot = find(key)
         if slots[slot].fingerprint == key {
             let place = slots[slot].place
             let start = Int(truncatingIfNeeded: place >> 32)
             let stored = UnsafeRawBufferPointer(rebasing: arena[start..<start + Int(truncatingIfNeeded: place & 0xFFFF_FFFF)])
-            return Platform.bytesEqual(stored, spelling)
+            return Platform.bytesEqual(stored, spelling) ? false : nil
         }
         count += 1
-        guard count <= limit else { return false }
         if count * 2 > slots.count {
             grow()
             slot = find(key)
