@@ -184,31 +184,14 @@ public enum Platform {
         return UnsafePointer(p.assumingMemoryBound(to: UInt8.self))
     }
 
-    /// The last `byte` in `[start, start+count)`, or nil: what glibc's `memrchr` does,
-    /// which is not POSIX. Eight bytes at a time from the end (the lines it searches are
-    /// short, so the word loop rarely runs long).
+    /// The last `byte` in `[start, start+count)`, or nil: glibc's `memrchr`, which is not
+    /// POSIX. A byte at a time: its callers search back to the start of a line.
     @inline(__always)
     public static func findLastByte(_ byte: UInt8, in start: UnsafePointer<UInt8>, count: Int) -> UnsafePointer<UInt8>? {
-        var end = count
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let pattern = ones &* UInt64(byte)
-        while end >= 8 {
-            // A zero byte in `word` is a match; the has-zero-byte test flags it (and
-            // perhaps bytes below it, never above), so the highest flag is the last match.
-            let word = UnsafeRawPointer(start + end - 8).loadUnaligned(as: UInt64.self).littleEndian ^ pattern
-            let found = (word &- ones) & ~word & (ones &* 0x80)
-            if found != 0 {
-                let index = end - 8 + (63 - found.leadingZeroBitCount) / 8
-                if start[index] == byte { return start + index }
-                // A borrow flagged a byte above a true match: search below it.
-                end = index
-                continue
-            }
-            end -= 8
-        }
-        while end > 0 {
-            end -= 1
-            if start[end] == byte { return start + end }
+        var index = count
+        while index > 0 {
+            index &-= 1
+            if start[index] == byte { return start + index }
         }
         return nil
     }

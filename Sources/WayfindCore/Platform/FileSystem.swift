@@ -8,48 +8,35 @@
 
 /// Whole-file reads and crash-safe whole-file saves.
 ///
-/// A save never changes the file in place:
-///
-/// 1. write the new bytes to a temporary file in the same directory and `fsync` it, so
-///    the data is on disk before any name points at it;
-/// 2. hard-link the current file as the backup's new version (`FILE.bak.new`), if a
-///    backup is asked for;
-/// 3. `rename` the temporary file over the target, which is atomic: readers see the old
-///    file or the new one, never a mix;
-/// 4. rename the old backup to `FILE.tmp`, the *spare*, and the new version to `FILE.bak`;
-/// 5. `fsync` the directory, so the renames themselves survive a crash.
+/// A save never changes the file in place: (1) write the new bytes to a temporary file in
+/// the same directory and `fsync` it; (2) hard-link the current file as `FILE.bak.new`,
+/// if a backup is asked for; (3) `rename` the temporary file over the target, atomically
+/// (readers see the old file or the new one, never a mix); (4) rename the old backup to
+/// `FILE.tmp`, the *spare*, and `FILE.bak.new` to `FILE.bak`; (5) `fsync` the directory.
 ///
 /// The temporary file is the spare when it can be reused, else a new file created with
-/// `O_CREAT|O_EXCL|O_NOFOLLOW` and mode 0600 (nothing already at that path, a stale file
-/// or a planted symlink, is ever opened or followed). A spare is reused only when it is a
-/// regular file of this user's with no other name, and nobody holds it: readers of the
-/// target keep a shared `flock` on it while they read (see `mapFile`), and the spare is
-/// two saves older than the target, so a reader that opened it back then and still reads
-/// holds that lock, and the save takes a new file instead. Into a reused spare only the
-/// 4 KiB blocks that differ from what it holds are written: a visit that rewrites a few
-/// lines of a 14 MB graph writes and syncs a few blocks, not the whole file, and frees
-/// and allocates none (a new file's save costs more than `zoxide add` at 10,000 entries).
+/// `O_CREAT|O_EXCL|O_NOFOLLOW`, mode 0600 (nothing at that path, a stale file or a planted
+/// symlink, is ever opened or followed). A spare is reused only when it is a regular file
+/// of this user's with no other name that nobody holds: readers keep a shared `flock` on
+/// the file while they read it (`mapFile`), and a save that cannot take an exclusive one
+/// on the spare writes a new file instead. Into a reused spare only the 4 KiB blocks that
+/// differ are written: a visit to a 14 MB graph writes and syncs a few blocks, and frees
+/// and allocates none (a new file's save alone costs more than `zoxide add` at 10,000).
 ///
-/// Any failure before the target changes removes the temporary file and leaves the
-/// target and the backup as they were. `SIGXFSZ` is ignored, so a write past `ulimit -f`
-/// fails with `EFBIG` and gets the same clean-up instead of killing the process.
-///
-/// Saving into an existing file keeps its permission bits (someone may have made it
-/// 0640 on purpose); a new file is 0600, as a visit log is private.
+/// A failure before the target changes removes the temporary file and leaves target and
+/// backup as they were. `SIGXFSZ` is ignored, so a write past `ulimit -f` fails with
+/// `EFBIG` and gets the same clean-up. An existing file's permission bits are kept; a new
+/// file is 0600, as a visit log is private.
 public enum FileSystem {
     /// The default permissions of files this module creates.
     public static let privateFileMode: mode_t = 0o600
     /// The permissions of directories this module creates.
     public static let privateDirectoryMode: mode_t = 0o700
 
-    /// The content of the regular file at `path`, mapped into memory read-only, or nil if
-    /// there is no such file.
-    ///
-    /// Mapping instead of reading saves copying the file and zeroing a buffer as large:
-    /// the pages are the page cache's own. The file stays open under a shared `flock` as
-    /// long as the mapping lives, and saves never write into a file that anyone holds so
-    /// (see `writeAtomically`), so the bytes cannot change under the reader; where the file
-    /// system has no such locks, it is read without.
+    /// The content of the regular file at `path`, mapped read-only (no copy: the pages
+    /// are the page cache's), or nil if there is no such file. The file stays open under a
+    /// shared `flock` while the mapping lives, and saves never write into a file held so;
+    /// where the file system has no such locks, it is read without.
     public static func mapFile(at path: String) throws(FileSystemError) -> FileMapping? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {

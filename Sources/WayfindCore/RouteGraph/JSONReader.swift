@@ -1,11 +1,9 @@
 /// A streaming, validating JSON reader over UTF-8 bytes.
 ///
-/// Why not `JSONDecoder`: it first builds a tree of every value in the file, then walks
-/// it again through `Codable`'s keyed containers. For a route graph that is two full
-/// passes and tens of thousands of small allocations, all to fill a handful of fields
-/// per edge. This reader is a *pull* parser: the caller says what it expects next and
-/// the reader checks that the bytes agree, so a document is read in one pass with no
-/// intermediate values. Reading `{"a":[1,2]}` looks like:
+/// Not `JSONDecoder`, which builds a tree of every value and walks it again through
+/// `Codable`: two passes and many small allocations for a handful of fields per edge.
+/// This is a *pull* parser: the caller says what it expects next and the reader checks
+/// that the bytes agree, in one pass. Reading `{"a":[1,2]}` looks like:
 ///
 ///     try reader.beginObject()                  // {
 ///     while let key = try reader.nextKey() {    // "a":      then nil at }
@@ -19,22 +17,15 @@
 /// Anything the caller does not want is `skipValue()`d, which validates it fully, so
 /// unknown keys of any type are ignored without loosening the grammar.
 ///
-/// The reader is a complete RFC 8259 validator: every byte of the input is checked
-/// whether the caller reads it or skips it. It rejects what lenient parsers let slip:
-/// trailing commas (`[1,]`), leading zeros (`01`), raw control characters in strings,
-/// invalid UTF-8 (overlong forms, encoded surrogates, values above U+10FFFF, stray
-/// continuation bytes), a byte order mark, trailing garbage after the document, and
-/// nesting deeper than `maximumDepth`.
+/// It is a complete RFC 8259 validator: every byte is checked, read or skipped. It
+/// rejects trailing commas, leading zeros, raw control characters in strings, invalid
+/// UTF-8 (overlong forms, surrogates, values above U+10FFFF, stray continuation bytes), a
+/// byte order mark, trailing garbage and nesting deeper than `maximumDepth`; and, beyond
+/// the RFC, unpaired surrogates in `\u` escapes, which a `String` cannot hold (U+FFFD
+/// would merge two different place names).
 ///
-/// One decision goes beyond the RFC, which allows but does not define unpaired
-/// surrogates in `\u` escapes (`"\uD800"`): they are *rejected*, because a Swift
-/// `String` cannot hold them and replacing them with U+FFFD would silently merge two
-/// different place names into one.
-///
-/// Commas are tracked with a single flag, `atContainerStart`, rather than a stack:
-/// a nested container is always read to its end before its parent continues, and every
-/// container end clears the flag, so the flag is always right for the innermost open
-/// container.
+/// Commas are tracked with one flag, `atContainerStart`, not a stack: a nested container
+/// is always read to its end before its parent goes on, and every end clears the flag.
 public struct JSONReader {
     /// The deepest nesting of arrays and objects accepted, to bound recursion in
     /// `skipValue()`; Foundation's `JSONSerialization` uses the same limit.
@@ -221,17 +212,6 @@ public struct JSONReader {
         return -value
     }
 
-    /// Reads `true` or `false`.
-    public mutating func readBool() throws(JSONError) -> Bool {
-        try expectKind(.bool)
-        if bytes[offset] == UInt8(ascii: "t") {
-            try expectLiteral("true")
-            return true
-        }
-        try expectLiteral("false")
-        return false
-    }
-
     /// Reads `null` if it comes next and says whether it did; anything else is left unread.
     public mutating func readNullIfPresent() throws(JSONError) -> Bool {
         guard try peekKind() == .null else { return false }
@@ -286,21 +266,13 @@ public struct JSONReader {
         if count >= 8 {
             var index = 0
             while index + 8 < count {
-                guard
-                    here.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                        == text.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                guard here.loadUnaligned(fromByteOffset: index, as: UInt64.self) == text.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 else { return false }
                 index += 8
             }
             guard
                 here.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
                     == text.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-            else { return false }
-        } else if count >= 4 {
-            guard
-                here.loadUnaligned(as: UInt32.self) == text.loadUnaligned(as: UInt32.self),
-                here.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-                    == text.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
             else { return false }
         } else {
             for index in 0..<count {

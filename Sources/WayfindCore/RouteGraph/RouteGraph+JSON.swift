@@ -15,28 +15,21 @@
 ///       "version": 1
 ///     }
 ///
-/// - The seed's keys keep their names and types: `edges` (array of `origin`,
-///   `destination`, `weight`) and `lastVisitedLocation` (string, or absent or null).
-/// - Ours are additions: `version`, `lastVisitedAt` at the top and on each edge, and
-///   `places`, the visit count and last visit of each place, for frecency. A file without
-///   `places` (the seed's) gets estimates from its edges: a place's visits are the weights
-///   of the edges into it, its last visit the latest of their times.
-/// - A file without `version` is the seed's format (version 0); a version newer than
-///   `currentVersion` is refused, even when the rest does not parse, so an old program
-///   says "upgrade" rather than "syntax error" about a newer file.
-/// - Unknown keys of any type are skipped (validated, then ignored) for forward
-///   compatibility; `successors`, which earlier versions wrote, is one of them.
-/// - Reading is lenient where nothing is lost: a missing `edges` is no edges, a missing
-///   `weight` is 1, edges whose places fold together are merged (weights added, the
-///   later time kept), and edges with an empty place name are dropped. Anything else
-///   unexpected (a string weight, a negative weight, a missing `origin`) is an error
-///   with its position and a path such as `edges[3].weight`.
-/// - A place shows the spelling the file names it with last, `lastVisitedLocation`'s
-///   counting as the very last.
+/// - The seed's keys keep their names and types: `edges` (`origin`, `destination`,
+///   `weight`) and `lastVisitedLocation` (string, absent or null). Ours are additions:
+///   `version`, `lastVisitedAt` (top and edges) and `places` (visits and last visit of
+///   each place; a file without it, the seed's, gets them estimated from its edges).
+/// - No `version` is the seed's format (0); a newer version than `currentVersion` is
+///   refused even when the rest does not parse ("upgrade", not "syntax error").
+/// - Unknown keys of any type are validated and ignored (`successors`, which earlier
+///   versions wrote, is one). A missing `edges` is none, a missing `weight` 1; edges whose
+///   places fold together are merged (weights added, the later time kept), edges with an
+///   empty place name dropped; anything else unexpected is an error with its position and
+///   a path such as `edges[3].weight`.
+/// - A place shows the spelling the file names it with last, `lastVisitedLocation`'s last.
 /// - Writing sorts keys, writes one edge per line in the order learned and one place per
-///   line in the order of the graph (that of the records it was read from, then of first
-///   visits), and always writes the current version; `lastVisitedLocation` and times are
-///   omitted when nil, which the seed's decoder reads as nil.
+///   line in the graph's order (its records', then first visits'); nil values are omitted,
+///   which the seed's decoder reads as nil.
 extension RouteGraph {
     /// Reads a graph from the bytes of a graph file.
     public init(json bytes: UnsafeRawBufferPointer) throws(RouteGraphDecodingError) {
@@ -242,7 +235,6 @@ enum GraphFileFormat {
     }
 
     private static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { JSONWriter.appendQuoted(UnsafeRawBufferPointer($0), to: &bytes) }
+        JSONWriter.appendQuoted(text, to: &bytes)
     }
 }

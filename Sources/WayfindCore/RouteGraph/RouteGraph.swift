@@ -162,11 +162,6 @@ public struct RouteGraph: Sendable {
         return PlaceStatistics(name: place.name, visits: place.visits, lastVisitedAt: place.lastVisitedAt)
     }
 
-    /// How `place` is shown (its most recently used spelling), if it is known.
-    public func displayName(of place: String) -> String? {
-        placeIndex[PlaceKey(Self.placeKey(place))].map { placeTable[$0].name }
-    }
-
     // MARK: Place identity
 
     /// The identity of a place name: whitespace trimmed, runs of whitespace collapsed to
