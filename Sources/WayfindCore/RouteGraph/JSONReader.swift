@@ -1,31 +1,15 @@
-/// A streaming, validating JSON reader over UTF-8 bytes.
+/// A streaming, validating JSON pull reader over UTF-8 bytes: the caller says what it
+/// expects next (`beginObject`, `nextKey`, `beginArray`, `nextElement`, `readInt64`, …)
+/// and the reader checks that the bytes agree, in one pass, without building a tree as
+/// `JSONDecoder` does. What the caller does not want is `skipValue()`d, which validates
+/// it fully, so unknown keys are ignored without loosening the grammar.
 ///
-/// Not `JSONDecoder`, which builds a tree of every value and walks it again through
-/// `Codable`: two passes and many small allocations for a handful of fields per edge.
-/// This is a *pull* parser: the caller says what it expects next and the reader checks
-/// that the bytes agree, in one pass. Reading `{"a":[1,2]}` looks like:
-///
-///     try reader.beginObject()                  // {
-///     while let key = try reader.nextKey() {    // "a":      then nil at }
-///         try reader.beginArray()               // [
-///         while try reader.nextElement() {      // true, true, false at ]
-///             numbers.append(try reader.readInt64())
-///         }
-///     }
-///     try reader.finish()                       // nothing but whitespace may follow
-///
-/// Anything the caller does not want is `skipValue()`d, which validates it fully, so
-/// unknown keys of any type are ignored without loosening the grammar.
-///
-/// It is a complete RFC 8259 validator: every byte is checked, read or skipped. It
-/// rejects trailing commas, leading zeros, raw control characters in strings, invalid
-/// UTF-8 (overlong forms, surrogates, values above U+10FFFF, stray continuation bytes), a
-/// byte order mark, trailing garbage and nesting deeper than `maximumDepth`; and, beyond
-/// the RFC, unpaired surrogates in `\u` escapes, which a `String` cannot hold (U+FFFD
-/// would merge two different place names).
-///
+/// It is a complete RFC 8259 validator: trailing commas, leading zeros, raw control
+/// characters, invalid UTF-8 (overlong forms, surrogates, values above U+10FFFF), a byte
+/// order mark, trailing garbage and nesting deeper than `maximumDepth` are refused; and,
+/// beyond the RFC, unpaired surrogates in `\u` escapes, which a `String` cannot hold.
 /// Commas are tracked with one flag, `atContainerStart`, not a stack: a nested container
-/// is always read to its end before its parent goes on, and every end clears the flag.
+/// is always read to its end before its parent goes on.
 public struct JSONReader {
     /// The deepest nesting of arrays and objects accepted, to bound recursion in
     /// `skipValue()`; Foundation's `JSONSerialization` uses the same limit.

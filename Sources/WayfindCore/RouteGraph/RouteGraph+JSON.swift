@@ -222,7 +222,7 @@ enum GraphFileFormat {
             append(headerLineEnd, to: &bytes)
         }
         append(headerLocation, to: &bytes)
-        appendQuoted(lastVisitedLocation, to: &bytes)
+        JSONWriter.appendQuoted(lastVisitedLocation, to: &bytes)
         append(headerLineEnd, to: &bytes)
     }
 
@@ -232,9 +232,5 @@ enum GraphFileFormat {
         var text = text
         text.withUTF8 { JSONWriter.appendEscaped(UnsafeRawBufferPointer($0), to: &bytes) }
         bytes.append(UInt8(ascii: "\""))
-    }
-
-    private static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
-        JSONWriter.appendQuoted(text, to: &bytes)
     }
 }

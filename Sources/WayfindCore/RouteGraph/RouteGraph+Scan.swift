@@ -1,25 +1,14 @@
-/// Suggestions and single visits without building the whole graph.
-///
-/// A full load interns both ends of every edge: 200,000 names for a graph of 100,000
-/// edges, most of a suggestion's or a visit's time. Both need far less, and both start
-/// from the same read of the file (`GraphFileContents`, which checks every byte):
-///
-/// - **A suggestion** needs the edges leaving the from-place and the visit statistics of
-///   every place. It folds each edge's origin, keeps the edges whose origin is the
-///   from-place, builds a small graph of those edges and the place records, and asks it
-///   for suggestions: the same `suggestions(for:filter:)`, so the same ranking.
-/// - **A visit** changes at most four things: the edge from the last place (one line, or
-///   a new one at the end of `edges`), the visited place's record (one line, or a new one
-///   at the end of `places`), and the two header values. It builds a small graph of the
-///   two places and that edge, applies the same `visit(_:at:selfLoops:newTrip:tripGap:)`,
-///   and writes the lines that changed with the same writer (`GraphFileFormat`); the
-///   rest of the file is copied as it is.
+/// Suggestions and single visits without building the whole graph, from the same read
+/// of the file (`GraphFileContents`, which checks every byte). A suggestion builds a small
+/// graph of the edges leaving the from-place and the place records that can rank, and
+/// asks it `suggestions(for:filter:)`. A visit builds a small graph of the last place,
+/// the visited place and the edge between them, applies `visit(...)`, and writes the
+/// lines that changed with `GraphFileFormat`; the rest of the file is copied.
 ///
 /// Each returns nil whenever the small graph could answer differently from the whole one,
-/// and the caller then loads the whole graph; nothing is guessed. A patched file always
-/// reads back as the graph that loading, visiting and saving would write; for a file that
-/// `json()` wrote, it is that file byte for byte (but where a place that lies only on
-/// edges, without a record, which only files of the seed's format have, is visited in
+/// and the caller then loads the whole graph. A patched file reads back as the graph a
+/// full load, visit and save would write; for a file `json()` wrote, byte for byte (but
+/// where a place named only on edges, which only the seed's format has, is visited in
 /// another spelling: its other lines keep theirs until the next full save).
 extension RouteGraph {
     // MARK: Suggestions
@@ -260,40 +249,38 @@ extension RouteGraph {
         // of their lists.
         typealias F = GraphFileFormat
         var changes: [FileChange] = []
+        /// `line` in place of the list element `element`, or added after `end`, the end of
+        /// its list; false when the list is empty.
+        func put(_ line: [UInt8], at element: Range<Int32>?, orAfter end: Int32?) -> Bool {
+            if let element {
+                changes.append(FileChange(range: Int(element.lowerBound)..<Int(element.upperBound), bytes: line))
+            } else if let end {
+                var added: [UInt8] = []
+                F.append(F.elementSeparator, to: &added)
+                changes.append(FileChange(range: Int(end)..<Int(end), bytes: added + line))
+            }
+            return element != nil || end != nil
+        }
         if let index = graph.linkIndex[linkKey(from, to)], graph.links[index] != edgeBefore {
             let link = graph.links[index]
             var line: [UInt8] = []
             F.appendEdge(
                 destination: graph.placeTable[to].name, time: link.lastVisitedAt, origin: graph.placeTable[from].name,
                 weight: link.weight, to: &line)
-            if let edgeMatch {
-                let element = contents.edges[edgeMatch].element
-                changes.append(FileChange(range: Int(element.lowerBound)..<Int(element.upperBound), bytes: line))
-            } else {
-                guard let end = contents.edges.last?.element.upperBound else { return nil }
-                var added: [UInt8] = []
-                F.append(F.elementSeparator, to: &added)
-                changes.append(FileChange(range: Int(end)..<Int(end), bytes: added + line))
-            }
+            guard put(line, at: edgeMatch.map { contents.edges[$0].element }, orAfter: contents.edges.last?.element.upperBound)
+            else { return nil }
         }
-        var header: [UInt8] = []
-        JSONWriter.appendInteger(graph.lastVisitedAt ?? time, to: &header)
-        changes.append(FileChange(range: Int(timeSpan.lowerBound)..<Int(timeSpan.upperBound), bytes: header))
-        var location: [UInt8] = []
-        graph.placeTable[to].name.withUTF8 { JSONWriter.appendQuoted(UnsafeRawBufferPointer($0), to: &location) }
-        changes.append(FileChange(range: Int(locationSpan.lowerBound)..<Int(locationSpan.upperBound), bytes: location))
         let stats = graph.placeTable[to]
         var record: [UInt8] = []
         F.appendRecord(name: stats.name, visits: stats.visits, time: stats.lastVisitedAt, to: &record)
-        if let recordMatch {
-            let element = contents.records[recordMatch].element
-            changes.append(FileChange(range: Int(element.lowerBound)..<Int(element.upperBound), bytes: record))
-        } else {
-            guard let end = contents.records.last?.element.upperBound else { return nil }
-            var added: [UInt8] = []
-            F.append(F.elementSeparator, to: &added)
-            changes.append(FileChange(range: Int(end)..<Int(end), bytes: added + record))
-        }
+        guard put(record, at: recordMatch.map { contents.records[$0].element }, orAfter: contents.records.last?.element.upperBound)
+        else { return nil }
+        var header: [UInt8] = []
+        JSONWriter.appendInteger(graph.lastVisitedAt ?? time, to: &header)
+        _ = put(header, at: timeSpan, orAfter: nil)
+        var location: [UInt8] = []
+        JSONWriter.appendQuoted(stats.name, to: &location)
+        _ = put(location, at: locationSpan, orAfter: nil)
         changes.sort { $0.range.lowerBound < $1.range.lowerBound }
         return changes
     }

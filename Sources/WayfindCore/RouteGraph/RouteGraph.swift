@@ -1,34 +1,16 @@
 /// Where people go next: a weighted, directed graph of places learned from visits.
 ///
-/// The idea is the seed article's: when someone looks up one place and then another,
-/// they probably travelled between them. Each visit strengthens the edge from the last
-/// place to this one, and the places that usually follow are the suggestions:
+/// Each visit strengthens the edge from the last place to this one (the seed article's
+/// idea), and the places that usually follow are the suggestions. Two spellings are one
+/// place when `placeKey(_:)` folds them to the same key; the spelling used most recently
+/// is the one shown. Edges and places remember when they were last visited (Unix
+/// seconds, given by the caller) and places how often, for frecency. A visit can start a
+/// new trip (`newTrip`, or `tripGap`), which records no edge from the previous place.
 ///
-///     visit City Center, Football Field, Airport, City Center
-///         City Center → Football Field   1
-///         Football Field → Airport       1
-///         Airport → City Center          1
-///     then eleven times City Center, Airport
-///         City Center → Airport          11   (the first City Center adds no edge:
-///         Airport → City Center          11    we are already there)
-///
-/// Beyond the seed:
-/// - **Place identity.** Two spellings are one place when `placeKey(_:)` folds them to
-///   the same key (case, accents and runs of whitespace ignored), so `airport` and
-///   `Airport` share their edges. The spelling used most recently is the one shown.
-/// - **Time.** Each edge remembers when it was last travelled (`lastVisitedAt`, Unix
-///   seconds, injected by the caller), for recency in suggestions.
-/// - **Trips.** A visit can start a new trip (`newTrip`), which records no edge from the
-///   previous place; visiting the place you are at records nothing unless `selfLoops`.
-/// - **Bounds.** `forget(_:)` removes a place and its edges; `prune(maxPlaces:)` keeps
-///   the graph small by dropping the least used places.
-///
-/// Storage is by number: places live in an array and edges refer to them by index, with
-/// dictionaries from folded key to place and from (origin, destination) to edge, so a
-/// visit is two hash lookups whatever the size of the graph. Edges keep the order in
-/// which they were first learned (or read), and places the order of their records in the
-/// file (then of their first visit), which keeps saved files stable: a visit changes a
-/// few lines, a new edge or place adds one line at the end of its list.
+/// Places live in an array and edges refer to them by index, with dictionaries from
+/// folded key to place and from (origin, destination) to edge. Edges keep the order in
+/// which they were first learned or read, places the order of their records in the file
+/// (then of their first visit), so a save changes a few lines and appends new ones.
 public struct RouteGraph: Sendable {
     /// The file format version this code writes and the newest it reads.
     public static let currentVersion = 1
@@ -352,20 +334,14 @@ public struct RouteGraph: Sendable {
 
     /// Renumbers places so only referenced ones remain, keeping their relative order.
     mutating func compact() {
-        var newIndex = placeTable.map { $0.visits > 0 ? 0 : -1 }
-        for link in links {
-            newIndex[link.origin] = 0
-            newIndex[link.destination] = 0
-        }
-        if let lastPlace { newIndex[lastPlace] = 0 }
-        var table: [Place] = []
+        let kept = referencedPlaces()
+        var newIndex = [Int](repeating: -1, count: placeTable.count)
         placeIndex.removeAll(keepingCapacity: true)
-        for (index, place) in placeTable.enumerated() where newIndex[index] == 0 {
-            newIndex[index] = table.count
-            placeIndex[PlaceKey(place.key)] = table.count
-            table.append(place)
+        for (number, index) in kept.enumerated() {
+            newIndex[index] = number
+            placeIndex[PlaceKey(placeTable[index].key)] = number
         }
-        placeTable = table
+        placeTable = kept.map { placeTable[$0] }
         linkIndex.removeAll(keepingCapacity: true)
         for index in links.indices {
             links[index].origin = newIndex[links[index].origin]
