@@ -105,12 +105,11 @@ public enum FileSystem {
         } else {
             (descriptor, temporary) = try createTemporaryFile(near: path, preferring: spare == .absent)
         }
-        var isOpen = true
         var needsCleanup = true
         defer {
             if needsCleanup { unlink(temporary) }
             // Closing drops the lock on a reused spare: only once it is the target.
-            if isOpen { close(descriptor) }
+            close(descriptor)
         }
         if case .free(_, let size, let spareMode) = spare {
             try writeChangedBlocks(pieces, to: descriptor, holding: size, path: temporary)

@@ -1,22 +1,17 @@
 /// A route graph stored in a file, read and changed safely by many processes at once.
 ///
-/// `update(_:)` is the only way to change the file: it takes an exclusive lock on the
-/// sidecar `FILE.lock`, reads and parses the file, lets the caller change the graph,
-/// and saves it only if it changed, atomically, keeping the previous version as
-/// `FILE.bak` (see `FileSystem.writeAtomically`). Because the whole read-change-write
-/// happens under the lock, concurrent visits from many shells are all counted.
-///
-/// `load()` and `suggestions(for:filter:)` take no lock on `FILE.lock`: saves replace
-/// the file by an atomic rename, so a reader always sees one complete version, and
-/// suggestions work even in a directory the user cannot write.
+/// `update(_:)` is the only way to change the file: under an exclusive lock on the
+/// sidecar `FILE.lock` it reads the file, lets the caller change the graph, and saves it
+/// if it changed, atomically, keeping the previous version as `FILE.bak`
+/// (`FileSystem.writeAtomically`), so concurrent visits from many shells are all counted.
+/// `load()` and `suggestions(for:filter:)` take no lock: a save replaces the file by a
+/// rename, so a reader sees one complete version, even in a directory it cannot write.
 ///
 /// A missing or empty (0-byte) file is an empty graph. A file that cannot be parsed is
 /// never overwritten: `update` fails before calling the body, with the position of the
 /// error and, for a file that looks like a graph (a JSON object), how to recover.
-///
-/// When the path is a symbolic link (a graph kept in a dotfiles repository, say), the
-/// link is followed once, at creation: the lock, the temporary file, the backup and the
-/// rename all happen next to the real file, so the link stays a link.
+/// A symbolic link is followed once, at creation: the lock, the temporary file, the
+/// backup and the rename all happen next to the real file, so the link stays a link.
 public struct GraphFile: Sendable {
     /// The graph file's path.
     public let path: String

@@ -278,35 +278,10 @@ public struct JSONReader {
     }
 
     /// A non-negative integer of 1 to 18 digits without a leading zero, fraction or
-    /// exponent; nil (position unspecified) for anything else.
+    /// exponent; nil (position unspecified) for anything else. The digits are found, and
+    /// their value made, eight at a time.
     @inline(__always)
     public mutating func plainNonNegativeInteger() -> Int64? {
-        let start = offset
-        guard skipPlainNonNegativeInteger() else { return nil }
-        var value: Int64 = 0
-        var index = start
-        // Eight digits at a time (a Unix time has ten): pairs, then fours, then eights
-        // combined in place (the digits are checked already).
-        while offset &- index >= 8 {
-            var word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &- 0x3030_3030_3030_3030
-            word = (word &* 10 &+ (word >> 8)) & 0x00FF_00FF_00FF_00FF
-            word = (word &* 100 &+ (word >> 16)) & 0x0000_FFFF_0000_FFFF
-            word = (word &* 10000 &+ (word >> 32)) & 0xFFFF_FFFF
-            value = value &* 100_000_000 &+ Int64(word)
-            index &+= 8
-        }
-        while index < offset {
-            value = value &* 10 &+ Int64(bytes[index] &- UInt8(ascii: "0"))
-            index &+= 1
-        }
-        return value
-    }
-
-    /// Skips what `plainNonNegativeInteger()` would read, without its value; false
-    /// (position unspecified) where it would return nil. The digits are found eight at
-    /// a time.
-    @inline(__always)
-    public mutating func skipPlainNonNegativeInteger() -> Bool {
         let start = offset
         var end = offset
         let ones: UInt64 = 0x0101_0101_0101_0101
@@ -318,7 +293,7 @@ public struct JSONReader {
                 let notDigit = (word | ((word & (ones &* 0x0F)) &+ ones &* 0x06)) & (ones &* 0xF0)
                 if notDigit == 0 {
                     end += 8
-                    if end - start > 18 { return false }
+                    if end - start > 18 { return nil }
                     continue
                 }
                 end += notDigit.littleEndian.trailingZeroBitCount / 8
@@ -328,13 +303,28 @@ public struct JSONReader {
             break
         }
         let count = end - start
-        guard count > 0, count <= 18, count == 1 || bytes[start] != UInt8(ascii: "0") else { return false }
+        guard count > 0, count <= 18, count == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
         if end < bytes.count {
             let next = bytes[end]
-            if next == UInt8(ascii: ".") || next | 0x20 == UInt8(ascii: "e") { return false }
+            if next == UInt8(ascii: ".") || next | 0x20 == UInt8(ascii: "e") { return nil }
         }
         offset = end
-        return true
+        var value: Int64 = 0
+        var index = start
+        // Pairs, then fours, then eights combined in place (a Unix time has ten digits).
+        while end &- index >= 8 {
+            var word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &- 0x3030_3030_3030_3030
+            word = (word &* 10 &+ (word >> 8)) & 0x00FF_00FF_00FF_00FF
+            word = (word &* 100 &+ (word >> 16)) & 0x0000_FFFF_0000_FFFF
+            word = (word &* 10000 &+ (word >> 32)) & 0xFFFF_FFFF
+            value = value &* 100_000_000 &+ Int64(word)
+            index &+= 8
+        }
+        while index < end {
+            value = value &* 10 &+ Int64(bytes[index] &- UInt8(ascii: "0"))
+            index &+= 1
+        }
+        return value
     }
 
     /// Moves back to `offset`, an earlier position inside the current container, to read

@@ -138,6 +138,21 @@ struct VisitPatchTests {
         #expect(patched >= 4)
     }
 
+    /// Thousands of places, more than the spelling counter's first table holds: the
+    /// limit that keeps them all is patched, the one just under drops a place and is not.
+    @Test func aLimitIsCountedExactlyOverThousandsOfPlaces() throws {
+        var graph = RouteGraph()
+        for index in 0..<3000 { graph.visit("Place \(index)", at: RandomGraphs.epoch + Int64(index)) }
+        let bytes = graph.json()
+        let time = RandomGraphs.epoch + 5000
+        // A visit to a known place adds none: 3000 places, and the limit keeps 2 spare.
+        let kept = try #require(patchedVisit(bytes, place: "Place 7", at: time, maxPlaces: 3002))
+        let expected = try Self.fullVisit(
+            bytes, place: "Place 7", at: time, selfLoops: false, newTrip: false, tripGap: nil, maxPlaces: 3002)
+        #expect(kept == expected.json())
+        #expect(patchedVisit(bytes, place: "Place 7", at: time, maxPlaces: 3001) == nil)
+    }
+
     /// The edge a visit adds names the last place as it is shown; where the file spells
     /// it otherwise, that edge could change the spelling shown, so the file is rewritten.
     @Test func aLastPlaceSpelledOtherwiseIsLeftToTheFullRewrite() throws {
