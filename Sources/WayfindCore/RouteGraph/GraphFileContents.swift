@@ -137,10 +137,8 @@ struct GraphFileContents {
             reader.skipWhitespace()
             let valueStart = Int32(reader.offset)
             switch key {
-            case .edges:
-                try contents.readEdges(&reader)
-            case .places:
-                try contents.readRecords(&reader)
+            case .edges, .places:
+                try contents.readList(&reader, edges: key == .edges)
             case .lastVisitedLocation:
                 contents.lastName = try within("lastVisitedLocation", &reader) { (reader) throws(JSONError) in
                     try reader.readNullIfPresent() ? nil : try contents.readName(&reader)
@@ -162,14 +160,33 @@ struct GraphFileContents {
         return contents
     }
 
-    private mutating func readEdges(_ reader: inout JSONReader) throws(JSONError) {
-        try Self.within("edges", &reader) { (reader) throws(JSONError) in try reader.beginArray() }
+    /// Reads the array of `edges` or of `places`: each element in the writer's layout by
+    /// `readWritten…`, and those that follow it with the writer's separator one after the
+    /// other; any other element by the general, validating `readEdge`/`readRecord`.
+    private mutating func readList(_ reader: inout JSONReader, edges isEdges: Bool) throws(JSONError) {
+        let name = isEdges ? "edges" : "places"
+        try Self.within(name, &reader) { (reader) throws(JSONError) in try reader.beginArray() }
         var position = 0
+        func readWritten(_ reader: inout JSONReader) -> Bool {
+            isEdges ? readWrittenEdge(&reader) : readWrittenRecord(&reader)
+        }
         while try reader.nextElement() {
             let start = reader.offset
-            if !readWrittenEdge(&reader) {
-                reader.rewind(to: start)
+            if readWritten(&reader) {
+                var end = reader.offset
+                position += 1
+                while reader.skipLiteral(GraphFileFormat.elementSeparator), readWritten(&reader) {
+                    end = reader.offset
+                    position += 1
+                }
+                reader.rewind(to: end)
+                continue
+            }
+            reader.rewind(to: start)
+            if isEdges {
                 try readEdge(&reader, path: "edges[\(position)]")
+            } else {
+                try readRecord(&reader, path: "places[\(position)]")
             }
             position += 1
         }
@@ -231,19 +248,6 @@ struct GraphFileContents {
             Edge(
                 origin: origin, destination: destination, weight: weight, timeValue: time ?? .min,
                 element: Int32(start)..<Int32(reader.offset)))
-    }
-
-    private mutating func readRecords(_ reader: inout JSONReader) throws(JSONError) {
-        try Self.within("places", &reader) { (reader) throws(JSONError) in try reader.beginArray() }
-        var position = 0
-        while try reader.nextElement() {
-            let start = reader.offset
-            if !readWrittenRecord(&reader) {
-                reader.rewind(to: start)
-                try readRecord(&reader, path: "places[\(position)]")
-            }
-            position += 1
-        }
     }
 
     /// Reads a record in exactly the layout `GraphFileFormat.appendRecord` writes, without

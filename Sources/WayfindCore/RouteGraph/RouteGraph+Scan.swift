@@ -63,7 +63,7 @@ extension RouteGraph {
         /// Once `best` holds `room` candidates, the score and time a record must reach.
         var bar: (score: Double, time: Int64)? = nil
         /// The records' keys, to see that no place has two records.
-        var keys = NameSet()
+        var keys = NameSet(capacity: contents.records.count)
         for (index, record) in contents.records.enumerated() {
             let spelling = contents.bytes(of: record.name, in: bytes)
             let isNeeded = PlaceName.withKey(spelling) { key -> Bool? in
@@ -293,7 +293,7 @@ extension RouteGraph {
     {
         let names = contents.records.count + 2 * contents.edges.count
         if names <= limit { return true }
-        var spellings = NameSet()
+        var spellings = NameSet(capacity: contents.records.count)
         /// Counts the spelling of `name`; false when the count passed the limit. The set
         /// is passed, not captured: a captured variable is checked for exclusive access at
         /// run time, on every call.
@@ -323,11 +323,13 @@ private struct NameSet: ~Copyable {
     /// How many different strings were inserted.
     private(set) var count = 0
 
-    /// An empty set.
-    init() {
-        slots = .allocate(capacity: 4096)
+    /// An empty set, with room for `capacity` strings before it grows.
+    init(capacity: Int) {
+        var size = 64
+        while size < 2 * capacity { size *= 2 }
+        slots = .allocate(capacity: size)
         slots.initialize(repeating: 0)
-        arena = .allocate(byteCount: 65536, alignment: 8)
+        arena = .allocate(byteCount: size * 16, alignment: 8)
     }
 
     deinit {

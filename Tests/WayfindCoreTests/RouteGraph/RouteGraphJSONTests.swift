@@ -178,4 +178,27 @@ struct RouteGraphJSONTests {
         let error = decodingError(text)
         #expect(error.map { "\($0)".contains(fragment) } == true, "\(String(describing: error))")
     }
+
+    /// A file in the writer's layout is read a run of lines at a time; a line that breaks
+    /// the run is judged by the general reader, with its own index in the message.
+    @Test(arguments: [
+        (#""origin":"C","weight":1}"#, #""origin":"C","weight":"1"}"#, "edges[2].weight: expected a number, found a string"),
+        (#""name":"B","visits":2}"#, #""name":"B","visits":-2}"#, "places[1].visits: must not be negative"),
+        ("\"origin\":\"D\",\"weight\":1}\n  ]", "\"origin\":\"D\",\"weight\":1},\n  ]", "trailing comma before ']'"),
+        (#"{"destination":"D""#, #"{ "destination":"D""#, ""),
+    ])
+    func aLineOutOfTheWritersLayoutIsJudgedAsAnyOther(original: String, replacement: String, fragment: String) throws {
+        var graph = RouteGraph()
+        for place in ["A", "B", "C", "D", "A", "B"] { graph.visit(place, at: 1_700_000_000) }
+        let text = String(decoding: graph.json(), as: UTF8.self)
+        #expect(text.contains(original))
+        let changed = text.replacingOccurrences(of: original, with: replacement)
+        let error = decodingError(changed)
+        if fragment.isEmpty {
+            #expect(error == nil)
+            #expect(try RouteGraph(json: Array(changed.utf8)).json() == graph.json())
+        } else {
+            #expect(error.map { "\($0)".contains(fragment) } == true, "\(String(describing: error))")
+        }
+    }
 }
