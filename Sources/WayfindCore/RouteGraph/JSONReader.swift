@@ -250,8 +250,8 @@ public struct JSONReader {
         if count >= 8 {
             var index = 0
             while index + 8 < count {
-                guard here.loadUnaligned(fromByteOffset: index, as: UInt64.self) == text.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                else { return false }
+                let word = here.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                guard word == text.loadUnaligned(fromByteOffset: index, as: UInt64.self) else { return false }
                 index += 8
             }
             guard

@@ -91,7 +91,9 @@ struct SuggestionScanTests {
                 let filter: ((String) -> Bool)? = random.next() % 3 == 0 ? { RouteGraph.placeKey($0).contains(letter) } : nil
                 guard let fast = scannedSuggestions(bytes, request, filter: filter) else { continue }
                 scanned += 1
-                #expect(fast == loaded.suggestions(for: request, filter: filter), "\(request) on\n\(String(decoding: bytes, as: UTF8.self))")
+                #expect(
+                    fast == loaded.suggestions(for: request, filter: filter),
+                    "\(request) on\n\(String(decoding: bytes, as: UTF8.self))")
             }
         }
         // The comparison means something only if the scan mostly answers by itself.
@@ -159,7 +161,9 @@ struct SuggestionScanTests {
     /// A place that lies only on edges has no record and scores zero: a list that would
     /// reach it is left to the full load, which knows it.
     @Test func aListThatReachesPlacesWithoutRecordsIsLeftToTheFullLoad() throws {
-        let text = #"{"edges":[{"origin":"Home","destination":"Gym","weight":2},{"origin":"Pool","destination":"Gym","weight":1}],"lastVisitedLocation":"Home","places":[{"name":"Gym","visits":3},{"name":"Home","visits":1}],"version":1}"#
+        let text =
+            #"{"edges":[{"origin":"Home","destination":"Gym","weight":2},{"origin":"Pool","destination":"Gym","weight":1}],"#
+            + #""lastVisitedLocation":"Home","places":[{"name":"Gym","visits":3},{"name":"Home","visits":1}],"version":1}"#
         let bytes = Array(text.utf8)
         let request = SuggestionRequest(limit: 5, now: RandomGraphs.epoch)
         #expect(scannedSuggestions(bytes, request) == nil)

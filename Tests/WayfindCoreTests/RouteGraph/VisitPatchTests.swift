@@ -24,7 +24,9 @@ func patchedVisit(
 /// times), the last place and time, and each place's statistics (in any order).
 func sameGraph(_ a: RouteGraph, _ b: RouteGraph) -> Bool {
     func edges(_ graph: RouteGraph) -> [[UInt8]] {
-        graph.edges.map { Array($0.origin.utf8) + [0] + Array($0.destination.utf8) + Array("\($0.weight) \(String(describing: $0.lastVisitedAt))".utf8) }
+        graph.edges.map {
+            Array($0.origin.utf8) + [0] + Array($0.destination.utf8) + Array("\($0.weight) \(String(describing: $0.lastVisitedAt))".utf8)
+        }
     }
     func places(_ graph: RouteGraph) -> [[UInt8]] {
         graph.placeStatistics.map { Array($0.name.utf8) + Array(" \($0.visits) \(String(describing: $0.lastVisitedAt))".utf8) }
