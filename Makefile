@@ -15,7 +15,7 @@ SWIFT ?= swift
 RELEASE_FLAGS = -c release -Xswiftc -static-executable
 BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
 
-.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-index link-order
+.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-index profile
 
 all: build
 
@@ -60,11 +60,12 @@ check-docs: build
 	  "$(BIN)/$$t" --generate=complete-fish | cmp -s - completions/fish/$$t.fish || { echo "completions/fish/$$t.fish is stale: run make docs"; status=1; }; \
 	done; exit $$status
 
-# Regenerate Sources/link-order.txt, the order lld lays out the code the tools run and the
-# data they touch in (needs valgrind; see bench/README.md), then link with it.
-link-order:
-	SWIFT="$(SWIFT)" bash bench/make-link-order.sh
-	@$(MAKE) --no-print-directory build
+# Release binaries with DWARF 4 debug information, in .build-profile, for callgrind and
+# perf (valgrind 3.19 cannot read the toolchain's default DWARF 5).
+PROFILE_FLAGS = $(RELEASE_FLAGS) -Xswiftc -g -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4 --scratch-path .build-profile
+profile:
+	@for t in $(TOOLS); do $(SWIFT) build $(PROFILE_FLAGS) --product $$t || exit 1; done
+	@echo "profile binaries in $$($(SWIFT) build $(PROFILE_FLAGS) --show-bin-path)"
 
 # Regenerate the Unicode folding tables (needs Foundation; not part of the build).
 tables:

@@ -198,9 +198,23 @@ struct RouteGraphEndToEndTests {
             #expect(r.stderr.filter { $0 == "\n" }.count == 1)
             #expect(scratch.bytes() == content)
         }
-        if broken.name != "newer" {
-            #expect(try Binaries.run("routegraph-visit", ["--graph", scratch.graph, "A"]).stderr.contains("to recover"))
+        let advice = try Binaries.run("routegraph-visit", ["--graph", scratch.graph, "A"]).stderr
+        switch broken.name {
+        case "newer": #expect(advice.contains("upgrade wayfind"))
+        // Probably the wrong file: nothing to move away or restore.
+        case "not a graph": #expect(advice.contains(": not a route graph (") && !advice.contains("move"), "\(advice)")
+        default: #expect(advice.contains("to recover"))
         }
+    }
+
+    @Test func anEmptyGraphFileIsAnEmptyGraph() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        try scratch.write("")
+        let empty = try suggest([], graph: scratch.graph)
+        #expect(empty.status == 1 && empty.stdout.isEmpty && empty.stderr == "", "\(empty)")
+        #expect(try visit(["Home", "Work"], graph: scratch.graph).status == 0)
+        #expect(try suggest(["--from", "Home"], graph: scratch.graph).lines == ["Work"])
     }
 
     @Test func aDirectoryInsteadOfAGraphFileIsAnError() throws {

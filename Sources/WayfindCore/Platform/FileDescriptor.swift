@@ -1,5 +1,3 @@
-import WayfindSystemC
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -10,8 +8,19 @@ import WayfindSystemC
 
 /// Thin, typed wrappers over the POSIX calls the tools need for standard streams and files.
 ///
-/// This is one of the few files that import the C library; everything above it speaks in
-/// `FileDescriptor` and `SystemError`.
+/// Only the files of `Platform/` import the C library; everything above them speaks in
+/// `FileDescriptor`, `SystemError` and `Platform`.
+
+// The C functions under names of their own, for the methods below whose names they share
+// (`read`, `write`, `close`, `exit`): inside those methods the plain name is the method.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
+private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
+private func systemExit(_ status: Int32) -> Never { exit(status) }
 
 /// An error from the operating system: the call's errno and a lowercase description.
 public struct SystemError: Error, Equatable, Sendable {
@@ -45,7 +54,7 @@ public struct FileDescriptor: Sendable, Equatable {
         if fd < 0 { throw SystemError(code: errno) }
         var info = stat()
         if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            _ = Glibc.close(fd)
+            _ = systemClose(fd)
             throw SystemError(code: EISDIR)
         }
         return FileDescriptor(fd)
@@ -54,7 +63,7 @@ public struct FileDescriptor: Sendable, Equatable {
     /// Reads up to `count` bytes into `buffer`; returns 0 at end of file. Retries EINTR.
     public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(SystemError) -> Int {
         while true {
-            let n = Glibc.read(rawValue, buffer, count)
+            let n = systemRead(rawValue, buffer, count)
             if n >= 0 { return n }
             if errno == EINTR { continue }
             throw SystemError(code: errno)
@@ -65,7 +74,7 @@ public struct FileDescriptor: Sendable, Equatable {
     public func writeAll(_ buffer: UnsafeRawPointer, count: Int) throws(SystemError) {
         var done = 0
         while done < count {
-            let n = Glibc.write(rawValue, buffer + done, count - done)
+            let n = systemWrite(rawValue, buffer + done, count - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw SystemError(code: errno)
@@ -75,7 +84,7 @@ public struct FileDescriptor: Sendable, Equatable {
     }
 
     /// Closes the descriptor, ignoring errors (read-only use).
-    public func close() { _ = Glibc.close(rawValue) }
+    public func close() { _ = systemClose(rawValue) }
 
     /// Whether the descriptor is a terminal.
     public var isTerminal: Bool { isatty(rawValue) == 1 }
@@ -127,7 +136,7 @@ public enum Platform {
 
     /// Terminates the process with `status`, without running further Swift code.
     public static func exit(_ status: Int32) -> Never {
-        Glibc.exit(status)
+        systemExit(status)
     }
 
     /// `memcmp(a, b, count) == 0`.
@@ -135,6 +144,32 @@ public enum Platform {
     public static func bytesEqual(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?, count: Int) -> Bool {
         guard count > 0, let a, let b else { return true }
         return memcmp(a, b, count) == 0
+    }
+
+    /// Whether two buffers hold the same bytes. Names, mostly: short ones are compared
+    /// eight bytes at a time in place (a call to `memcmp` costs more than they do).
+    @inline(__always)
+    static func bytesEqual(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        let count = a.count
+        guard count == b.count else { return false }
+        guard count > 0, let left = a.baseAddress, let right = b.baseAddress else { return true }
+        if count > 64 { return memcmp(left, right, count) == 0 }
+        if count < 8 {
+            for index in 0..<count
+            where left.load(fromByteOffset: index, as: UInt8.self) != right.load(fromByteOffset: index, as: UInt8.self) {
+                return false
+            }
+            return true
+        }
+        var index = 0
+        while index &+ 8 < count {
+            guard left.loadUnaligned(fromByteOffset: index, as: UInt64.self) == right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            else { return false }
+            index &+= 8
+        }
+        // The last eight bytes, overlapping those before.
+        return left.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            == right.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
     }
 
     /// `exp2`: two to the power `x`.
@@ -149,10 +184,15 @@ public enum Platform {
         return UnsafePointer(p.assumingMemoryBound(to: UInt8.self))
     }
 
-    /// `memrchr`: the last `byte` in `[start, start+count)`, or nil.
+    /// The last `byte` in `[start, start+count)`, or nil: glibc's `memrchr`, which is not
+    /// POSIX. A byte at a time: its callers search back to the start of a line.
     @inline(__always)
     public static func findLastByte(_ byte: UInt8, in start: UnsafePointer<UInt8>, count: Int) -> UnsafePointer<UInt8>? {
-        guard count > 0, let p = wayfind_find_last_byte(start, Int32(byte), UInt(count)) else { return nil }
-        return UnsafePointer(p.assumingMemoryBound(to: UInt8.self))
+        var index = count
+        while index > 0 {
+            index &-= 1
+            if start[index] == byte { return start + index }
+        }
+        return nil
     }
 }

@@ -1,5 +1,3 @@
-import WayfindSystemC
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -10,54 +8,43 @@ import WayfindSystemC
 
 /// Whole-file reads and crash-safe whole-file saves.
 ///
-/// A save never changes the file in place. It goes:
+/// A save never changes the file in place: (1) write the new bytes to a temporary file in
+/// the same directory and `fsync` it; (2) hard-link the current file as `FILE.bak.new`,
+/// if a backup is asked for; (3) `rename` the temporary file over the target, atomically
+/// (readers see the old file or the new one, never a mix); (4) rename the old backup to
+/// `FILE.tmp`, the *spare*, and `FILE.bak.new` to `FILE.bak`; (5) `fsync` the directory.
 ///
-/// 1. write the new bytes to a temporary file in the same directory and `fsync` it, so
-///    the data is on disk before any name points at it. The temporary file is either
-///    created with `O_CREAT|O_EXCL|O_NOFOLLOW` and mode 0600, so nothing already at that
-///    path (a stale file, a planted symlink) is ever opened or followed, or it is the
-///    *spare* left by an earlier save (below), reused only when it is a regular file of
-///    ours with no other name and nobody else has it open or mapped (a write lease
-///    proves that), so no reader can ever see it change;
-/// 2. swap it with the target (`renameat2(RENAME_EXCHANGE)`), which is atomic: readers
-///    see the old file or the new one, never a mix, and the old version is now at the
-///    temporary name;
-/// 3. swap that with `FILE.bak`, so the backup is the previous version and the temporary
-///    name holds the one before it: the spare for the next save (with no backup yet, it
-///    simply becomes the backup);
-/// 4. `fsync` the directory, so the renames themselves survive a crash.
+/// The temporary file is the spare when it can be reused, else a new file created with
+/// `O_CREAT|O_EXCL|O_NOFOLLOW`, mode 0600 (nothing at that path, a stale file or a planted
+/// symlink, is ever opened or followed). A spare is reused only when it is a regular file
+/// of this user's with no other name that nobody holds: readers keep a shared `flock` on
+/// the file while they read it (`mapFile`), and a save that cannot take an exclusive one
+/// on the spare writes a new file instead. Into a reused spare only the 4 KiB blocks that
+/// differ are written: a visit to a 14 MB graph writes and syncs a few blocks, and frees
+/// and allocates none (a new file's save alone costs more than `zoxide add` at 10,000).
 ///
-/// At every moment the target and the backup are complete versions; only the spare is
-/// ever half-written. Reusing the spare instead of unlinking the old backup and writing
-/// a new file saves the file system freeing and allocating the file's blocks: for a
-/// 14 MB graph that was 16 of 40 ms. Into the spare, only the blocks that differ from
-/// what it holds are written (`ChangedBlockWriter`): a visit then writes, and waits for
-/// the disk to take, a few pages instead of the whole file. Where the swap is not
-/// supported, the classic way is taken: hard-link the target as `FILE.bak`, then
-/// `rename` the temporary file over the target.
-///
-/// Any failure before the target changes removes the temporary file and leaves the
-/// target and the backup as they were. `SIGXFSZ` is ignored, so a write past
-/// `ulimit -f` fails with `EFBIG` and gets the same clean-up instead of killing the
-/// process.
-///
-/// Saving into an existing file keeps its permission bits (someone may have made it
-/// 0640 on purpose); a new file is 0600, as a visit log is private.
+/// A failure before the target changes removes the temporary file and leaves target and
+/// backup as they were. `SIGXFSZ` is ignored, so a write past `ulimit -f` fails with
+/// `EFBIG` and gets the same clean-up. An existing file's permission bits are kept; a new
+/// file is 0600, as a visit log is private.
 public enum FileSystem {
     /// The default permissions of files this module creates.
     public static let privateFileMode: mode_t = 0o600
     /// The permissions of directories this module creates.
     public static let privateDirectoryMode: mode_t = 0o700
 
-    /// Opens the regular file at `path` read-only, with its `stat`; nil if there is no
-    /// such file. The caller closes the descriptor.
-    private static func openRegularFile(at path: String) throws(FileSystemError) -> (Int32, stat)? {
+    /// The content of the regular file at `path`, mapped read-only (no copy: the pages
+    /// are the page cache's), or nil if there is no such file. The file stays open under a
+    /// shared `flock` while the mapping lives, and saves never write into a file held so;
+    /// where the file system has no such locks, it is read without.
+    public static func mapFile(at path: String) throws(FileSystemError) -> FileMapping? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             let code = errno
             if code == ENOENT { return nil }
             throw .cannotOpen(path: path, errno: code)
         }
+        while flock(descriptor, LOCK_SH) != 0 && errno == EINTR {}
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             let code = errno
@@ -68,100 +55,39 @@ public enum FileSystem {
             close(descriptor)
             throw .notARegularFile(path: path)
         }
-        return (descriptor, info)
+        let size = Int(info.st_size)
+        guard size > 0 else { return FileMapping(descriptor: descriptor, bytes: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
+            let code = errno
+            close(descriptor)
+            throw .cannotRead(path: path, errno: code)
+        }
+        return FileMapping(descriptor: descriptor, bytes: UnsafeRawBufferPointer(start: address, count: size))
     }
 
-    /// The whole content of the file at `path`, or nil if there is no such file.
+    /// The whole content of the regular file at `path`, or nil if there is no such file.
     public static func readFile(at path: String) throws(FileSystemError) -> [UInt8]? {
-        guard let (descriptor, info) = try openRegularFile(at: path) else { return nil }
-        defer { close(descriptor) }
-        // One byte more than the size, so a file that grew is read to its end in one go.
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
-        var count = 0
-        while true {
-            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
-            let result = bytes.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress! + count, buffer.count - count)
-            }
-            if result == 0 { break }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .cannotRead(path: path, errno: errno)
-            }
-            count += result
-        }
-        bytes.removeLast(bytes.count - count)
-        return bytes
-    }
-
-    /// The content of the file at `path`, mapped into memory read-only, or nil if there
-    /// is no such file.
-    ///
-    /// Mapping instead of reading saves a copy and the zeroing of a buffer as large as
-    /// the file: for a 14 MB graph that was a fifth of a load. Saves never write into
-    /// a file someone has open (they swap a new one in, and reuse an old one only when
-    /// a write lease proves nobody holds it), and the file stays open as long as it is
-    /// mapped, so the mapped bytes cannot change under the reader.
-    ///
-    /// With `stamp`, the result also says whether the file carries that stamp (see
-    /// `FileStamp`) with its current identity.
-    ///
-    /// Every page is mapped at once, unless the file carries the stamp and
-    /// `lazilyIfStamped`: then pages are mapped as they are read (`FileBytes.populate`
-    /// maps them all later), for a reader that may need only the end of the file.
-    public static func mapFile(
-        at path: String, stamp: String? = nil, lazilyIfStamped: Bool = false
-    ) throws(FileSystemError) -> FileBytes? {
-        guard let (descriptor, info) = try openRegularFile(at: path) else { return nil }
-        // Open as long as the mapping lives: on some file systems (overlayfs) a mapping
-        // alone does not count as an opener, and a save decides whether to rewrite an
-        // old file by whether anyone has it open.
-        let file = OwnedDescriptor(descriptor)
-        let identity = FileIdentity(info)
-        let isStamped = stamp.map { FileStamp.matches(descriptor, name: $0, identity: identity) } ?? false
-        if info.st_size == 0 { return FileBytes(mapping: nil, file: file, identity: identity, isStamped: isStamped) }
-        guard
-            let mapping = MappedFile(
-                FileDescriptor(descriptor), minimumSize: 1, populate: !(isStamped && lazilyIfStamped))
-        else {
-            throw .cannotRead(path: path, errno: errno)
-        }
-        return FileBytes(mapping: mapping, file: file, identity: identity, isStamped: isStamped)
+        try mapFile(at: path).map { Array($0.bytes) }
     }
 
     /// Replaces the file at `path` with `bytes` atomically (see the type's description),
-    /// first linking the current file as `backupPath` if one is given.
-    ///
-    /// `temporaryPath` is the first name tried for the temporary file (default
-    /// `path + ".tmp"`); if something already exists there, numbered names are tried.
-    /// With `stamp`, the new file is stamped with its identity (see `FileStamp`) when the
-    /// caller is `vouching` for what it wrote, and carries no such stamp otherwise.
-    public static func writeAtomically(
-        _ bytes: [UInt8], to path: String, backupPath: String? = nil, temporaryPath: String? = nil,
-        stamp: String? = nil, vouching: Bool = true
-    ) throws(FileSystemError) {
+    /// keeping the current file as `backupPath` if one is given.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, backupPath: String? = nil)
+        throws(FileSystemError)
+    {
         let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(FileSystemError) in
-                try writeAtomically(
-                    pieces: [buffer], to: path, backupPath: backupPath, temporaryPath: temporaryPath, stamp: stamp,
-                    vouching: vouching)
-            }
+            Result { () throws(FileSystemError) in try writeAtomically(pieces: [buffer], to: path, backupPath: backupPath) }
         }
         try result.get()
     }
 
     /// Replaces the file at `path` with the concatenation of `pieces`, as
-    /// `writeAtomically(_:to:backupPath:temporaryPath:)` does; the pieces may point into
-    /// a mapping of the old file, which stays valid (the old inode is never written).
-    public static func writeAtomically(
-        pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil, temporaryPath: String? = nil,
-        stamp: String? = nil, vouching: Bool = true
-    ) throws(FileSystemError) {
+    /// `writeAtomically(_:to:backupPath:)` does; the pieces may point into a mapping of the
+    /// file being replaced, which is never written.
+    public static func writeAtomically(pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil)
+        throws(FileSystemError)
+    {
         ignoreFileSizeSignal()
-        // The lease that proves a spare unused is dropped at once, but someone opening
-        // the spare in between makes the kernel signal this process (SIGIO, which ends
-        // it by default): nothing here uses SIGIO, so it is ignored.
-        signal(SIGIO, SIG_IGN)
         var mode = privateFileMode
         var existing = stat()
         let exists = stat(path, &existing) == 0
@@ -169,62 +95,51 @@ public enum FileSystem {
             guard existing.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
             mode = existing.st_mode & 0o7777
         }
-        let spareName = temporaryPath ?? path + ".tmp"
-        // Only saves that keep a backup leave a spare, so only they look for one.
-        let spare = exists && backupPath != nil ? openSpare(at: spareName) : nil
+        let spareName = path + ".tmp"
+        // Only saves that keep a backup rotate a spare.
+        let spare: Spare = exists && backupPath != nil ? openSpare(at: spareName) : .absent
         let descriptor: Int32
         let temporary: String
-        if let spare {
-            (descriptor, temporary) = (spare.descriptor, spareName)
+        if case .free(let file, _, _) = spare {
+            (descriptor, temporary) = (file, spareName)
         } else {
-            (descriptor, temporary) = try createTemporaryFile(preferring: spareName, fallbackPrefix: path + ".tmp")
+            (descriptor, temporary) = try createTemporaryFile(near: path, preferring: spare == .absent)
         }
-        var isOpen = true
         var needsCleanup = true
         defer {
-            if isOpen { close(descriptor) }
             if needsCleanup { unlink(temporary) }
+            // Closing drops the lock on a reused spare: only once it is the target.
+            close(descriptor)
         }
-        if mode != (spare?.mode ?? privateFileMode), fchmod(descriptor, mode) != 0 {
-            throw .cannotWrite(path: temporary, errno: errno)
-        }
-        var size = 0
-        for piece in pieces { size += piece.count }
-        // Into a spare, only the blocks that differ from what it holds (see
-        // `ChangedBlockWriter`); anything else is written whole.
-        if let spare, let writer = ChangedBlockWriter(descriptor: descriptor, size: spare.size, path: temporary) {
-            try writer.write(pieces)
+        if case .free(_, let size, let spareMode) = spare {
+            try writeChangedBlocks(pieces, to: descriptor, holding: size, path: temporary)
+            if spareMode != mode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
         } else {
             for piece in pieces { try writeAll(piece, to: descriptor, path: temporary) }
-        }
-        if let spare, spare.size != size, ftruncate(descriptor, off_t(size)) != 0 {
-            throw .cannotWrite(path: temporary, errno: errno)
-        }
-        if let stamp {
-            // After the last write, so the stamp holds the final time. A spare may carry
-            // a stamp from its past: this replaces it, or removes it when not vouching.
-            var info = stat()
-            guard fstat(descriptor, &info) == 0 else { throw .cannotWrite(path: temporary, errno: errno) }
-            if vouching {
-                FileStamp.set(descriptor, name: stamp, identity: FileIdentity(info))
-            } else if spare != nil {
-                FileStamp.remove(descriptor, name: stamp)
-            }
+            if mode != privateFileMode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
         }
         guard fsync(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
-        isOpen = false
-        guard close(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
-        if exists, let backupPath {
-            if exchange(temporary, path) {
-                needsCleanup = false
-                rotateBackup(from: temporary, to: backupPath, keepingSpare: temporary == spareName)
-                try syncDirectory(of: path)
-                return
-            }
-            try linkBackup(of: path, at: backupPath)
+        guard let backupPath, exists else {
+            guard rename(temporary, path) == 0 else { throw .cannotRename(from: temporary, to: path, errno: errno) }
+            needsCleanup = false
+            try syncDirectory(of: path)
+            return
         }
-        guard rename(temporary, path) == 0 else { throw .cannotRename(from: temporary, to: path, errno: errno) }
+        let newBackup = backupPath + ".new"
+        let hasNewBackup = try linkBackup(of: path, at: newBackup)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(newBackup)
+            throw .cannotRename(from: temporary, to: path, errno: code)
+        }
         needsCleanup = false
+        // The new file is in place: from here on nothing fails the save. The old backup
+        // becomes the next spare (unless something not ours sits at its name), and the
+        // previous version the backup.
+        if hasNewBackup {
+            if spare != .foreign { _ = rename(backupPath, spareName) }
+            _ = rename(newBackup, backupPath)
+        }
         try syncDirectory(of: path)
     }
 
@@ -290,26 +205,143 @@ public enum FileSystem {
 
     // MARK: Steps
 
+    /// What is at the spare's name.
+    private enum Spare: Equatable {
+        /// Nothing: a new temporary file takes the name.
+        case absent
+        /// A spare that may be rewritten, open for reading and writing and locked; its
+        /// size and mode.
+        case free(Int32, size: Int, mode: mode_t)
+        /// A spare of ours that a reader holds: a new file is written elsewhere, and the
+        /// old backup replaces it.
+        case held
+        /// Something else (a symlink, a FIFO, another user's file, a file with another
+        /// name): never written, never replaced.
+        case foreign
+    }
+
+    /// The spare at `path` and whether it can be reused (see the type's description).
+    private static func openSpare(at path: String) -> Spare {
+        // O_NONBLOCK: a FIFO planted there must fail or return at once, not block.
+        let descriptor = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return errno == ENOENT ? .absent : .foreign }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1,
+            info.st_uid == geteuid()
+        else {
+            close(descriptor)
+            return .foreign
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            return .held
+        }
+        return .free(descriptor, size: Int(info.st_size), mode: info.st_mode & 0o7777)
+    }
+
     /// How many numbered names to try when the preferred temporary name is taken.
     private static let temporaryNameAttempts = 16
 
-    private static func createTemporaryFile(preferring preferred: String, fallbackPrefix: String)
-        throws(FileSystemError) -> (Int32, String)
-    {
-        var candidate = preferred
+    /// A new, empty temporary file next to `path`: `path.tmp` when `preferring` it and it
+    /// is free, else a numbered name (never reusing what is there: a stale file from a
+    /// crash, or something planted).
+    private static func createTemporaryFile(near path: String, preferring: Bool) throws(FileSystemError) -> (Int32, String) {
+        func numbered() -> String { "\(path).tmp.\(getpid()).\(UInt32.random(in: 0...UInt32.max))" }
+        var candidate = preferring ? path + ".tmp" : numbered()
         var attempt = 0
         while true {
-            let descriptor = open(
-                candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, privateFileMode)
+            let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, privateFileMode)
             if descriptor >= 0 { return (descriptor, candidate) }
             let code = errno
             attempt += 1
             guard code == EEXIST, attempt < temporaryNameAttempts else {
                 throw .cannotOpen(path: candidate, errno: code)
             }
-            // Taken: a stale file from a crash, another writer, or something planted.
-            // Never reuse it; pick a fresh, unpredictable name.
-            candidate = "\(fallbackPrefix).\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
+            candidate = numbered()
+        }
+    }
+
+    /// The unit compared and written in a reused spare: a page, what the kernel writes back.
+    private static let blockSize = 4096
+
+    /// Makes the file open at `descriptor`, which holds `size` bytes, hold exactly the
+    /// concatenation of `pieces`, writing only the blocks that differ (and truncating what
+    /// is beyond). The new bytes go a chunk at a time through a buffer of their own, where
+    /// they are compared with the file's and written from.
+    private static func writeChangedBlocks(
+        _ pieces: [UnsafeRawBufferPointer], to descriptor: Int32, holding size: Int, path: String
+    ) throws(FileSystemError) {
+        let chunk = 16 * blockSize
+        let new = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: blockSize)
+        let old = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: blockSize)
+        defer {
+            new.deallocate()
+            old.deallocate()
+        }
+        var piece = 0
+        var inPiece = 0
+        var offset = 0
+        while true {
+            // The next chunk of the new bytes.
+            var length = 0
+            while length < chunk && piece < pieces.count {
+                let count = min(chunk - length, pieces[piece].count - inPiece)
+                if count > 0 {
+                    (new.baseAddress! + length).copyMemory(from: pieces[piece].baseAddress! + inPiece, byteCount: count)
+                }
+                length += count
+                inPiece += count
+                if inPiece == pieces[piece].count { (piece, inPiece) = (piece + 1, 0) }
+            }
+            if length == 0 { break }
+            // What the file holds there.
+            let readable = max(min(length, size - offset), 0)
+            var held = 0
+            while held < readable {
+                let result = pread(descriptor, old.baseAddress! + held, readable - held, off_t(offset + held))
+                if result < 0 && errno == EINTR { continue }
+                guard result > 0 else { break }
+                held += result
+            }
+            // The runs of blocks that differ.
+            var runStart: Int? = nil
+            var block = 0
+            while block <= length {
+                let count = min(blockSize, length - block)
+                let isSame =
+                    block == length
+                    || (block + count <= held
+                        && Platform.bytesEqual(new.baseAddress! + block, old.baseAddress! + block, count: count))
+                if isSame, let start = runStart {
+                    try writeAll(
+                        UnsafeRawBufferPointer(rebasing: new[start..<block]), to: descriptor, at: offset + start, path: path)
+                    runStart = nil
+                } else if !isSame && runStart == nil {
+                    runStart = block
+                }
+                block += max(count, 1)
+            }
+            offset += length
+        }
+        if size != offset, ftruncate(descriptor, off_t(offset)) != 0 {
+            throw .cannotWrite(path: path, errno: errno)
+        }
+    }
+
+    /// Writes all of `bytes` at `offset` of the file open at `descriptor`.
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int, path: String)
+        throws(FileSystemError)
+    {
+        guard let base = bytes.baseAddress else { return }
+        var written = 0
+        while written < bytes.count {
+            let result = pwrite(descriptor, base + written, bytes.count - written, off_t(offset + written))
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw .cannotWrite(path: path, errno: errno)
+            }
+            if result == 0 { throw .cannotWrite(path: path, errno: EIO) }
+            written += result
         }
     }
 
@@ -329,75 +361,19 @@ public enum FileSystem {
         }
     }
 
-    /// The spare a save left at `path`, opened for reading and writing, when it may be
-    /// reused: a regular file (not followed if a symlink) owned by this user, with no
-    /// other name, that no one else has open or mapped (a reader may still hold it from
-    /// when it was the target). Nil otherwise, and then a new temporary file is created.
-    ///
-    /// Only on local file systems whose leases see every opener, mappings included
-    /// (`spareFileSystems`): on overlayfs a mapping whose descriptor was closed does not
-    /// count, and on network file systems other machines' openers do not.
-    private static func openSpare(at path: String) -> (descriptor: Int32, mode: mode_t, size: Int)? {
-        // O_NONBLOCK: a FIFO planted there must fail the open, not block it forever.
-        let descriptor = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1,
-            info.st_uid == geteuid(), reusesSpares(onFileSystem: wayfind_file_system_type(descriptor)),
-            wayfind_is_only_opener(descriptor) == 1
-        else {
-            close(descriptor)
-            return nil
-        }
-        return (descriptor, info.st_mode & 0o7777, Int(info.st_size))
-    }
-
-    /// Whether a spare is reused on the file system of this type (`statfs` magic
-    /// number): ext2/3/4, XFS, Btrfs and tmpfs, local file systems whose write leases
-    /// are refused while any descriptor or mapping of the file exists.
-    private static func reusesSpares(onFileSystem type: Int64) -> Bool {
-        switch type {
-        case 0xEF53, 0x5846_5342, 0x9123_683E, 0x0102_1994: true
-        default: false
-        }
-    }
-
-    /// Swaps the files at `first` and `second` atomically; false, with nothing changed,
-    /// when that fails for any reason (no support in the file system or kernel, a
-    /// system-call filter, permissions): the caller then links and renames, which
-    /// reports a real problem itself.
-    private static func exchange(_ first: String, _ second: String) -> Bool {
-        wayfind_exchange_paths(first, second) == 0
-    }
-
-    /// After the new file was swapped in, `temporary` holds the previous version: swap it
-    /// with `backup`, so the backup is the previous version and `temporary` the spare for
-    /// the next save (removed unless `keepingSpare`: a randomly named temporary file is
-    /// not left behind); with no backup yet, it becomes the backup.
-    ///
-    /// The new file is already in place, so nothing here fails the save: if the backup
-    /// cannot be moved (something removed the temporary file meanwhile), it simply stays
-    /// one version older.
-    private static func rotateBackup(from temporary: String, to backup: String, keepingSpare: Bool) {
-        if wayfind_exchange_paths(temporary, backup) == 0 {
-            if !keepingSpare { unlink(temporary) }
-            return
-        }
-        // No backup yet (ENOENT), or it cannot be swapped: the previous version replaces it.
-        _ = rename(temporary, backup)
-    }
-
-    /// Points `backup` at the current content of `path` (a hard link; a copy where the
-    /// file system has no hard links).
-    private static func linkBackup(of path: String, at backup: String) throws(FileSystemError) {
+    /// Points `backup` at the current content of `path`: a hard link, or a copy where the
+    /// file system has no hard links; false when there is no such file any more.
+    private static func linkBackup(of path: String, at backup: String) throws(FileSystemError) -> Bool {
+        // A stale one, from a save killed before it renamed it.
         if unlink(backup) != 0 && errno != ENOENT { throw .cannotWrite(path: backup, errno: errno) }
-        if link(path, backup) == 0 { return }
+        if link(path, backup) == 0 { return true }
         let code = errno
         guard code == EPERM || code == EXDEV || code == EMLINK || code == ENOTSUP || code == EOPNOTSUPP else {
             throw .cannotWrite(path: backup, errno: code)
         }
-        guard let old = try readFile(at: path) else { return }
+        guard let old = try readFile(at: path) else { return false }
         try writeAtomically(old, to: backup)
+        return true
     }
 
     private static func syncDirectory(of path: String) throws(FileSystemError) {
@@ -412,39 +388,20 @@ public enum FileSystem {
     }
 }
 
-/// The bytes of a file read by `FileSystem.mapFile(at:)`: a `MappedFile`, or nothing for an
-/// empty file (which cannot be mapped).
-/// A file descriptor closed when the last reference to it goes.
-final class OwnedDescriptor {
-    let rawValue: Int32
+/// A file mapped by `FileSystem.mapFile(at:)`: its bytes, valid as long as this lives,
+/// with the file open (and locked) as long.
+public final class FileMapping {
+    /// The file's bytes.
+    public let bytes: UnsafeRawBufferPointer
+    private let descriptor: Int32
 
-    init(_ rawValue: Int32) {
-        self.rawValue = rawValue
+    init(descriptor: Int32, bytes: UnsafeRawBufferPointer) {
+        self.descriptor = descriptor
+        self.bytes = bytes
     }
 
     deinit {
-        close(rawValue)
-    }
-}
-
-public struct FileBytes {
-    /// The mapping, kept alive as long as this value.
-    let mapping: MappedFile?
-    /// The file, open as long as this value.
-    let file: OwnedDescriptor
-    /// The file's identity when it was opened.
-    public let identity: FileIdentity
-    /// Whether it carried the stamp asked for with that identity.
-    public let isStamped: Bool
-
-    /// The file's bytes, valid while this value lives.
-    public var bytes: UnsafeRawBufferPointer {
-        mapping.map { UnsafeRawBufferPointer($0.bytes) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
-    }
-
-    /// Maps every page of a file mapped lazily, before reading all of it (one call
-    /// instead of a page fault per 64 KiB).
-    public func populate() {
-        mapping?.populate()
+        if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+        close(descriptor)
     }
 }

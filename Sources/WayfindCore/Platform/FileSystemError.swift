@@ -39,6 +39,21 @@ public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
+    /// Whether the system refused for want of permission (or on a read-only file system).
+    public var isPermissionProblem: Bool {
+        errno.map { [EACCES, EPERM, EROFS].contains($0) } ?? false
+    }
+
+    /// Whether the disk or the user's quota is full.
+    public var isOutOfSpace: Bool {
+        errno.map { [ENOSPC, EDQUOT].contains($0) } ?? false
+    }
+
+    /// Whether the file would grow past the size limit (`ulimit -f`).
+    public var isBeyondFileSizeLimit: Bool {
+        errno == EFBIG
+    }
+
     /// A lowercase message naming the path and the reason.
     public var description: String {
         switch self {

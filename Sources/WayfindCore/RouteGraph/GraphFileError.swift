@@ -1,19 +1,14 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Why a route graph file could not be read or saved. Whatever the case, the file on
 /// disk was left as it was.
 public enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Reading, locking or saving failed in the file system.
     case fileSystem(FileSystemError)
-    /// The file is not a valid graph (corrupt or truncated): where and what is wrong, and
-    /// whether a backup (`FILE.bak`) is there to restore.
+    /// The file looks like a route graph (a JSON object) but is not a valid one (corrupt
+    /// or truncated): where and what is wrong, and whether a backup (`FILE.bak`) is
+    /// there to restore.
     case corrupt(path: String, error: JSONError, hasBackup: Bool = false)
+    /// The file is not a route graph at all (not a JSON object): probably the wrong file.
+    case notAGraph(path: String, error: JSONError)
     /// The file was written by a newer program.
     case unsupportedVersion(path: String, found: Int64, supported: Int)
 
@@ -26,6 +21,8 @@ public enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible 
             "\(path): not a valid route graph: \(error); the file was left unchanged (to recover, "
                 + (hasBackup ? "restore the previous copy from \(path).bak, or " : "")
                 + "move \(path) away to start a new graph)"
+        case .notAGraph(let path, let error):
+            "\(path): not a route graph (\(error)); the file was left unchanged (name the graph with --graph FILE)"
         case .unsupportedVersion(let path, let found, let supported):
             "\(path): format version \(found) is newer than this program supports (\(supported)); "
                 + "upgrade wayfind to use it (the file was left unchanged)"
@@ -34,19 +31,16 @@ public enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// How to get past a file-system failure: what to check, or what to use instead.
     static func hint(for error: FileSystemError) -> String {
-        let denied = error.errno.map { [EACCES, EPERM, EROFS].contains($0) } ?? false
         switch error {
         case .notARegularFile:
             return " (move it away, or name another file with --graph FILE)"
         case .cannotOpen, .cannotRead, .cannotLock:
-            return denied ? " (check the permissions of the file and its folder, or use --graph FILE)" : ""
+            return error.isPermissionProblem ? " (check the permissions of the file and its folder, or use --graph FILE)" : ""
         case .cannotWrite, .cannotSync, .cannotRename, .cannotCreateDirectory:
-            switch error.errno {
-            case _ where denied: return " (check the permissions of the file's folder)"
-            case ENOSPC, EDQUOT: return " (free some space on its disk)"
-            case EFBIG: return " (the file size limit, ulimit -f, is below the graph's size)"
-            default: return ""
-            }
+            if error.isPermissionProblem { return " (check the permissions of the file's folder)" }
+            if error.isOutOfSpace { return " (free some space on its disk)" }
+            if error.isBeyondFileSizeLimit { return " (the file size limit, ulimit -f, is below the graph's size)" }
+            return ""
         }
     }
 }

@@ -1,40 +1,15 @@
-/// A streaming, validating JSON reader over UTF-8 bytes.
+/// A streaming, validating JSON pull reader over UTF-8 bytes: the caller says what it
+/// expects next (`beginObject`, `nextKey`, `beginArray`, `nextElement`, `readInt64`, …)
+/// and the reader checks that the bytes agree, in one pass, without building a tree as
+/// `JSONDecoder` does. What the caller does not want is `skipValue()`d, which validates
+/// it fully, so unknown keys are ignored without loosening the grammar.
 ///
-/// Why not `JSONDecoder`: it first builds a tree of every value in the file, then walks
-/// it again through `Codable`'s keyed containers. For a route graph that is two full
-/// passes and tens of thousands of small allocations, all to fill a handful of fields
-/// per edge. This reader is a *pull* parser: the caller says what it expects next and
-/// the reader checks that the bytes agree, so a document is read in one pass with no
-/// intermediate values. Reading `{"a":[1,2]}` looks like:
-///
-///     try reader.beginObject()                  // {
-///     while let key = try reader.nextKey() {    // "a":      then nil at }
-///         try reader.beginArray()               // [
-///         while try reader.nextElement() {      // true, true, false at ]
-///             numbers.append(try reader.readInt64())
-///         }
-///     }
-///     try reader.finish()                       // nothing but whitespace may follow
-///
-/// Anything the caller does not want is `skipValue()`d, which validates it fully, so
-/// unknown keys of any type are ignored without loosening the grammar.
-///
-/// The reader is a complete RFC 8259 validator: every byte of the input is checked
-/// whether the caller reads it or skips it. It rejects what lenient parsers let slip:
-/// trailing commas (`[1,]`), leading zeros (`01`), raw control characters in strings,
-/// invalid UTF-8 (overlong forms, encoded surrogates, values above U+10FFFF, stray
-/// continuation bytes), a byte order mark, trailing garbage after the document, and
-/// nesting deeper than `maximumDepth`.
-///
-/// One decision goes beyond the RFC, which allows but does not define unpaired
-/// surrogates in `\u` escapes (`"\uD800"`): they are *rejected*, because a Swift
-/// `String` cannot hold them and replacing them with U+FFFD would silently merge two
-/// different place names into one.
-///
-/// Commas are tracked with a single flag, `atContainerStart`, rather than a stack:
-/// a nested container is always read to its end before its parent continues, and every
-/// container end clears the flag, so the flag is always right for the innermost open
-/// container.
+/// It is a complete RFC 8259 validator: trailing commas, leading zeros, raw control
+/// characters, invalid UTF-8 (overlong forms, surrogates, values above U+10FFFF), a byte
+/// order mark, trailing garbage and nesting deeper than `maximumDepth` are refused; and,
+/// beyond the RFC, unpaired surrogates in `\u` escapes, which a `String` cannot hold.
+/// Commas are tracked with one flag, `atContainerStart`, not a stack: a nested container
+/// is always read to its end before its parent goes on.
 public struct JSONReader {
     /// The deepest nesting of arrays and objects accepted, to bound recursion in
     /// `skipValue()`; Foundation's `JSONSerialization` uses the same limit.
@@ -149,6 +124,7 @@ public struct JSONReader {
 
     /// Reads the comma before the next element; false when the array has ended (the `]`
     /// is consumed).
+    @inline(__always)
     public mutating func nextElement() throws(JSONError) -> Bool {
         skipWhitespace()
         guard offset < bytes.count else { throw error("unexpected end of input in an array") }
@@ -220,17 +196,6 @@ public struct JSONReader {
         return -value
     }
 
-    /// Reads `true` or `false`.
-    public mutating func readBool() throws(JSONError) -> Bool {
-        try expectKind(.bool)
-        if bytes[offset] == UInt8(ascii: "t") {
-            try expectLiteral("true")
-            return true
-        }
-        try expectLiteral("false")
-        return false
-    }
-
     /// Reads `null` if it comes next and says whether it did; anything else is left unread.
     public mutating func readNullIfPresent() throws(JSONError) -> Bool {
         guard try peekKind() == .null else { return false }
@@ -285,21 +250,13 @@ public struct JSONReader {
         if count >= 8 {
             var index = 0
             while index + 8 < count {
-                guard
-                    here.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                        == text.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                else { return false }
+                let word = here.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                guard word == text.loadUnaligned(fromByteOffset: index, as: UInt64.self) else { return false }
                 index += 8
             }
             guard
                 here.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
                     == text.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-            else { return false }
-        } else if count >= 4 {
-            guard
-                here.loadUnaligned(as: UInt32.self) == text.loadUnaligned(as: UInt32.self),
-                here.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-                    == text.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
             else { return false }
         } else {
             for index in 0..<count {
@@ -320,36 +277,11 @@ public struct JSONReader {
         return UnsafeRawBufferPointer(rebasing: bytes[start..<offset - 1])
     }
 
-    /// `plainStringBody()` for bytes checked before (a stamped graph file): the body up
-    /// to the next quote, found with `memchr`, not checked again; nil if there is none.
-    @inline(__always)
-    public mutating func checkedPlainStringBody() -> UnsafeRawBufferPointer? {
-        let start = offset
-        guard start < bytes.count, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-            let quote = Platform.findByte(UInt8(ascii: "\""), in: base + start, count: bytes.count - start)
-        else { return nil }
-        offset = quote - base + 1
-        return UnsafeRawBufferPointer(rebasing: bytes[start..<offset - 1])
-    }
-
     /// A non-negative integer of 1 to 18 digits without a leading zero, fraction or
-    /// exponent; nil (position unspecified) for anything else.
+    /// exponent; nil (position unspecified) for anything else. The digits are found, and
+    /// their value made, eight at a time.
     @inline(__always)
     public mutating func plainNonNegativeInteger() -> Int64? {
-        let start = offset
-        guard skipPlainNonNegativeInteger() else { return nil }
-        var value: Int64 = 0
-        for index in start..<offset {
-            value = value &* 10 &+ Int64(bytes[index] &- UInt8(ascii: "0"))
-        }
-        return value
-    }
-
-    /// Skips what `plainNonNegativeInteger()` would read, without its value; false
-    /// (position unspecified) where it would return nil. The digits are found eight at
-    /// a time.
-    @inline(__always)
-    public mutating func skipPlainNonNegativeInteger() -> Bool {
         let start = offset
         var end = offset
         let ones: UInt64 = 0x0101_0101_0101_0101
@@ -361,7 +293,7 @@ public struct JSONReader {
                 let notDigit = (word | ((word & (ones &* 0x0F)) &+ ones &* 0x06)) & (ones &* 0xF0)
                 if notDigit == 0 {
                     end += 8
-                    if end - start > 18 { return false }
+                    if end - start > 18 { return nil }
                     continue
                 }
                 end += notDigit.littleEndian.trailingZeroBitCount / 8
@@ -371,13 +303,28 @@ public struct JSONReader {
             break
         }
         let count = end - start
-        guard count > 0, count <= 18, count == 1 || bytes[start] != UInt8(ascii: "0") else { return false }
+        guard count > 0, count <= 18, count == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
         if end < bytes.count {
             let next = bytes[end]
-            if next == UInt8(ascii: ".") || next | 0x20 == UInt8(ascii: "e") { return false }
+            if next == UInt8(ascii: ".") || next | 0x20 == UInt8(ascii: "e") { return nil }
         }
         offset = end
-        return true
+        var value: Int64 = 0
+        var index = start
+        // Pairs, then fours, then eights combined in place (a Unix time has ten digits).
+        while end &- index >= 8 {
+            var word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &- 0x3030_3030_3030_3030
+            word = (word &* 10 &+ (word >> 8)) & 0x00FF_00FF_00FF_00FF
+            word = (word &* 100 &+ (word >> 16)) & 0x0000_FFFF_0000_FFFF
+            word = (word &* 10000 &+ (word >> 32)) & 0xFFFF_FFFF
+            value = value &* 100_000_000 &+ Int64(word)
+            index &+= 8
+        }
+        while index < end {
+            value = value &* 10 &+ Int64(bytes[index] &- UInt8(ascii: "0"))
+            index &+= 1
+        }
+        return value
     }
 
     /// Moves back to `offset`, an earlier position inside the current container, to read
@@ -460,14 +407,39 @@ public struct JSONReader {
         }
     }
 
+    /// Skips whitespace (space, tab, newline, carriage return).
     @inline(__always)
-    private mutating func skipWhitespace() {
+    public mutating func skipWhitespace() {
+        // Eight bytes at a time (the indentation of a pretty-printed document), then one.
+        while offset &+ 8 <= bytes.count {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            let other = Self.nonWhitespaceBytes(word)
+            if other != 0 {
+                offset &+= other.trailingZeroBitCount &>> 3
+                return
+            }
+            offset &+= 8
+        }
         while offset < bytes.count {
             switch bytes[offset] {
             case 0x20, 0x0A, 0x0D, 0x09: offset += 1
             default: return
             }
         }
+    }
+
+    /// 0x80 in each byte of `word` (read little-endian) that is not a JSON whitespace
+    /// byte (space, tab, newline, carriage return), exactly.
+    @inline(__always)
+    private static func nonWhitespaceBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let low: UInt64 = ones &* 0x7F
+        /// 0x80 in each byte that is zero, exactly (no carry crosses a byte).
+        func zeroBytes(_ value: UInt64) -> UInt64 { ~(((value & low) &+ low) | value | low) }
+        let whitespace =
+            zeroBytes(word ^ (ones &* 0x20)) | zeroBytes(word ^ (ones &* 0x0A)) | zeroBytes(word ^ (ones &* 0x0D))
+            | zeroBytes(word ^ (ones &* 0x09))
+        return ~whitespace & (ones &* 0x80)
     }
 
     // MARK: Numbers
@@ -569,6 +541,7 @@ public struct JSONReader {
     /// well-formed sequences inside the word it has, without a call and without
     /// reading the word again. Anything else goes to `scanStringByte()`, one byte or
     /// sequence at a time, which is where every error comes from.
+    @inline(__always)
     mutating func scanPlainString() throws(JSONError) -> Bool {
         // An empty buffer has no base address, and nothing is loaded from it (its count is
         // 0), so any pointer does; `scanStringByte()` then reports the end of input. (A

@@ -12,46 +12,28 @@
 ///       "places": [
 ///         {"lastVisitedAt":1700000000,"name":"Airport","visits":12}
 ///       ],
-///       "successors": [],
 ///       "version": 1
 ///     }
 ///
-/// - The seed's keys keep their names and types: `edges` (array of `origin`,
-///   `destination`, `weight`) and `lastVisitedLocation` (string, or absent or null).
-/// - Ours are additions: `version`, `lastVisitedAt` at the top and on each edge,
-///   `places`, the visit count and last visit of each place, for frecency, and
-///   `successors`, a copy of the edge lines that leave the last place (written with
-///   `lastVisitedLocation`, ignored when read) so that a suggestion from it reads only
-///   the end of a stamped file. A file without `places` (the seed's) gets estimates
-///   from its edges: a place's visits are the weights of the edges into it, its last
-///   visit the latest of their times.
-/// - A file without `version` is the seed's format (version 0); a version newer than
-///   `currentVersion` is refused, even when the rest does not parse, so an old program
-///   says "upgrade" rather than "syntax error" about a newer file.
-/// - Unknown keys of any type are skipped (validated, then ignored) for forward
-///   compatibility.
-/// - Reading is lenient where nothing is lost: a missing `edges` is no edges, a missing
-///   `weight` is 1, edges whose places fold together are merged (weights added, the
-///   later time kept), and edges with an empty place name are dropped. Anything else
-///   unexpected (a string weight, a negative weight, a missing `origin`) is an error
-///   with its position and a path such as `edges[3].weight`.
-/// - Writing sorts keys, writes one edge per line in the order learned, and always
-///   writes the current version; `lastVisitedLocation` and times are omitted when nil,
+/// - The seed's keys keep their names and types: `edges` (`origin`, `destination`,
+///   `weight`) and `lastVisitedLocation` (string, absent or null). Ours are additions:
+///   `version`, `lastVisitedAt` (top and edges) and `places` (visits and last visit of
+///   each place; a file without it, the seed's, gets them estimated from its edges).
+/// - No `version` is the seed's format (0); a newer version than `currentVersion` is
+///   refused even when the rest does not parse ("upgrade", not "syntax error").
+/// - Unknown keys of any type are validated and ignored (`successors`, which earlier
+///   versions wrote, is one). A missing `edges` is none, a missing `weight` 1; edges whose
+///   places fold together are merged (weights added, the later time kept), edges with an
+///   empty place name dropped; anything else unexpected is an error with its position and
+///   a path such as `edges[3].weight`.
+/// - A place shows the spelling the file names it with last, `lastVisitedLocation`'s last.
+/// - Writing sorts keys, writes one edge per line in the order learned and one place per
+///   line in the graph's order (its records', then first visits'); nil values are omitted,
 ///   which the seed's decoder reads as nil.
 extension RouteGraph {
     /// Reads a graph from the bytes of a graph file.
     public init(json bytes: UnsafeRawBufferPointer) throws(RouteGraphDecodingError) {
-        do {
-            self = try Self.read(bytes)
-        } catch {
-            if let found = Self.peekVersion(bytes), found > Self.currentVersion {
-                throw .unsupportedVersion(found: found, supported: Self.currentVersion)
-            }
-            throw .invalid(error)
-        }
-        if version > Self.currentVersion {
-            throw .unsupportedVersion(found: Int64(version), supported: Self.currentVersion)
-        }
+        self.init(contents: try Self.contents(of: bytes), in: bytes)
     }
 
     /// Reads a graph from the bytes of a graph file.
@@ -62,87 +44,86 @@ extension RouteGraph {
         self = try result.get()
     }
 
-    /// Whether `json()` writes every name without an escape (no quote, backslash or
-    /// control character), as the fast paths read names: only such a file may carry the
-    /// checked stamp (see `GraphFile.checkedStamp`).
-    var namesAreWrittenPlain: Bool {
-        placeTable.allSatisfy { place in
-            place.name.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    /// The contents of a graph file (see `GraphFileContents`), or why it is not one.
+    static func contents(of bytes: UnsafeRawBufferPointer) throws(RouteGraphDecodingError) -> GraphFileContents {
+        let contents: GraphFileContents
+        do {
+            contents = try GraphFileContents.read(bytes)
+        } catch {
+            if let found = GraphFileContents.peekVersion(bytes), found > Self.currentVersion {
+                throw .unsupportedVersion(found: found, supported: Self.currentVersion)
+            }
+            throw .invalid(error)
         }
+        if contents.version > Self.currentVersion {
+            throw .unsupportedVersion(found: contents.version, supported: Self.currentVersion)
+        }
+        return contents
+    }
+
+    /// The graph a file's contents describe; `bytes` are the file's.
+    init(contents: GraphFileContents, in bytes: UnsafeRawBufferPointer) {
+        self.init()
+        // Places are numbered as the records list them (so a save writes them back in
+        // the same order), then as edges name them; spellings then apply in file order.
+        for record in contents.records { _ = intern(spelling: contents.bytes(of: record.name, in: bytes)) }
+        var edgeIndex = 0
+        var recordIndex = 0
+        while edgeIndex < contents.edges.count || recordIndex < contents.records.count {
+            if recordIndex == contents.records.count
+                || (edgeIndex < contents.edges.count
+                    && contents.edges[edgeIndex].element.lowerBound < contents.records[recordIndex].element.lowerBound)
+            {
+                let edge = contents.edges[edgeIndex]
+                edgeIndex += 1
+                if let to = intern(spelling: contents.bytes(of: edge.destination, in: bytes)),
+                    let from = intern(spelling: contents.bytes(of: edge.origin, in: bytes))
+                {
+                    strengthen(from: from, to: to, by: Int(clamping: edge.weight), at: edge.time)
+                }
+            } else {
+                let record = contents.records[recordIndex]
+                recordIndex += 1
+                if let index = intern(spelling: contents.bytes(of: record.name, in: bytes)) {
+                    addStatistics(visits: record.visits, lastVisitedAt: record.time, to: index)
+                }
+            }
+        }
+        // The last place is read last so that its spelling wins, whatever the key order.
+        if let name = contents.lastName { lastPlace = intern(spelling: contents.bytes(of: name, in: bytes)) }
+        lastVisitedAt = lastPlace == nil ? nil : contents.lastVisitedAt
+        if !contents.hasRecords { estimateStatisticsFromEdges() }
+        version = Int(clamping: contents.version)
     }
 
     /// The graph as the bytes of a graph file, ending with a newline.
-    ///
-    /// Each place's name is escaped and quoted once, then copied into every edge that
-    /// names it; the rest of an edge line is fixed text and two integers.
     public func json() -> [UInt8] {
-        let referenced = placesInFileOrder()
-        var quoted = [[UInt8]](repeating: [], count: placeTable.count)
-        var nameBytes = 0
-        for index in referenced {
-            var writer = JSONWriter()
-            writer.string(placeTable[index].name)
-            quoted[index] = writer.bytes
-            nameBytes += writer.bytes.count
+        typealias F = GraphFileFormat
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256 + links.count * 120 + placeTable.count * 64)
+        F.append(F.documentStart, to: &bytes)
+        for (index, link) in links.enumerated() {
+            F.append(index == 0 ? F.firstElement : F.elementSeparator, to: &bytes)
+            F.appendEdge(
+                destination: placeTable[link.destination].name, time: link.lastVisitedAt, origin: placeTable[link.origin].name,
+                weight: link.weight, to: &bytes)
         }
-        var writer = JSONWriter(wrapDepth: 2, capacity: 256 + links.count * 80 + nameBytes * 4)
-        func write(_ link: Link) {
-            writer.beginObject()
-            writer.key("destination")
-            writer.rawValue(quoted[link.destination])
-            if let time = link.lastVisitedAt {
-                writer.key("lastVisitedAt")
-                writer.integer(time)
-            }
-            writer.key("origin")
-            writer.rawValue(quoted[link.origin])
-            writer.key("weight")
-            writer.integer(Int64(link.weight))
-            writer.endObject()
-        }
-        writer.beginObject()
-        writer.key("edges")
-        writer.beginArray()
-        for link in links { write(link) }
-        writer.endArray()
-        if let lastVisitedAt {
-            writer.key("lastVisitedAt")
-            writer.integer(lastVisitedAt)
-        }
+        F.append(links.isEmpty ? F.emptyListEnd : F.listEnd, to: &bytes)
         if let lastPlace {
-            writer.key("lastVisitedLocation")
-            writer.rawValue(quoted[lastPlace])
+            F.appendHeader(lastVisitedAt: lastVisitedAt, lastVisitedLocation: placeTable[lastPlace].name, to: &bytes)
         }
-        writer.key("places")
-        writer.beginArray()
-        for index in referenced {
+        F.append(F.placesStart, to: &bytes)
+        var isFirst = true
+        for index in referencedPlaces() {
             let place = placeTable[index]
             guard place.visits > 0 || place.lastVisitedAt != nil else { continue }
-            writer.beginObject()
-            if let time = place.lastVisitedAt {
-                writer.key("lastVisitedAt")
-                writer.integer(time)
-            }
-            writer.key("name")
-            writer.rawValue(quoted[index])
-            writer.key("visits")
-            writer.integer(Int64(place.visits))
-            writer.endObject()
+            F.append(isFirst ? F.firstElement : F.elementSeparator, to: &bytes)
+            isFirst = false
+            F.appendRecord(name: place.name, visits: place.visits, time: place.lastVisitedAt, to: &bytes)
         }
-        writer.endArray()
-        // A copy of the edges leaving the last place, in file order, so that suggesting
-        // from it reads the end of the file only (see `successorsFromTail`).
-        if let lastPlace {
-            writer.key("successors")
-            writer.beginArray()
-            for link in links where link.origin == lastPlace { write(link) }
-            writer.endArray()
-        }
-        writer.key("version")
-        writer.integer(Int64(Self.currentVersion))
-        writer.endObject()
-        writer.finish()
-        return writer.bytes
+        F.append(isFirst ? F.emptyListEnd : F.listEnd, to: &bytes)
+        F.append(F.documentEnd, to: &bytes)
+        return bytes
     }
 
     /// Adds read statistics to a place; two spellings of one place add their visits
@@ -153,271 +134,103 @@ extension RouteGraph {
         placeTable[index].visits = overflow ? .max : sum
         if let time { placeTable[index].lastVisitedAt = max(placeTable[index].lastVisitedAt ?? time, time) }
     }
+}
 
-    /// The referenced places in the order a reader of the saved file meets them: by
-    /// edge, destination before origin (the keys are sorted), then the rest. Writing the
-    /// `places` array in this order makes a save of a freshly read graph byte-identical.
-    private func placesInFileOrder() -> [Int] {
-        var order: [Int] = []
-        order.reserveCapacity(placeTable.count)
-        var seen = [Bool](repeating: false, count: placeTable.count)
-        for link in links {
-            for index in [link.destination, link.origin] where !seen[index] {
-                seen[index] = true
-                order.append(index)
-            }
-        }
-        for index in referencedPlaces() where !seen[index] { order.append(index) }
-        return order
-    }
+/// The layout of a graph file as written: the one writer of its lines, and the literals
+/// that the reader's fast path (`GraphFileContents`) compares the file's bytes with.
+///
+///     {                                    documentStart
+///       "edges": [                         (firstElement before the first line)
+///         {"destination":"B","lastVisitedAt":1700000000,"origin":"A","weight":1},
+///         …                                (elementSeparator between lines)
+///       ],                                 listEnd (emptyListEnd: "[],")
+///       "lastVisitedAt": 1700000000,       header, with a last place only
+///       "lastVisitedLocation": "B",
+///       "places": [                        placesStart
+///         {"lastVisitedAt":1700000000,"name":"B","visits":1}
+///       ],
+///       "version": 1                       documentEnd
+///     }
+///
+/// (Literals are computed properties: a stored static costs a lazy-initialization check
+/// at every use.)
+enum GraphFileFormat {
+    static var documentStart: StaticString { "{\n  \"edges\": [" }
+    static var firstElement: StaticString { "\n    " }
+    static var elementSeparator: StaticString { ",\n    " }
+    static var listEnd: StaticString { "\n  ],\n" }
+    static var emptyListEnd: StaticString { "],\n" }
+    static var headerTime: StaticString { "  \"lastVisitedAt\": " }
+    static var headerLocation: StaticString { "  \"lastVisitedLocation\": " }
+    static var headerLineEnd: StaticString { ",\n" }
+    static var placesStart: StaticString { "  \"places\": [" }
+    static var documentEnd: StaticString { "  \"version\": 1\n}\n" }
 
-    // MARK: Reading
+    // The literals before a name end with its opening quote (the name's closing quote is
+    // written by `appendName` and read with the name).
+    static var edgeDestination: StaticString { "{\"destination\":\"" }
+    static var edgeTime: StaticString { ",\"lastVisitedAt\":" }
+    static var edgeOrigin: StaticString { ",\"origin\":\"" }
+    static var edgeWeight: StaticString { ",\"weight\":" }
+    static var recordTime: StaticString { "{\"lastVisitedAt\":" }
+    static var recordName: StaticString { ",\"name\":\"" }
+    static var recordNameFirst: StaticString { "{\"name\":\"" }
+    static var recordVisits: StaticString { ",\"visits\":" }
+    static var objectEnd: StaticString { "}" }
 
-    /// The keys the reader acts on, recognized from their bytes without making strings.
-    private enum Key {
-        case edges, places, lastVisitedLocation, lastVisitedAt, version
-        case origin, destination, weight, name, visits
-        case other
-
-        init(_ bytes: UnsafeRawBufferPointer) {
-            func matches(_ text: StaticString) -> Bool {
-                bytes.count == text.utf8CodeUnitCount
-                    && Platform.bytesEqual(bytes.baseAddress, text.utf8Start, count: bytes.count)
-            }
-            switch bytes.count {
-            case 4: self = matches("name") ? .name : .other
-            case 5: self = matches("edges") ? .edges : .other
-            case 6:
-                self =
-                    matches("origin")
-                    ? .origin
-                    : matches("weight")
-                        ? .weight
-                        : matches("places")
-                            ? .places
-                            : matches("visits") ? .visits : .other
-            case 7: self = matches("version") ? .version : .other
-            case 11: self = matches("destination") ? .destination : .other
-            case 13: self = matches("lastVisitedAt") ? .lastVisitedAt : .other
-            case 19: self = matches("lastVisitedLocation") ? .lastVisitedLocation : .other
-            default: self = .other
-            }
-        }
-
-        var text: String {
-            switch self {
-            case .edges: "edges"
-            case .places: "places"
-            case .lastVisitedLocation: "lastVisitedLocation"
-            case .lastVisitedAt: "lastVisitedAt"
-            case .version: "version"
-            case .origin: "origin"
-            case .destination: "destination"
-            case .weight: "weight"
-            case .name: "name"
-            case .visits: "visits"
-            case .other: "?"
-            }
-        }
-    }
-
-    private static func read(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> RouteGraph {
-        var graph = RouteGraph()
-        var reader = JSONReader(bytes)
-        // About one new spelling per 500 bytes of a typical file; the table grows if not.
-        let spellings = SpellingTable(expectedSpellings: bytes.count / 500)
-        graph.linkIndex.reserveCapacity(bytes.count / 100)
-        var lastName: [UInt8]?
-        var version: Int64 = 0
-        var sawPlaces = false
-        try within("the top level", &reader) { (reader) throws(JSONError) in try reader.beginObject() }
-        while let key = try reader.nextKeyBytes(Key.init) {
-            switch key {
-            case .edges:
-                try readEdges(&reader, into: &graph, spellings: spellings)
-            case .places:
-                sawPlaces = true
-                try readPlaces(&reader, into: &graph, spellings: spellings)
-            case .lastVisitedLocation:
-                lastName = try within(key.text, &reader) { (reader) throws(JSONError) in
-                    try reader.readNullIfPresent() ? nil : try reader.readStringBytes { Array($0) }
-                }
-            case .lastVisitedAt:
-                graph.lastVisitedAt = try within(key.text, &reader) { (reader) throws(JSONError) in
-                    try reader.readNullIfPresent() ? nil : try reader.readInt64()
-                }
-            case .version:
-                let start = reader.offset
-                version = try within(key.text, &reader) { (reader) throws(JSONError) in try reader.readInt64() }
-                if version < 0 { throw reader.error("version: must not be negative", at: start) }
-            default:
-                try reader.skipValue()
-            }
-        }
-        try reader.finish()
-        // The last place is read last so that its spelling wins, whatever the key order.
-        if let lastName {
-            graph.lastPlace = lastName.withUnsafeBytes { spellings.place(spelled: $0, in: &graph) }
-        }
-        if graph.lastPlace == nil { graph.lastVisitedAt = nil }
-        if !sawPlaces { graph.estimateStatisticsFromEdges() }
-        graph.version = Int(clamping: version)
-        return graph
-    }
-
-    private static func readEdges(
-        _ reader: inout JSONReader, into graph: inout RouteGraph, spellings: SpellingTable
-    ) throws(JSONError) {
-        try within("edges", &reader) { (reader) throws(JSONError) in try reader.beginArray() }
-        var position = 0
-        while try reader.nextElement() {
-            func path() -> String { "edges[\(position)]" }
-            let start = reader.offset
-            // The shape this writer produces, read with byte comparisons; anything else
-            // (other key orders, whitespace, escapes, errors) goes the validating way.
-            if reader.skipLiteral(#"{"destination":""#), let destinationBytes = reader.plainStringBody() {
-                var time: Int64? = nil
-                var shapeHolds = true
-                if reader.skipLiteral(#","lastVisitedAt":"#) {
-                    time = reader.plainNonNegativeInteger()
-                    shapeHolds = time != nil
-                }
-                if shapeHolds, reader.skipLiteral(#","origin":""#), let originBytes = reader.plainStringBody(),
-                    reader.skipLiteral(#","weight":"#), let weight = reader.plainNonNegativeInteger(),
-                    reader.skipLiteral("}")
-                {
-                    if let to = spellings.place(spelled: destinationBytes, in: &graph),
-                        let from = spellings.place(spelled: originBytes, in: &graph)
-                    {
-                        graph.strengthen(from: from, to: to, by: Int(clamping: weight), at: time)
-                    }
-                    position += 1
-                    continue
-                }
-            }
-            reader.rewind(to: start)
-            try within(path(), &reader) { (reader) throws(JSONError) in try reader.beginObject() }
-            var origin: Int?? = nil
-            var destination: Int?? = nil
-            var weight: Int64 = 1
-            var time: Int64?
-            while let key = try reader.nextKeyBytes(Key.init) {
-                switch key {
-                case .origin:
-                    origin = try within(path(), key: key.text, &reader) { (reader) throws(JSONError) in
-                        try reader.readStringBytes { spellings.place(spelled: $0, in: &graph) }
-                    }
-                case .destination:
-                    destination = try within(path(), key: key.text, &reader) { (reader) throws(JSONError) in
-                        try reader.readStringBytes { spellings.place(spelled: $0, in: &graph) }
-                    }
-                case .weight:
-                    let valueStart = reader.offset
-                    weight = try within(path(), key: key.text, &reader) { (reader) throws(JSONError) in
-                        try reader.readInt64()
-                    }
-                    if weight < 0 { throw reader.error("\(path()).weight: must not be negative", at: valueStart) }
-                case .lastVisitedAt:
-                    time = try within(path(), key: key.text, &reader) { (reader) throws(JSONError) in
-                        try reader.readNullIfPresent() ? nil : try reader.readInt64()
-                    }
-                default:
-                    try reader.skipValue()
-                }
-            }
-            guard let origin else { throw reader.error("\(path()): missing \"origin\"", at: start) }
-            guard let destination else { throw reader.error("\(path()): missing \"destination\"", at: start) }
-            if let from = origin, let to = destination {
-                graph.strengthen(from: from, to: to, by: Int(clamping: weight), at: time)
-            }
-            position += 1
-        }
-    }
-
-    private static func readPlaces(
-        _ reader: inout JSONReader, into graph: inout RouteGraph, spellings: SpellingTable
-    ) throws(JSONError) {
-        try within("places", &reader) { (reader) throws(JSONError) in try reader.beginArray() }
-        var position = 0
-        while try reader.nextElement() {
-            func path() -> String { "places[\(position)]" }
-            let start = reader.offset
-            // The shape this writer produces first, as for edges.
-            if reader.skipLiteral(#"{"lastVisitedAt":"#), let time = reader.plainNonNegativeInteger(),
-                reader.skipLiteral(#","name":""#), let nameBytes = reader.plainStringBody(),
-                reader.skipLiteral(#","visits":"#), let visits = reader.plainNonNegativeInteger(),
-                reader.skipLiteral("}")
-            {
-                if let index = spellings.place(spelled: nameBytes, in: &graph) {
-                    graph.addStatistics(visits: visits, lastVisitedAt: time, to: index)
-                }
-                position += 1
-                continue
-            }
-            reader.rewind(to: start)
-            try within(path(), &reader) { (reader) throws(JSONError) in try reader.beginObject() }
-            var place: Int?? = nil
-            var visits: Int64 = 0
-            var time: Int64?
-            while let key = try reader.nextKeyBytes(Key.init) {
-                switch key {
-                case .name:
-                    place = try within(path(), key: key.text, &reader) { (reader) throws(JSONError) in
-                        try reader.readStringBytes { spellings.place(spelled: $0, in: &graph) }
-                    }
-                case .visits:
-                    let valueStart = reader.offset
-                    visits = try within(path(), key: key.text, &reader) { (reader) throws(JSONError) in
-                        try reader.readInt64()
-                    }
-                    if visits < 0 { throw reader.error("\(path()).visits: must not be negative", at: valueStart) }
-                case .lastVisitedAt:
-                    time = try within(path(), key: key.text, &reader) { (reader) throws(JSONError) in
-                        try reader.readNullIfPresent() ? nil : try reader.readInt64()
-                    }
-                default:
-                    try reader.skipValue()
-                }
-            }
-            guard let place else { throw reader.error("\(path()): missing \"name\"", at: start) }
-            if let index = place { graph.addStatistics(visits: visits, lastVisitedAt: time, to: index) }
-            position += 1
-        }
-    }
-
-    /// Runs one read, prefixing a type error's message with where in the file it was.
+    /// Appends the bytes of `literal`.
     @inline(__always)
-    private static func within<T>(
-        _ path: @autoclosure () -> String, key: String? = nil, _ reader: inout JSONReader,
-        _ body: (inout JSONReader) throws(JSONError) -> T
-    ) throws(JSONError) -> T {
-        do {
-            return try body(&reader)
-        } catch {
-            var error = error
-            error.message = (key.map { "\(path()).\($0)" } ?? path()) + ": " + error.message
-            throw error
-        }
+    static func append(_ literal: StaticString, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
-    /// The top-level `version` of a document that may not otherwise be a valid graph,
-    /// if it is valid JSON with an integer version.
-    private static func peekVersion(_ bytes: UnsafeRawBufferPointer) -> Int64? {
-        var reader = JSONReader(bytes)
-        var version: Int64?
-        do {
-            try reader.beginObject()
-            while let key = try reader.nextKey() {
-                if key == "version", try reader.peekKind() == .number {
-                    version = try reader.readInt64()
-                } else {
-                    try reader.skipValue()
-                }
-            }
-            try reader.finish()
-        } catch {
-            return nil
+    /// Appends one edge line (without its separator).
+    static func appendEdge(destination: String, time: Int64?, origin: String, weight: Int, to bytes: inout [UInt8]) {
+        append(edgeDestination, to: &bytes)
+        appendName(destination, to: &bytes)
+        if let time {
+            append(edgeTime, to: &bytes)
+            JSONWriter.appendInteger(time, to: &bytes)
         }
-        return version
+        append(edgeOrigin, to: &bytes)
+        appendName(origin, to: &bytes)
+        append(edgeWeight, to: &bytes)
+        JSONWriter.appendInteger(Int64(weight), to: &bytes)
+        append(objectEnd, to: &bytes)
+    }
+
+    /// Appends one place record (without its separator).
+    static func appendRecord(name: String, visits: Int, time: Int64?, to bytes: inout [UInt8]) {
+        if let time {
+            append(recordTime, to: &bytes)
+            JSONWriter.appendInteger(time, to: &bytes)
+            append(recordName, to: &bytes)
+        } else {
+            append(recordNameFirst, to: &bytes)
+        }
+        appendName(name, to: &bytes)
+        append(recordVisits, to: &bytes)
+        JSONWriter.appendInteger(Int64(visits), to: &bytes)
+        append(objectEnd, to: &bytes)
+    }
+
+    /// Appends the header lines between the edges and the places.
+    static func appendHeader(lastVisitedAt: Int64?, lastVisitedLocation: String, to bytes: inout [UInt8]) {
+        if let lastVisitedAt {
+            append(headerTime, to: &bytes)
+            JSONWriter.appendInteger(lastVisitedAt, to: &bytes)
+            append(headerLineEnd, to: &bytes)
+        }
+        append(headerLocation, to: &bytes)
+        JSONWriter.appendQuoted(lastVisitedLocation, to: &bytes)
+        append(headerLineEnd, to: &bytes)
+    }
+
+    /// Appends a name after the literal that ends with its opening quote: escaped, then
+    /// its closing quote.
+    private static func appendName(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { JSONWriter.appendEscaped(UnsafeRawBufferPointer($0), to: &bytes) }
+        bytes.append(UInt8(ascii: "\""))
     }
 }

@@ -1,33 +1,16 @@
 /// Where people go next: a weighted, directed graph of places learned from visits.
 ///
-/// The idea is the seed article's: when someone looks up one place and then another,
-/// they probably travelled between them. Each visit strengthens the edge from the last
-/// place to this one, and the places that usually follow are the suggestions:
+/// Each visit strengthens the edge from the last place to this one (the seed article's
+/// idea), and the places that usually follow are the suggestions. Two spellings are one
+/// place when `placeKey(_:)` folds them to the same key; the spelling used most recently
+/// is the one shown. Edges and places remember when they were last visited (Unix
+/// seconds, given by the caller) and places how often, for frecency. A visit can start a
+/// new trip (`newTrip`, or `tripGap`), which records no edge from the previous place.
 ///
-///     visit City Center, Football Field, Airport, City Center
-///         City Center → Football Field   1
-///         Football Field → Airport       1
-///         Airport → City Center          1
-///     then eleven times City Center, Airport
-///         City Center → Airport          11   (the first City Center adds no edge:
-///         Airport → City Center          11    we are already there)
-///
-/// Beyond the seed:
-/// - **Place identity.** Two spellings are one place when `placeKey(_:)` folds them to
-///   the same key (case, accents and runs of whitespace ignored), so `airport` and
-///   `Airport` share their edges. The spelling used most recently is the one shown.
-/// - **Time.** Each edge remembers when it was last travelled (`lastVisitedAt`, Unix
-///   seconds, injected by the caller), for recency in suggestions.
-/// - **Trips.** A visit can start a new trip (`newTrip`), which records no edge from the
-///   previous place; visiting the place you are at records nothing unless `selfLoops`.
-/// - **Bounds.** `forget(_:)` removes a place and its edges; `prune(maxPlaces:)` keeps
-///   the graph small by dropping the least used places.
-///
-/// Storage is by number: places live in an array and edges refer to them by index, with
-/// dictionaries from folded key to place and from (origin, destination) to edge, so a
-/// visit is two hash lookups whatever the size of the graph. Edges keep the order in
-/// which they were first learned (or read), which keeps saved files stable: a visit
-/// changes one line, a new edge adds one line at the end.
+/// Places live in an array and edges refer to them by index, with dictionaries from
+/// folded key to place and from (origin, destination) to edge. Edges keep the order in
+/// which they were first learned or read, places the order of their records in the file
+/// (then of their first visit), so a save changes a few lines and appends new ones.
 public struct RouteGraph: Sendable {
     /// The file format version this code writes and the newest it reads.
     public static let currentVersion = 1
@@ -82,7 +65,7 @@ public struct RouteGraph: Sendable {
     }
 
     /// An edge between place indices.
-    struct Link: Sendable {
+    struct Link: Sendable, Equatable {
         var origin: Int
         var destination: Int
         var weight: Int
@@ -92,11 +75,11 @@ public struct RouteGraph: Sendable {
     /// All places ever interned, by index; some may be unreferenced until `compact()`.
     var placeTable: [Place] = []
     /// Folded key → index in `placeTable`.
-    var placeIndex = PlaceKeyIndex()
+    var placeIndex: [PlaceKey: Int] = [:]
     /// The edges in the order they were learned.
     var links: [Link] = []
     /// `linkKey(origin, destination)` → index in `links`.
-    var linkIndex = LinkIndex()
+    var linkIndex: [UInt64: Int] = [:]
     /// Index of the place visited last.
     var lastPlace: Int?
     /// Counts the changes made since the graph was created or read; `GraphFile.update`
@@ -134,7 +117,7 @@ public struct RouteGraph: Sendable {
 
     /// The edge from `origin` to `destination` (any spelling of either), if travelled.
     public func edge(from origin: String, to destination: String) -> Edge? {
-        guard let from = placeIndex[Self.placeKey(origin)], let to = placeIndex[Self.placeKey(destination)],
+        guard let from = placeIndex[PlaceKey(Self.placeKey(origin))], let to = placeIndex[PlaceKey(Self.placeKey(destination))],
             let index = linkIndex[Self.linkKey(from, to)]
         else { return nil }
         return edge(for: links[index])
@@ -142,13 +125,13 @@ public struct RouteGraph: Sendable {
 
     /// The edges leaving `place` (any spelling), in the order learned.
     public func edges(from place: String) -> [Edge] {
-        guard let from = placeIndex[Self.placeKey(place)] else { return [] }
+        guard let from = placeIndex[PlaceKey(Self.placeKey(place))] else { return [] }
         return links.lazy.filter { $0.origin == from }.map(edge(for:))
     }
 
     /// The visit statistics of `place` (any spelling), if it is known.
     public func statistics(of place: String) -> PlaceStatistics? {
-        placeIndex[Self.placeKey(place)].map(statistics(at:))
+        placeIndex[PlaceKey(Self.placeKey(place))].map(statistics(at:))
     }
 
     /// The visit statistics of every place, in the order they were first seen.
@@ -161,63 +144,13 @@ public struct RouteGraph: Sendable {
         return PlaceStatistics(name: place.name, visits: place.visits, lastVisitedAt: place.lastVisitedAt)
     }
 
-    /// How `place` is shown (its most recently used spelling), if it is known.
-    public func displayName(of place: String) -> String? {
-        placeIndex[Self.placeKey(place)].map { placeTable[$0].name }
-    }
-
     // MARK: Place identity
 
     /// The identity of a place name: whitespace trimmed, runs of whitespace collapsed to
-    /// one space, and every scalar case- and accent-folded. Two names are the same place
-    /// exactly when their keys are equal; an empty key names no place.
+    /// one space, and every scalar case- and accent-folded (see `PlaceName`). Two names
+    /// are the same place exactly when their keys are equal; an empty key names no place.
     public static func placeKey(_ name: String) -> String {
-        normalize(name).key
-    }
-
-    /// The display spelling (trimmed, whitespace runs made one space) and key of `name`.
-    static func normalize(_ name: String) -> (display: String, key: String) {
-        var display: [UInt8] = []
-        var key: [UInt8] = []
-        display.reserveCapacity(name.utf8.count)
-        key.reserveCapacity(name.utf8.count)
-        var pendingSpace = false
-        var scalar = UInt32(0)
-        var utf8 = name.utf8.makeIterator()
-        var decoder = UTF8()
-        var isUnchanged = true
-        loop: while true {
-            switch decoder.decode(&utf8) {
-            case .scalarValue(let value): scalar = value.value
-            case .emptyInput: break loop
-            case .error: scalar = 0xFFFD  // cannot happen: String holds valid UTF-8
-            }
-            if isWhitespace(scalar) {
-                if scalar != 0x20 || pendingSpace || display.isEmpty { isUnchanged = false }
-                if !display.isEmpty { pendingSpace = true }
-                continue
-            }
-            if pendingSpace {
-                display.append(0x20)
-                key.append(0x20)
-                pendingSpace = false
-            }
-            appendUTF8(scalar, to: &display)
-            UnicodeFolding.appendFolded(scalar, to: &key)
-        }
-        if pendingSpace { isUnchanged = false }
-        let shown = isUnchanged ? name : String(decoding: display, as: UTF8.self)
-        return (shown, String(decoding: key, as: UTF8.self))
-    }
-
-    private static func isWhitespace(_ scalar: UInt32) -> Bool {
-        if scalar < 0x80 { return scalar == 0x20 || (scalar >= 0x09 && scalar <= 0x0D) }
-        return TextFolding.isUnicodeWhitespace(scalar)
-    }
-
-    private static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
-        guard let value = Unicode.Scalar(scalar) else { return }
-        for unit in UTF8.encode(value)! { output.append(unit) }
+        PlaceName.normalize(name).key
     }
 
     // MARK: Changing
@@ -226,17 +159,19 @@ public struct RouteGraph: Sendable {
     /// last place (creating it with weight 1), counts the visit on the place, then makes
     /// `place` the last place and its spelling the displayed one.
     ///
-    /// No edge is recorded when `newTrip` is set, or when `place` is the last place
-    /// itself and `selfLoops` is not set. Returns false, changing nothing, when the name
-    /// is empty or only whitespace.
+    /// No edge is recorded when `newTrip` is set, when the visit comes more than
+    /// `tripGap` seconds after the last one, or when `place` is the last place itself and
+    /// `selfLoops` is not set. Returns false, changing nothing, when the name is empty or
+    /// only whitespace.
     @discardableResult
-    public mutating func visit(_ place: String, at time: Int64, selfLoops: Bool = false, newTrip: Bool = false)
-        -> Bool
-    {
-        let (display, key) = Self.normalize(place)
+    public mutating func visit(
+        _ place: String, at time: Int64, selfLoops: Bool = false, newTrip: Bool = false, tripGap: Int64? = nil
+    ) -> Bool {
+        let (display, key) = PlaceName.normalize(place)
         guard !key.isEmpty else { return false }
+        let startsTrip = newTrip || (tripGap.map { gap in lastVisitedAt.map { time - $0 > gap } ?? false } ?? false)
         let here = intern(display: display, key: key)
-        if let last = lastPlace, !newTrip, last != here || selfLoops {
+        if let last = lastPlace, !startsTrip, last != here || selfLoops {
             strengthen(from: last, to: here, by: 1, at: time)
         }
         let (visits, overflow) = placeTable[here].visits.addingReportingOverflow(1)
@@ -252,7 +187,7 @@ public struct RouteGraph: Sendable {
     /// Forgetting the last place leaves the graph with no last place.
     @discardableResult
     public mutating func forget(_ place: String) -> Bool {
-        guard let doomed = placeIndex[Self.placeKey(place)] else { return false }
+        guard let doomed = placeIndex[PlaceKey(Self.placeKey(place))] else { return false }
         var removed = [Bool](repeating: false, count: placeTable.count)
         removed[doomed] = true
         remove(places: removed)
@@ -309,12 +244,32 @@ public struct RouteGraph: Sendable {
 
     /// The index of the place with `key`, created if new; its spelling becomes `display`.
     mutating func intern(display: String, key: String) -> Int {
-        if let index = placeIndex[key] {
-            if !UTF8Key.sameBytes(placeTable[index].name, display) { placeTable[index].name = display }
+        if let index = placeIndex[PlaceKey(key)] {
+            if !PlaceKey.sameBytes(placeTable[index].name, display) { placeTable[index].name = display }
             return index
         }
         placeTable.append(Place(name: display, key: key))
-        placeIndex[key] = placeTable.count - 1
+        placeIndex[PlaceKey(key)] = placeTable.count - 1
+        return placeTable.count - 1
+    }
+
+    /// The index of the place spelled `name` (valid UTF-8, as read from a file), created
+    /// if new; this spelling becomes its display spelling. Nil for a name with an empty
+    /// key.
+    mutating func intern(spelling name: UnsafeRawBufferPointer) -> Int? {
+        let key = PlaceName.withKey(name) { String(decoding: $0, as: UTF8.self) }
+        guard !key.isEmpty else { return nil }
+        if let index = placeIndex[PlaceKey(key)] {
+            // Most files spell a place one way: then the display spelling stays as it is.
+            var shown = placeTable[index].name
+            if !shown.withUTF8({ UnsafeRawBufferPointer($0).elementsEqual(name) }) {
+                let display = PlaceName.normalize(name).display
+                if !PlaceKey.sameBytes(shown, display) { placeTable[index].name = display }
+            }
+            return index
+        }
+        placeTable.append(Place(name: PlaceName.normalize(name).display, key: key))
+        placeIndex[PlaceKey(key)] = placeTable.count - 1
         return placeTable.count - 1
     }
 
@@ -379,20 +334,14 @@ public struct RouteGraph: Sendable {
 
     /// Renumbers places so only referenced ones remain, keeping their relative order.
     mutating func compact() {
-        var newIndex = placeTable.map { $0.visits > 0 ? 0 : -1 }
-        for link in links {
-            newIndex[link.origin] = 0
-            newIndex[link.destination] = 0
-        }
-        if let lastPlace { newIndex[lastPlace] = 0 }
-        var table: [Place] = []
+        let kept = referencedPlaces()
+        var newIndex = [Int](repeating: -1, count: placeTable.count)
         placeIndex.removeAll(keepingCapacity: true)
-        for (index, place) in placeTable.enumerated() where newIndex[index] == 0 {
-            newIndex[index] = table.count
-            placeIndex[place.key] = table.count
-            table.append(place)
+        for (number, index) in kept.enumerated() {
+            newIndex[index] = number
+            placeIndex[PlaceKey(placeTable[index].key)] = number
         }
-        placeTable = table
+        placeTable = kept.map { placeTable[$0] }
         linkIndex.removeAll(keepingCapacity: true)
         for index in links.indices {
             links[index].origin = newIndex[links[index].origin]
@@ -410,13 +359,13 @@ extension RouteGraph: Equatable {
     /// places and internal numbering do not count.
     public static func == (lhs: RouteGraph, rhs: RouteGraph) -> Bool {
         guard lhs.version == rhs.version, lhs.lastVisitedAt == rhs.lastVisitedAt,
-            lhs.lastVisitedLocation.map(UTF8Key.init) == rhs.lastVisitedLocation.map(UTF8Key.init),
+            lhs.lastVisitedLocation.map(PlaceKey.init) == rhs.lastVisitedLocation.map(PlaceKey.init),
             lhs.links.count == rhs.links.count
         else { return false }
         for (left, right) in zip(lhs.links, rhs.links) {
             guard left.weight == right.weight, left.lastVisitedAt == right.lastVisitedAt,
-                UTF8Key.sameBytes(lhs.placeTable[left.origin].name, rhs.placeTable[right.origin].name),
-                UTF8Key.sameBytes(lhs.placeTable[left.destination].name, rhs.placeTable[right.destination].name)
+                PlaceKey.sameBytes(lhs.placeTable[left.origin].name, rhs.placeTable[right.origin].name),
+                PlaceKey.sameBytes(lhs.placeTable[left.destination].name, rhs.placeTable[right.destination].name)
             else { return false }
         }
         let left = lhs.referencedPlaces()
@@ -425,7 +374,7 @@ extension RouteGraph: Equatable {
         for (l, r) in zip(left, right) {
             let a = lhs.placeTable[l]
             let b = rhs.placeTable[r]
-            guard a.visits == b.visits, a.lastVisitedAt == b.lastVisitedAt, UTF8Key.sameBytes(a.name, b.name)
+            guard a.visits == b.visits, a.lastVisitedAt == b.lastVisitedAt, PlaceKey.sameBytes(a.name, b.name)
             else { return false }
         }
         return true

@@ -81,8 +81,9 @@ enum Recency {
     static let older = 0.25
 }
 
-/// A place being ranked: by score, then the later time, then name. A struct, not a
-/// tuple: an array of tuples costs every start a run-time metadata instantiation.
+/// A place being ranked (see `RouteGraph.ranksBefore`); `place` is an index, of the
+/// graph's places or of a file's records. A struct, not a tuple: an array of tuples costs
+/// every start a run-time metadata instantiation.
 struct Candidate {
     var place: Int
     var score: Double
@@ -101,7 +102,7 @@ extension RouteGraph {
     ) -> [Suggestion] {
         let from: Int?
         if let name = request.from {
-            from = placeIndex[Self.placeKey(name)]
+            from = placeIndex[PlaceKey(Self.placeKey(name))]
         } else {
             from = lastPlace
         }
@@ -121,11 +122,7 @@ extension RouteGraph {
                 }
                 successors.append(Candidate(place: link.destination, score: score, time: link.lastVisitedAt ?? .min))
             }
-            successors.sort { a, b in
-                if a.score != b.score { return a.score > b.score }
-                if a.time != b.time { return a.time > b.time }
-                return isOrderedByName(a.place, b.place)
-            }
+            successors.sort(by: ranksBefore)
             for successor in successors where result.count < limit {
                 isTaken[successor.place] = true
                 let name = placeTable[successor.place].name
@@ -139,11 +136,6 @@ extension RouteGraph {
         // case) only the best `room` are kept, in a small sorted array, instead of
         // sorting every place; a long one is sorted once.
         let room = limit - result.count
-        func ranksBefore(_ a: Candidate, _ b: Candidate) -> Bool {
-            if a.score != b.score { return a.score > b.score }
-            if a.time != b.time { return a.time > b.time }
-            return isOrderedByName(a.place, b.place)
-        }
         var best: [Candidate] = []
         let keepsSorted = room <= Self.shortListLength
         for index in referencedPlaces() where !isTaken[index] {
@@ -196,12 +188,24 @@ extension RouteGraph {
         return Platform.powerOfTwo(-Double(age) / Double(halfLife))
     }
 
-    /// Name order for ties: by folded key, then by spelling, byte for byte.
-    private func isOrderedByName(_ a: Int, _ b: Int) -> Bool {
-        let left = placeTable[a]
-        let right = placeTable[b]
-        if !UTF8Key.sameBytes(left.key, right.key) { return Self.bytesPrecede(left.key, right.key) }
+    /// The order of both tiers, the one ranking of suggestions: the higher score first,
+    /// then the later time, then by name (folded key, then spelling, byte for byte), so
+    /// the result never depends on the order of the file.
+    func ranksBefore(_ a: Candidate, _ b: Candidate) -> Bool {
+        if let order = Self.ranksBefore(score: a.score, time: a.time, score: b.score, time: b.time) { return order }
+        let left = placeTable[a.place]
+        let right = placeTable[b.place]
+        if !PlaceKey.sameBytes(left.key, right.key) { return Self.bytesPrecede(left.key, right.key) }
         return Self.bytesPrecede(left.name, right.name)
+    }
+
+    /// The first part of `ranksBefore`, by score and time alone: nil when they tie (then
+    /// names decide). A scan that has not named its candidates yet orders them by this.
+    @inline(__always)
+    static func ranksBefore(score: Double, time: Int64, score otherScore: Double, time otherTime: Int64) -> Bool? {
+        if score != otherScore { return score > otherScore }
+        if time != otherTime { return time > otherTime }
+        return nil
     }
 
     private static func bytesPrecede(_ a: String, _ b: String) -> Bool {

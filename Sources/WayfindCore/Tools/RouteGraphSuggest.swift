@@ -158,23 +158,22 @@ public enum RouteGraphSuggest {
         return "\(whole)." + String(repeating: "0", count: digits - text.count) + text
     }
 
-    /// The suggestions as a JSON array, one object per line.
+    /// The suggestions as a JSON array, one object per line:
+    ///
+    ///     [
+    ///       {"place":"City Center","score":12,"source":"edge"}
+    ///     ]
     static func json(_ suggestions: [Suggestion]) -> [UInt8] {
-        var writer = JSONWriter(wrapDepth: 1)
-        writer.beginArray()
-        for suggestion in suggestions {
-            writer.beginObject()
-            writer.key("place")
-            writer.string(suggestion.place)
-            writer.key("score")
-            writer.rawValue(Array(formatScore(suggestion.score).utf8))
-            writer.key("source")
-            writer.string(suggestion.source.rawValue)
-            writer.endObject()
+        var bytes = Array("[".utf8)
+        for (index, suggestion) in suggestions.enumerated() {
+            bytes += Array((index == 0 ? "\n  {\"place\":" : ",\n  {\"place\":").utf8)
+            JSONWriter.appendQuoted(suggestion.place, to: &bytes)
+            bytes += Array(",\"score\":\(formatScore(suggestion.score)),\"source\":".utf8)
+            JSONWriter.appendQuoted(suggestion.source.rawValue, to: &bytes)
+            bytes.append(UInt8(ascii: "}"))
         }
-        writer.endArray()
-        writer.finish()
-        return writer.bytes
+        bytes += Array((suggestions.isEmpty ? "]\n" : "\n]\n").utf8)
+        return bytes
     }
 }
 

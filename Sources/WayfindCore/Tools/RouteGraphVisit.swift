@@ -112,28 +112,26 @@ public enum RouteGraphVisit {
             let outcome: (recorded: Int, unknown: [String])
             do {
                 file = try GraphFile(resolving: path)
-                // One visit, the usual call from a shell hook: patch the file in place
-                // of a full load and save when its shape allows.
+                // One visit, the usual call from a shell hook: the file with the lines it
+                // changes rewritten, in place of a full load and save, when that is the same.
                 let patch = {
-                    (bytes: UnsafeRawBufferPointer, isChecked: Bool) -> (FilePatch, (recorded: Int, unknown: [String]))? in
+                    (contents: GraphFileContents, bytes: UnsafeRawBufferPointer) -> ([FileChange], (recorded: Int, unknown: [String]))? in
                     guard visits.count == 1, options.forget.isEmpty,
-                        let patch = RouteGraph.visitPatch(
-                            bytes, place: visits[0].place, at: visits[0].time, selfLoops: options.selfLoops,
-                            newTrip: options.newTrip, tripGap: options.tripGap, maxPlaces: options.maximumPlaces,
-                            edgesChecked: isChecked)
+                        let patched = RouteGraph.visitPatch(
+                            contents, in: bytes, place: visits[0].place, at: visits[0].time, selfLoops: options.selfLoops,
+                            newTrip: options.newTrip, tripGap: options.tripGap, maxPlaces: options.maximumPlaces)
                     else { return nil }
-                    return (patch, (1, []))
+                    return (patched, (1, []))
                 }
                 outcome = try file.update(patching: patch) { graph in
                     var unknown: [String] = []
                     for place in options.forget where !graph.forget(place) { unknown.append(place) }
                     var recorded = 0
                     for (offset, visit) in visits.enumerated() {
-                        var newTrip = offset == 0 && options.newTrip
-                        if let gap = options.tripGap, let last = graph.lastVisitedAt, visit.time - last > gap {
-                            newTrip = true
-                        }
-                        if graph.visit(visit.place, at: visit.time, selfLoops: options.selfLoops, newTrip: newTrip) {
+                        let newTrip = offset == 0 && options.newTrip
+                        if graph.visit(
+                            visit.place, at: visit.time, selfLoops: options.selfLoops, newTrip: newTrip, tripGap: options.tripGap)
+                        {
                             recorded += 1
                         }
                     }

@@ -28,8 +28,8 @@ struct ScratchDirectory {
 }
 
 /// The bytes of `path`, read through a close-on-exec descriptor: a child that an
-/// end-to-end test spawns meanwhile must not inherit it, or the file would look in use and
-/// the next save would not reuse it as its spare (see `AtomicSaveTests`).
+/// end-to-end test spawns meanwhile must not inherit it, or the file would stay locked
+/// and the next save would not reuse it as its spare (see `AtomicSaveTests`).
 func fileBytes(_ path: String) -> [UInt8]? {
     (try? FileSystem.readFile(at: path)) ?? nil
 }
@@ -42,9 +42,15 @@ func fileMode(_ path: String) -> mode_t {
 
 /// Runs `body` in a forked child process and returns its exit status (or 128 + signal).
 /// For what cannot be done in the test process itself: resource limits, dropping root.
+/// The child first closes the descriptors it inherits, so that it holds no lock another
+/// test running meanwhile has taken (a file a test reads stays locked while any copy of
+/// its descriptor is open).
 func runInChild(_ body: () -> Int32) -> Int32 {
     let pid = fork()
-    if pid == 0 { _exit(body()) }
+    if pid == 0 {
+        for descriptor in 3..<Int32(1024) { close(descriptor) }
+        _exit(body())
+    }
     var status: Int32 = 0
     waitpid(pid, &status, 0)
     if status & 0x7F != 0 { return 128 + (status & 0x7F) }
@@ -120,7 +126,7 @@ struct GraphFileTests {
     @Test(arguments: [
         ("{\"edges\":[{\"origin\":\"A\",\"destination\":\"B\",\"weight\":1}", "line 1, column 54 (byte 53)"),
         ("{\"edges\":[],}\n", "trailing comma"),
-        ("", "unexpected end of input"),
+        ("  {", "unexpected end of input"),
     ])
     func aCorruptFileIsNeverOverwritten(content: String, fragment: String) throws {
         let scratch = ScratchDirectory()
@@ -138,6 +144,36 @@ struct GraphFileTests {
         #expect(!bodyRan)
         #expect(fileBytes(file.path) == Array(content.utf8))
         #expect(!FileManager.default.fileExists(atPath: file.backupPath))
+    }
+
+    @Test func anEmptyFileIsAnEmptyGraph() throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let file = GraphFile(path: scratch.path + "/graph.json")
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data())
+        #expect(try file.load() == RouteGraph())
+        #expect(try file.suggestions(for: SuggestionRequest(now: 1)) == [])
+        try file.update { $0.visit("Home", at: 1) }
+        #expect(try file.load().lastVisitedLocation == "Home")
+    }
+
+    /// A file that is not a JSON object is probably the wrong file: the message says what
+    /// it is not, and does not advise moving it away or restoring a backup.
+    @Test(arguments: ["root:x:0:0:root:/root:/bin/bash\n", "[1, 2, 3]", "\u{7F}ELF\u{2}\u{1}"])
+    func aFileThatIsNotAGraphIsNamedAndLeftAlone(content: String) throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let file = GraphFile(path: scratch.path + "/passwd")
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data(content.utf8))
+        _ = FileManager.default.createFile(atPath: file.backupPath, contents: Data("{}".utf8))
+        #expect {
+            try file.update { $0.visit("Home", at: 1) }
+        } throws: { error in
+            let message = "\(error)"
+            return message.hasPrefix("\(file.path): not a route graph (") && !message.contains("move")
+                && !message.contains(".bak") && message.hasSuffix("(name the graph with --graph FILE)")
+        }
+        #expect(fileBytes(file.path) == Array(content.utf8))
     }
 
     @Test func invalidUTF8InAPlaceNameIsReportedWithItsPosition() throws {

@@ -4,7 +4,7 @@ import WayfindTestSupport
 @testable import WayfindCore
 
 /// The byte-comparison calls that read a known writer's shape (`skipLiteral`,
-/// `plainNonNegativeInteger`, `skipPlainNonNegativeInteger`), against one-byte-at-a-time
+/// `plainNonNegativeInteger`), against one-byte-at-a-time
 /// references, at every length and offset near the end of the input.
 @Suite("JSONReader: the writer's-shape calls")
 struct JSONReaderShapeTests {
@@ -34,9 +34,6 @@ struct JSONReaderShapeTests {
                 let value = reader.plainNonNegativeInteger()
                 #expect(value == expected?.value, "\(input)")
                 if let expected { #expect(reader.offset == expected.end, "\(input)") }
-                var skipper = JSONReader(bytes)
-                #expect(skipper.skipPlainNonNegativeInteger() == (expected != nil), "\(input)")
-                if let expected { #expect(skipper.offset == expected.end, "\(input)") }
             }
         }
     }

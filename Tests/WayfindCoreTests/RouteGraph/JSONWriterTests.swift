@@ -3,7 +3,7 @@ import Testing
 
 @testable import WayfindCore
 
-@Suite("RouteGraph: JSON writer")
+@Suite("RouteGraph: JSON writing")
 struct JSONWriterTests {
     static let awkwardStrings: [String] = [
         "", "plain", "quote \" and backslash \\", "slash / stays", "\u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}",
@@ -12,11 +12,9 @@ struct JSONWriterTests {
 
     @Test(arguments: awkwardStrings)
     func stringsRoundTripThroughOurReaderAndFoundation(_ text: String) throws {
-        var writer = JSONWriter()
-        writer.beginArray()
-        writer.string(text)
-        writer.endArray()
-        let bytes = writer.bytes
+        var bytes = Array("[".utf8)
+        JSONWriter.appendQuoted(text, to: &bytes)
+        bytes += Array("]".utf8)
         let ours = try bytes.withUnsafeBytes { buffer throws(JSONError) -> String in
             var reader = JSONReader(buffer)
             try reader.beginArray()
@@ -32,54 +30,31 @@ struct JSONWriterTests {
     }
 
     @Test func controlCharactersUseShortEscapesWhereJSONHasThem() {
-        var writer = JSONWriter()
-        writer.string("\u{8}\u{C}\n\r\t\u{1}\u{1F}\"\\")
-        #expect(String(decoding: writer.bytes, as: UTF8.self) == #""\b\f\n\r\t\u0001\u001f\"\\""#)
+        var bytes: [UInt8] = []
+        JSONWriter.appendQuoted("\u{8}\u{C}\n\r\t\u{1}\u{1F}\"\\", to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == #""\b\f\n\r\t\u0001\u001f\"\\""#)
     }
 
     @Test(arguments: [Int64.min, -1, 0, 7, 10, 1_700_000_000, .max])
     func integersAreWrittenInFull(_ value: Int64) {
-        var writer = JSONWriter()
-        writer.integer(value)
-        #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
+        var bytes: [UInt8] = []
+        JSONWriter.appendInteger(value, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == String(value))
     }
 
-    @Test func wrappedContainersPutOneMemberPerLine() {
-        var writer = JSONWriter(wrapDepth: 2)
-        writer.beginObject()
-        writer.key("a")
-        writer.beginArray()
-        for n in 1...2 {
-            writer.beginObject()
-            writer.key("n")
-            writer.integer(Int64(n))
-            writer.key("s")
-            writer.string("x")
-            writer.endObject()
-        }
-        writer.endArray()
-        writer.key("b")
-        writer.beginArray()
-        writer.endArray()
-        writer.key("c")
-        writer.null()
-        writer.key("d")
-        writer.bool(true)
-        writer.endObject()
-        writer.finish()
-        let expected = """
-            {
-              "a": [
-                {"n":1,"s":"x"},
-                {"n":2,"s":"x"}
-              ],
-              "b": [],
-              "c": null,
-              "d": true
-            }
+    @Test func suggestionsAreAnArrayOfOneObjectPerLine() {
+        let json = RouteGraphSuggest.json([
+            Suggestion(place: "City \"Center\"", score: 12, source: .edge),
+            Suggestion(place: "Gym", score: 0.125, source: .frecency),
+        ])
+        #expect(
+            String(decoding: json, as: UTF8.self) == """
+                [
+                  {"place":"City \\"Center\\"","score":12,"source":"edge"},
+                  {"place":"Gym","score":0.125,"source":"frecency"}
+                ]
 
-            """
-        let actual = String(decoding: writer.bytes, as: UTF8.self)
-        #expect(actual == expected, "expected:\n\(expected)\nactual:\n\(actual)")
+                """)
+        #expect(RouteGraphSuggest.json([]) == Array("[]\n".utf8))
     }
 }

@@ -33,17 +33,16 @@ struct RouteGraphJSONTests {
               "lastVisitedAt": 1700000060,
               "lastVisitedLocation": "Airport \\"T1\\"",
               "places": [
-                {"lastVisitedAt":1700000060,"name":"Airport \\"T1\\"","visits":1},
-                {"lastVisitedAt":1700000000,"name":"City Center","visits":1}
+                {"lastVisitedAt":1700000000,"name":"City Center","visits":1},
+                {"lastVisitedAt":1700000060,"name":"Airport \\"T1\\"","visits":1}
               ],
-              "successors": [],
               "version": 1
             }
 
             """
         let actual = String(decoding: graph.json(), as: UTF8.self)
         #expect(actual == expected, "expected:\n\(expected)\nactual:\n\(actual)")
-        // Back where it started: the edges leaving the last place are copied at the end.
+        // Back where it started: a new edge at the end, the places in the order first visited.
         graph.visit("City Center", at: 1_700_000_120)
         let back = """
             {
@@ -54,11 +53,8 @@ struct RouteGraphJSONTests {
               "lastVisitedAt": 1700000120,
               "lastVisitedLocation": "City Center",
               "places": [
-                {"lastVisitedAt":1700000060,"name":"Airport \\"T1\\"","visits":1},
-                {"lastVisitedAt":1700000120,"name":"City Center","visits":2}
-              ],
-              "successors": [
-                {"destination":"Airport \\"T1\\"","lastVisitedAt":1700000060,"origin":"City Center","weight":1}
+                {"lastVisitedAt":1700000120,"name":"City Center","visits":2},
+                {"lastVisitedAt":1700000060,"name":"Airport \\"T1\\"","visits":1}
               ],
               "version": 1
             }
@@ -112,6 +108,40 @@ struct RouteGraphJSONTests {
         #expect(empty.edges.isEmpty && empty.lastVisitedLocation == nil)
     }
 
+    @Test func theSuccessorsKeyOfEarlierVersionsIsReadAndIgnored() throws {
+        let text = """
+            {
+              "edges": [
+                {"destination":"Gym","lastVisitedAt":1700000000,"origin":"Home","weight":2}
+              ],
+              "lastVisitedAt": 1700000000,
+              "lastVisitedLocation": "Home",
+              "places": [
+                {"lastVisitedAt":1700000000,"name":"Home","visits":1},
+                {"lastVisitedAt":1700000000,"name":"Gym","visits":2}
+              ],
+              "successors": [
+                {"destination":"Pool","lastVisitedAt":1700000000,"origin":"Home","weight":9}
+              ],
+              "version": 1
+            }
+
+            """
+        let graph = try RouteGraph(json: Array(text.utf8))
+        #expect(graph.edges == [RouteGraph.Edge(origin: "Home", destination: "Gym", weight: 2, lastVisitedAt: 1_700_000_000)])
+        #expect(!String(decoding: graph.json(), as: UTF8.self).contains("successors"))
+    }
+
+    @Test func placesAreNumberedAsTheRecordsListThemSoASavedFileReadsBackTheSame() throws {
+        let text = """
+            {"edges":[{"origin":"A","destination":"B","weight":1},{"origin":"C","destination":"A","weight":1}],
+            "lastVisitedLocation":"A","places":[{"name":"C","visits":1},{"name":"A","visits":2},{"name":"B","visits":1}],"version":1}
+            """
+        let graph = try RouteGraph(json: Array(text.utf8))
+        #expect(graph.placeStatistics.map(\.name) == ["C", "A", "B"])
+        #expect(try RouteGraph(json: graph.json()).json() == graph.json())
+    }
+
     @Test func unknownKeysOfAnyTypeAreIgnored() throws {
         let text = """
             {"future":{"a":[1,2,{"b":null}]},"edges":[{"origin":"A","destination":"B","weight":2,
@@ -147,5 +177,28 @@ struct RouteGraphJSONTests {
     func badFilesAreRefusedWithAClearMessage(text: String, fragment: String) {
         let error = decodingError(text)
         #expect(error.map { "\($0)".contains(fragment) } == true, "\(String(describing: error))")
+    }
+
+    /// A file in the writer's layout is read a run of lines at a time; a line that breaks
+    /// the run is judged by the general reader, with its own index in the message.
+    @Test(arguments: [
+        (#""origin":"C","weight":1}"#, #""origin":"C","weight":"1"}"#, "edges[2].weight: expected a number, found a string"),
+        (#""name":"B","visits":2}"#, #""name":"B","visits":-2}"#, "places[1].visits: must not be negative"),
+        ("\"origin\":\"D\",\"weight\":1}\n  ]", "\"origin\":\"D\",\"weight\":1},\n  ]", "trailing comma before ']'"),
+        (#"{"destination":"D""#, #"{ "destination":"D""#, ""),
+    ])
+    func aLineOutOfTheWritersLayoutIsJudgedAsAnyOther(original: String, replacement: String, fragment: String) throws {
+        var graph = RouteGraph()
+        for place in ["A", "B", "C", "D", "A", "B"] { graph.visit(place, at: 1_700_000_000) }
+        let text = String(decoding: graph.json(), as: UTF8.self)
+        #expect(text.contains(original))
+        let changed = text.replacingOccurrences(of: original, with: replacement)
+        let error = decodingError(changed)
+        if fragment.isEmpty {
+            #expect(error == nil)
+            #expect(try RouteGraph(json: Array(changed.utf8)).json() == graph.json())
+        } else {
+            #expect(error.map { "\($0)".contains(fragment) } == true, "\(String(describing: error))")
+        }
     }
 }

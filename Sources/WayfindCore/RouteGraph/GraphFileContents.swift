@@ -1,0 +1,383 @@
+/// A graph file as read by the one reader of the format: every edge, every place record
+/// and the header values, with where each lies in the file, and names as spans of its
+/// bytes rather than strings.
+///
+/// Every path that reads a graph file starts here: a full load (`RouteGraph(contents:)`)
+/// interns every name; a suggestion (`RouteGraph+Scan`) folds only the edges' origins and
+/// the records; a visit (`RouteGraph+Scan`) finds the few lines it changes. Reading checks
+/// every byte with `JSONReader` whatever the path, so a file the full load would refuse
+/// is refused by all of them, with the same message.
+///
+/// The layout `RouteGraph.json()` writes is read with byte comparisons against the same
+/// literals the writer uses (`GraphFileFormat`); anything else (other key orders,
+/// whitespace, escapes, unknown keys) is read by the general, validating path, which also
+/// produces every error. The fast path only decides how quickly a line is read, never what
+/// it means.
+struct GraphFileContents {
+    /// A name: its bytes in the file (`start` ≥ 0) or, for a name with escapes, its decoded
+    /// bytes in `decodedNames` (at `-start - 1`).
+    struct Name: Equatable {
+        var start: Int32
+        var count: Int32
+    }
+
+    /// One element of `edges`.
+    struct Edge {
+        var origin: Name
+        var destination: Name
+        /// 1 when the file has none.
+        var weight: Int64
+        /// `lastVisitedAt`; `Int64.min` for none (not an optional: a smaller entry).
+        var timeValue: Int64
+        /// The element, from its `{` to just after its `}`.
+        var element: Range<Int32>
+
+        /// When the edge was last travelled, if the file says.
+        var time: Int64? { timeValue == .min ? nil : timeValue }
+    }
+
+    /// One element of `places`.
+    struct Record {
+        var name: Name
+        var visits: Int64
+        var timeValue: Int64
+        var element: Range<Int32>
+
+        /// When the place was last visited, if the file says.
+        var time: Int64? { timeValue == .min ? nil : timeValue }
+    }
+
+    /// The top-level keys the format knows.
+    enum Key {
+        case edges, places, lastVisitedLocation, lastVisitedAt, version
+        case other
+    }
+
+    /// One member of the top-level object: its key, where the key's opening quote is, and
+    /// where its value lies.
+    struct Member {
+        var key: Key
+        var start: Int32
+        var value: Range<Int32>
+    }
+
+    /// The edges, in file order (all `edges` arrays, should there be several).
+    var edges: [Edge] = []
+    /// The place records, in file order.
+    var records: [Record] = []
+    /// The top-level members, in file order.
+    var members: [Member] = []
+    /// `lastVisitedLocation`, nil when missing or null.
+    var lastName: Name?
+    /// `lastVisitedAt`, nil when missing or null.
+    var lastVisitedAt: Int64?
+    /// `version`, 0 when missing (the seed's format).
+    var version: Int64 = 0
+    /// The bytes of names that had escapes, decoded.
+    var decodedNames = DecodedNames()
+
+    /// Whether the file has a `places` array (the seed's format has none).
+    var hasRecords: Bool { members.contains { $0.key == .places } }
+
+    /// The bytes of `name`; `bytes` are the file's, and both must outlive the result.
+    func bytes(of name: Name, in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        if name.start >= 0 {
+            return UnsafeRawBufferPointer(rebasing: bytes[Int(name.start)..<Int(name.start + name.count)])
+        }
+        return UnsafeRawBufferPointer(start: decodedNames.base + Int(-name.start - 1), count: Int(name.count))
+    }
+
+    /// The decoded bytes of names with escapes, back to back, where they stay (a class,
+    /// so that pointers into them stay valid as long as the contents do).
+    final class DecodedNames {
+        private(set) var base = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 1)
+        private var capacity = 256
+        private(set) var count = 0
+
+        /// Appends `bytes`; where they start.
+        func append(_ bytes: UnsafeRawBufferPointer) -> Int {
+            if count + bytes.count > capacity {
+                capacity = max(capacity * 2, count + bytes.count)
+                let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 1)
+                bigger.copyMemory(from: base, byteCount: count)
+                base.deallocate()
+                base = bigger
+            }
+            if let source = bytes.baseAddress { (base + count).copyMemory(from: source, byteCount: bytes.count) }
+            count += bytes.count
+            return count - bytes.count
+        }
+
+        deinit {
+            base.deallocate()
+        }
+    }
+
+    // MARK: Reading
+
+    /// The largest file read: offsets are kept in 32 bits.
+    static let maximumSize = Int(Int32.max)
+
+    /// Reads the bytes of a graph file; throws the first problem, with its position and
+    /// a path such as `edges[3].weight`.
+    static func read(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> GraphFileContents {
+        var contents = GraphFileContents()
+        // Room for as many lines as the file could hold (a line takes 50 bytes or more):
+        // pages never used are never touched, and the lists never move as they grow.
+        contents.edges.reserveCapacity(bytes.count / 50)
+        contents.records.reserveCapacity(bytes.count / 50)
+        var reader = JSONReader(bytes)
+        guard bytes.count <= maximumSize else {
+            throw JSONError(message: "the file is larger than 2 GiB", offset: 0, line: 1, column: 1)
+        }
+        try within("the top level", &reader) { (reader) throws(JSONError) in try reader.beginObject() }
+        while true {
+            let keyStart = Int32(reader.offset)
+            guard let key = try reader.nextKeyBytes(Key.init) else { break }
+            reader.skipWhitespace()
+            let valueStart = Int32(reader.offset)
+            switch key {
+            case .edges, .places:
+                try contents.readList(&reader, edges: key == .edges)
+            case .lastVisitedLocation:
+                contents.lastName = try within("lastVisitedLocation", &reader) { (reader) throws(JSONError) in
+                    try reader.readNullIfPresent() ? nil : try contents.readName(&reader)
+                }
+            case .lastVisitedAt:
+                contents.lastVisitedAt = try within("lastVisitedAt", &reader) { (reader) throws(JSONError) in
+                    try reader.readNullIfPresent() ? nil : try reader.readInt64()
+                }
+            case .version:
+                let start = reader.offset
+                contents.version = try within("version", &reader) { (reader) throws(JSONError) in try reader.readInt64() }
+                if contents.version < 0 { throw reader.error("version: must not be negative", at: start) }
+            case .other:
+                try reader.skipValue()
+            }
+            contents.members.append(Member(key: key, start: keyStart, value: valueStart..<Int32(reader.offset)))
+        }
+        try reader.finish()
+        return contents
+    }
+
+    /// Reads the array of `edges` or of `places`: each element in the writer's layout by
+    /// `readWritten…`, and those that follow it with the writer's separator one after the
+    /// other; any other element by the general, validating `readEdge`/`readRecord`.
+    private mutating func readList(_ reader: inout JSONReader, edges isEdges: Bool) throws(JSONError) {
+        let name = isEdges ? "edges" : "places"
+        try Self.within(name, &reader) { (reader) throws(JSONError) in try reader.beginArray() }
+        var position = 0
+        func readWritten(_ reader: inout JSONReader) -> Bool {
+            isEdges ? readWrittenEdge(&reader) : readWrittenRecord(&reader)
+        }
+        while try reader.nextElement() {
+            let start = reader.offset
+            if readWritten(&reader) {
+                var end = reader.offset
+                position += 1
+                while reader.skipLiteral(GraphFileFormat.elementSeparator), readWritten(&reader) {
+                    end = reader.offset
+                    position += 1
+                }
+                reader.rewind(to: end)
+                continue
+            }
+            reader.rewind(to: start)
+            if isEdges {
+                try readEdge(&reader, path: "edges[\(position)]")
+            } else {
+                try readRecord(&reader, path: "places[\(position)]")
+            }
+            position += 1
+        }
+    }
+
+    /// Reads an edge in exactly the layout `GraphFileFormat.appendEdge` writes, without
+    /// escapes; false (the position then unspecified) for anything else.
+    @inline(__always)
+    private mutating func readWrittenEdge(_ reader: inout JSONReader) -> Bool {
+        typealias F = GraphFileFormat
+        let start = reader.offset
+        guard reader.skipLiteral(F.edgeDestination), let destination = reader.plainStringBody()
+        else { return false }
+        var time = Int64.min
+        if reader.skipLiteral(F.edgeTime) {
+            guard let value = reader.plainNonNegativeInteger() else { return false }
+            time = value
+        }
+        guard reader.skipLiteral(F.edgeOrigin), let origin = reader.plainStringBody(),
+            reader.skipLiteral(F.edgeWeight), let weight = reader.plainNonNegativeInteger(), reader.skipLiteral(F.objectEnd)
+        else { return false }
+        edges.append(
+            Edge(
+                origin: Self.span(origin, in: reader.bytes), destination: Self.span(destination, in: reader.bytes),
+                weight: weight, timeValue: time, element: Int32(start)..<Int32(reader.offset)))
+        return true
+    }
+
+    private mutating func readEdge(_ reader: inout JSONReader, path: @autoclosure () -> String) throws(JSONError) {
+        let start = reader.offset
+        try Self.within(path(), &reader) { (reader) throws(JSONError) in try reader.beginObject() }
+        var origin: Name? = nil
+        var destination: Name? = nil
+        var weight: Int64 = 1
+        var time: Int64?
+        while let key = try reader.nextKeyBytes(ElementKey.init) {
+            switch key {
+            case .origin:
+                origin = try Self.within(path(), key: "origin", &reader) { (reader) throws(JSONError) in try readName(&reader) }
+            case .destination:
+                destination = try Self.within(path(), key: "destination", &reader) { (reader) throws(JSONError) in
+                    try readName(&reader)
+                }
+            case .weight:
+                let valueStart = reader.offset
+                weight = try Self.within(path(), key: "weight", &reader) { (reader) throws(JSONError) in try reader.readInt64() }
+                if weight < 0 { throw reader.error("\(path()).weight: must not be negative", at: valueStart) }
+            case .lastVisitedAt:
+                time = try Self.within(path(), key: "lastVisitedAt", &reader) { (reader) throws(JSONError) in
+                    try reader.readNullIfPresent() ? nil : try reader.readInt64()
+                }
+            default:
+                try reader.skipValue()
+            }
+        }
+        guard let origin else { throw reader.error("\(path()): missing \"origin\"", at: start) }
+        guard let destination else { throw reader.error("\(path()): missing \"destination\"", at: start) }
+        edges.append(
+            Edge(
+                origin: origin, destination: destination, weight: weight, timeValue: time ?? .min,
+                element: Int32(start)..<Int32(reader.offset)))
+    }
+
+    /// Reads a record in exactly the layout `GraphFileFormat.appendRecord` writes, without
+    /// escapes; false (the position then unspecified) for anything else.
+    @inline(__always)
+    private mutating func readWrittenRecord(_ reader: inout JSONReader) -> Bool {
+        typealias F = GraphFileFormat
+        let start = reader.offset
+        guard reader.skipLiteral(F.recordTime), let time = reader.plainNonNegativeInteger(),
+            reader.skipLiteral(F.recordName), let name = reader.plainStringBody(),
+            reader.skipLiteral(F.recordVisits), let visits = reader.plainNonNegativeInteger(), reader.skipLiteral(F.objectEnd)
+        else { return false }
+        records.append(
+            Record(
+                name: Self.span(name, in: reader.bytes), visits: visits, timeValue: time,
+                element: Int32(start)..<Int32(reader.offset)))
+        return true
+    }
+
+    private mutating func readRecord(_ reader: inout JSONReader, path: @autoclosure () -> String) throws(JSONError) {
+        let start = reader.offset
+        try Self.within(path(), &reader) { (reader) throws(JSONError) in try reader.beginObject() }
+        var name: Name? = nil
+        var visits: Int64 = 0
+        var time: Int64?
+        while let key = try reader.nextKeyBytes(ElementKey.init) {
+            switch key {
+            case .name:
+                name = try Self.within(path(), key: "name", &reader) { (reader) throws(JSONError) in try readName(&reader) }
+            case .visits:
+                let valueStart = reader.offset
+                visits = try Self.within(path(), key: "visits", &reader) { (reader) throws(JSONError) in try reader.readInt64() }
+                if visits < 0 { throw reader.error("\(path()).visits: must not be negative", at: valueStart) }
+            case .lastVisitedAt:
+                time = try Self.within(path(), key: "lastVisitedAt", &reader) { (reader) throws(JSONError) in
+                    try reader.readNullIfPresent() ? nil : try reader.readInt64()
+                }
+            default:
+                try reader.skipValue()
+            }
+        }
+        guard let name else { throw reader.error("\(path()): missing \"name\"", at: start) }
+        records.append(
+            Record(name: name, visits: visits, timeValue: time ?? .min, element: Int32(start)..<Int32(reader.offset)))
+    }
+
+    /// Reads a string value as a name: a span of the file, or of `decodedNames` when it
+    /// has escapes.
+    private mutating func readName(_ reader: inout JSONReader) throws(JSONError) -> Name {
+        let input = reader.bytes
+        return try reader.readStringBytes { bytes in
+            if let base = bytes.baseAddress, let inputBase = input.baseAddress, base >= inputBase,
+                base + bytes.count <= inputBase + input.count
+            {
+                return Name(start: Int32(base - inputBase), count: Int32(bytes.count))
+            }
+            let start = decodedNames.append(bytes)
+            return Name(start: Int32(-start - 1), count: Int32(bytes.count))
+        }
+    }
+
+    private static func span(_ bytes: UnsafeRawBufferPointer, in input: UnsafeRawBufferPointer) -> Name {
+        Name(start: Int32(bytes.baseAddress! - input.baseAddress!), count: Int32(bytes.count))
+    }
+
+    /// The keys of edges and records, recognized from their bytes without making strings.
+    private enum ElementKey {
+        case origin, destination, weight, lastVisitedAt, name, visits, other
+
+        init(_ bytes: UnsafeRawBufferPointer) {
+            switch bytes.count {
+            case 4: self = bytes.elementsEqual("name".utf8) ? .name : .other
+            case 6:
+                self =
+                    bytes.elementsEqual("origin".utf8)
+                    ? .origin : bytes.elementsEqual("weight".utf8) ? .weight : bytes.elementsEqual("visits".utf8) ? .visits : .other
+            case 11: self = bytes.elementsEqual("destination".utf8) ? .destination : .other
+            case 13: self = bytes.elementsEqual("lastVisitedAt".utf8) ? .lastVisitedAt : .other
+            default: self = .other
+            }
+        }
+    }
+
+    /// Runs one read, prefixing a type error's message with where in the file it was.
+    @inline(__always)
+    private static func within<T>(
+        _ path: @autoclosure () -> String, key: String? = nil, _ reader: inout JSONReader,
+        _ body: (inout JSONReader) throws(JSONError) -> T
+    ) throws(JSONError) -> T {
+        do {
+            return try body(&reader)
+        } catch {
+            var error = error
+            error.message = (key.map { "\(path()).\($0)" } ?? path()) + ": " + error.message
+            throw error
+        }
+    }
+
+    /// The top-level `version` of a document that may not otherwise be a valid graph,
+    /// if it is valid JSON with an integer version.
+    static func peekVersion(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        var reader = JSONReader(bytes)
+        var version: Int64?
+        do {
+            try reader.beginObject()
+            while let key = try reader.nextKey() {
+                if key == "version", try reader.peekKind() == .number {
+                    version = try reader.readInt64()
+                } else {
+                    try reader.skipValue()
+                }
+            }
+            try reader.finish()
+        } catch {
+            return nil
+        }
+        return version
+    }
+}
+
+extension GraphFileContents.Key {
+    /// The key spelled `bytes`.
+    init(_ bytes: UnsafeRawBufferPointer) {
+        switch bytes.count {
+        case 5: self = bytes.elementsEqual("edges".utf8) ? .edges : .other
+        case 6: self = bytes.elementsEqual("places".utf8) ? .places : .other
+        case 7: self = bytes.elementsEqual("version".utf8) ? .version : .other
+        case 13: self = bytes.elementsEqual("lastVisitedAt".utf8) ? .lastVisitedAt : .other
+        case 19: self = bytes.elementsEqual("lastVisitedLocation".utf8) ? .lastVisitedLocation : .other
+        default: self = .other
+        }
+    }
+}

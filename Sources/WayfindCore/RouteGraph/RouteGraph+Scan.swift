@@ -1,0 +1,433 @@
+/// Suggestions and single visits without building the whole graph, from the same read
+/// of the file (`GraphFileContents`, which checks every byte). A suggestion builds a small
+/// graph of the edges leaving the from-place and the place records that can rank, and
+/// asks it `suggestions(for:filter:)`. A visit builds a small graph of the last place,
+/// the visited place and the edge between them, applies `visit(...)`, and writes the
+/// lines that changed with `GraphFileFormat`; the rest of the file is copied.
+///
+/// Each returns nil whenever the small graph could answer differently from the whole one,
+/// and the caller then loads the whole graph. A patched file reads back as the graph a
+/// full load, visit and save would write; for a file `json()` wrote, byte for byte (but
+/// where a place named only on edges, which only the seed's format has, is visited in
+/// another spelling: its other lines keep theirs until the next full save).
+extension RouteGraph {
+    // MARK: Suggestions
+
+    /// The suggestions for `request` from the contents of the graph file `bytes`, as
+    /// `suggestions(for:filter:)` of the whole graph would give them; nil when the small
+    /// graph may not give the same answer:
+    ///
+    /// - the file has no `places` (statistics then come from every edge), or records
+    ///   before edges (the spelling a place shows would then come from an edge), or two
+    ///   records of one place (its statistics are their sum);
+    /// - a successor has no record (its spelling would come from the edges skipped);
+    /// - every place is asked for (`-n 0`), or the list falls short of the limit, or ends
+    ///   with a score of zero: places that lie only on other edges (no record, no visits)
+    ///   score zero, and the small graph does not know them.
+    ///
+    /// The small graph holds the from-place, the last place, the successors, and of the
+    /// other places those that can be among the `limit` best by score and time (the first
+    /// part of `ranksBefore`) and pass the filter: any other ranks below `limit` of them.
+    /// (The last place is always there: its record is not how it is shown.)
+    static func scannedSuggestions(
+        _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest,
+        filter: ((String) -> Bool)?
+    ) -> [Suggestion]? {
+        guard contents.hasRecords, request.limit != nil || request.successorsOnly else { return nil }
+        if let lastEdge = contents.edges.last, let firstRecord = contents.records.first,
+            firstRecord.element.lowerBound < lastEdge.element.lowerBound
+        {
+            return nil
+        }
+        let lastSpelling = contents.lastName.map { contents.bytes(of: $0, in: bytes) }
+        let lastKey = lastSpelling.map { PlaceName.withKey($0) { Array($0) } } ?? []
+        var fromKey = request.from.map(placeKey) ?? String(decoding: lastKey, as: UTF8.self)
+        // The edges leaving the from-place, and the keys of their destinations.
+        var leaving: [Int] = []
+        var successorKeys: [[UInt8]] = []
+        fromKey.withUTF8 { from in
+            guard !from.isEmpty else { return }
+            for (index, edge) in contents.edges.enumerated()
+            where PlaceName.hasKey(contents.bytes(of: edge.origin, in: bytes), UnsafeRawBufferPointer(from)) {
+                leaving.append(index)
+                successorKeys.append(PlaceName.withKey(contents.bytes(of: edge.destination, in: bytes)) { Array($0) })
+            }
+        }
+
+        // The records: those of the from-place, the last place (shown as the header spells
+        // it) and the successors, and the best others.
+        let room = request.successorsOnly ? 0 : request.limit ?? 0
+        let fromBytes = Array(fromKey.utf8)
+        var needed: [Int] = []
+        var best: [Candidate] = []
+        /// Once `best` holds `room` candidates, the score and time a record must reach.
+        var bar: (score: Double, time: Int64)? = nil
+        /// The records' keys, to see that no place has two records.
+        var keys = NameSet(capacity: contents.records.count)
+        for (index, record) in contents.records.enumerated() {
+            let spelling = contents.bytes(of: record.name, in: bytes)
+            let isNeeded = PlaceName.withKey(spelling) { key -> Bool? in
+                // A second record of a place.
+                guard keys.insert(key) else { return nil }
+                return fromBytes.withUnsafeBytes { Platform.bytesEqual(key, $0) }
+                    || lastKey.withUnsafeBytes { Platform.bytesEqual(key, $0) }
+                    || successorKeys.contains { $0.withUnsafeBytes { Platform.bytesEqual(key, $0) } }
+            }
+            guard let isNeeded else { return nil }
+            if isNeeded {
+                needed.append(index)
+                continue
+            }
+            let score = frecency(
+                visits: Int(clamping: record.visits), lastVisitedAt: record.time, now: request.now, halfLife: request.halfLife)
+            let time = record.timeValue
+            if let bar, ranksBefore(score: bar.score, time: bar.time, score: score, time: time) == true { continue }
+            if room == 0 { continue }
+            if let filter, !filter(PlaceName.normalize(spelling).display) { continue }
+            best.append(Candidate(place: index, score: score, time: time))
+            if best.count >= 4 * room + 256 { bar = keepBest(&best, room) }
+        }
+        if best.count > room { _ = keepBest(&best, room) }
+
+        // The small graph, and its answer.
+        var graph = RouteGraph()
+        for index in needed + best.map(\.place) {
+            let record = contents.records[index]
+            if let place = graph.intern(spelling: contents.bytes(of: record.name, in: bytes)) {
+                graph.addStatistics(visits: record.visits, lastVisitedAt: record.time, to: place)
+            }
+        }
+        if let lastSpelling {
+            graph.lastPlace = graph.intern(spelling: lastSpelling)
+            graph.lastVisitedAt = graph.lastPlace == nil ? nil : contents.lastVisitedAt
+        }
+        for (index, key) in zip(leaving, successorKeys) where !key.isEmpty {
+            // A full load drops an edge to a name of whitespace only (empty key).
+            let edge = contents.edges[index]
+            guard let to = graph.placeIndex[PlaceKey(String(decoding: key, as: UTF8.self))],
+                let from = graph.intern(spelling: contents.bytes(of: edge.origin, in: bytes))
+            else { return nil }
+            graph.strengthen(from: from, to: to, by: Int(clamping: edge.weight), at: edge.time)
+        }
+        let suggestions = graph.suggestions(for: request, filter: filter)
+        if request.successorsOnly || request.limit == 0 { return suggestions }
+        guard suggestions.count == request.limit else { return nil }
+        if let last = suggestions.last, last.source == .frecency, !(last.score > 0) { return nil }
+        return suggestions
+    }
+
+    /// Keeps the `room` (≥ 1) best candidates by score and time, and whatever ties with
+    /// the last of them; returns the score and time a candidate must reach to be kept.
+    private static func keepBest(_ best: inout [Candidate], _ room: Int) -> (score: Double, time: Int64) {
+        best.sort { ranksBefore(score: $0.score, time: $0.time, score: $1.score, time: $1.time) == true }
+        let last = best[room - 1]
+        best.removeAll { ranksBefore(score: last.score, time: last.time, score: $0.score, time: $0.time) == true }
+        return (last.score, last.time)
+    }
+
+    // MARK: Visits
+
+    /// The changes to the graph file `bytes` (read as `contents`) that record one visit,
+    /// in file order: the file then holds what loading it,
+    /// calling `visit(_:at:selfLoops:newTrip:tripGap:)` and `prune(maxPlaces:)` (0: no
+    /// limit) and saving would record it; nil when the file must be loaded and saved whole:
+    ///
+    /// - it is not in the current version, lacks `places` or the header values, has a key
+    ///   twice or keys this version does not know (such as the `successors` of earlier
+    ///   versions), or an empty list the visit would add to;
+    /// - the last place is named with another spelling than it is shown with (the edge
+    ///   this visit adds could then change how it is shown), or the visited place's record
+    ///   with another spelling than the visit's (a full save writes the new one on every
+    ///   line), or the edge or the visited place's record is there twice (they would be
+    ///   merged);
+    /// - `maxPlaces` might drop a place.
+    static func visitPatch(
+        _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, place: String, at time: Int64,
+        selfLoops: Bool = false, newTrip: Bool = false, tripGap: Int64? = nil, maxPlaces: Int = 0
+    ) -> [FileChange]? {
+        guard contents.version == currentVersion else { return nil }
+        // Each key once, none unknown; the header values' places.
+        var timeSpan: Range<Int32>? = nil
+        var locationSpan: Range<Int32>? = nil
+        for (index, member) in contents.members.enumerated() {
+            guard member.key != .other, !contents.members[..<index].contains(where: { $0.key == member.key }) else {
+                return nil
+            }
+            if member.key == .lastVisitedAt { timeSpan = member.value }
+            if member.key == .lastVisitedLocation { locationSpan = member.value }
+        }
+        guard let lastName = contents.lastName, contents.lastVisitedAt != nil, contents.hasRecords, let timeSpan,
+            let locationSpan
+        else { return nil }
+        let last = PlaceName.normalize(contents.bytes(of: lastName, in: bytes))
+        let visited = PlaceName.normalize(place)
+        guard !visited.key.isEmpty, !last.key.isEmpty else { return nil }
+
+        // Every name of the file, folded: where the two places are, and how they are spelled.
+        var edgeMatch: Int? = nil
+        var recordMatch: Int? = nil
+        var lastRecords: [Int] = []
+        var here = visited.key
+        var lastKey = last.key
+        var lastDisplay = last.display
+        let consistent = here.withUTF8 { here in
+            lastKey.withUTF8 { lastKey in
+                lastDisplay.withUTF8 { lastDisplay in
+                    let (here, lastKey, lastDisplay) =
+                        (UnsafeRawBufferPointer(here), UnsafeRawBufferPointer(lastKey), UnsafeRawBufferPointer(lastDisplay))
+                    /// Whether the name is the last place; nil if it is, spelled otherwise
+                    /// than shown.
+                    func isLast(_ spelling: UnsafeRawBufferPointer) -> Bool? {
+                        guard PlaceName.hasKey(spelling, lastKey) else { return false }
+                        return Platform.bytesEqual(spelling, lastDisplay) ? true : nil
+                    }
+                    for (index, edge) in contents.edges.enumerated() {
+                        let destination = contents.bytes(of: edge.destination, in: bytes)
+                        guard isLast(destination) != nil, let originIsLast = isLast(contents.bytes(of: edge.origin, in: bytes))
+                        else { return false }
+                        if originIsLast && PlaceName.hasKey(destination, here) {
+                            guard edgeMatch == nil else { return false }
+                            edgeMatch = index
+                        }
+                    }
+                    for (index, record) in contents.records.enumerated() {
+                        let name = contents.bytes(of: record.name, in: bytes)
+                        guard let nameIsLast = isLast(name) else { return false }
+                        if nameIsLast { lastRecords.append(index) }
+                        if PlaceName.hasKey(name, here) {
+                            guard recordMatch == nil else { return false }
+                            recordMatch = index
+                        }
+                    }
+                    return true
+                }
+            }
+        }
+        // A visit adds at most two places: the visited one, and the last one if no other
+        // line names it.
+        guard consistent, maxPlaces <= 0 || Self.namesFewPlaces(contents, in: bytes, atMost: maxPlaces - 2) else {
+            return nil
+        }
+        // A visit spelled otherwise than the place's record changes how the place is
+        // shown, and so every line that names it.
+        if let recordMatch {
+            var display = visited.display
+            let spelling = contents.bytes(of: contents.records[recordMatch].name, in: bytes)
+            guard display.withUTF8({ Platform.bytesEqual(spelling, UnsafeRawBufferPointer($0)) }) else { return nil }
+        }
+
+        // The small graph: the last place, the visited place and the edge between them,
+        // as the whole graph has them; then the visit.
+        var graph = RouteGraph()
+        let from = graph.intern(display: last.display, key: last.key)
+        for index in lastRecords {
+            let record = contents.records[index]
+            graph.addStatistics(visits: record.visits, lastVisitedAt: record.time, to: from)
+        }
+        graph.lastPlace = from
+        graph.lastVisitedAt = contents.lastVisitedAt
+        var edgeBefore: Link? = nil
+        // The visited place as the whole graph has it (a place named only on edges other
+        // than this one has no statistics, as if new).
+        if edgeMatch != nil || recordMatch != nil {
+            let to = graph.intern(display: visited.display, key: visited.key)
+            if let recordMatch, to != from {
+                let record = contents.records[recordMatch]
+                graph.addStatistics(visits: record.visits, lastVisitedAt: record.time, to: to)
+            }
+            if let edgeMatch {
+                let edge = contents.edges[edgeMatch]
+                graph.strengthen(from: from, to: to, by: Int(clamping: edge.weight), at: edge.time)
+                edgeBefore = graph.links.last
+            }
+        }
+        guard graph.visit(place, at: time, selfLoops: selfLoops, newTrip: newTrip, tripGap: tripGap),
+            let to = graph.lastPlace
+        else { return nil }
+
+        // The new file: the changed lines in place of the old ones, new lines at the ends
+        // of their lists.
+        typealias F = GraphFileFormat
+        var changes: [FileChange] = []
+        /// `line` in place of the list element `element`, or added after `end`, the end of
+        /// its list; false when the list is empty.
+        func put(_ line: [UInt8], at element: Range<Int32>?, orAfter end: Int32?) -> Bool {
+            if let element {
+                changes.append(FileChange(range: Int(element.lowerBound)..<Int(element.upperBound), bytes: line))
+            } else if let end {
+                var added: [UInt8] = []
+                F.append(F.elementSeparator, to: &added)
+                changes.append(FileChange(range: Int(end)..<Int(end), bytes: added + line))
+            }
+            return element != nil || end != nil
+        }
+        if let index = graph.linkIndex[linkKey(from, to)], graph.links[index] != edgeBefore {
+            let link = graph.links[index]
+            var line: [UInt8] = []
+            F.appendEdge(
+                destination: graph.placeTable[to].name, time: link.lastVisitedAt, origin: graph.placeTable[from].name,
+                weight: link.weight, to: &line)
+            guard put(line, at: edgeMatch.map { contents.edges[$0].element }, orAfter: contents.edges.last?.element.upperBound)
+            else { return nil }
+        }
+        let stats = graph.placeTable[to]
+        var record: [UInt8] = []
+        F.appendRecord(name: stats.name, visits: stats.visits, time: stats.lastVisitedAt, to: &record)
+        guard put(record, at: recordMatch.map { contents.records[$0].element }, orAfter: contents.records.last?.element.upperBound)
+        else { return nil }
+        var header: [UInt8] = []
+        JSONWriter.appendInteger(graph.lastVisitedAt ?? time, to: &header)
+        _ = put(header, at: timeSpan, orAfter: nil)
+        var location: [UInt8] = []
+        JSONWriter.appendQuoted(stats.name, to: &location)
+        _ = put(location, at: locationSpan, orAfter: nil)
+        changes.sort { $0.range.lowerBound < $1.range.lowerBound }
+        return changes
+    }
+
+    /// Whether the file names at most `limit` places: told by the number of names when
+    /// that is small enough, else by the number of different spellings (a place has one
+    /// or more), counted in `NameSet`.
+    private static func namesFewPlaces(_ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, atMost limit: Int)
+        -> Bool
+    {
+        let names = contents.records.count + 2 * contents.edges.count
+        if names <= limit { return true }
+        var spellings = NameSet(capacity: contents.records.count)
+        /// Counts the spelling of `name`; false when the count passed the limit. The set
+        /// is passed, not captured: a captured variable is checked for exclusive access at
+        /// run time, on every call.
+        func count(_ name: GraphFileContents.Name, _ spellings: inout NameSet) -> Bool {
+            _ = spellings.insert(contents.bytes(of: name, in: bytes))
+            return spellings.count <= limit
+        }
+        for record in contents.records where !count(record.name, &spellings) { return false }
+        for edge in contents.edges where !count(edge.origin, &spellings) || !count(edge.destination, &spellings) {
+            return false
+        }
+        return true
+    }
+}
+
+/// A set of byte strings: the spellings among a file's names (for `--max-places`), or
+/// the keys of its records (none may be there twice). The package's one hash table of its
+/// own: a visit of a 100,000-edge graph meets 220,000 names, and `Dictionary` took three
+/// times as long. Open addressing over 8-byte slots, so that the table of 20,000 names
+/// stays in the processor's cache: a slot holds 32 bits of the string's fingerprint and
+/// where its copy is in `arena` (a 32-bit length, then the bytes), to compare on a match.
+private struct NameSet: ~Copyable {
+    /// Fingerprint bits with the low bit set (0: empty) << 32 | the copy's offset.
+    private var slots: UnsafeMutableBufferPointer<UInt64>
+    private var arena: UnsafeMutableRawBufferPointer
+    private var arenaUsed = 0
+    /// How many different strings were inserted.
+    private(set) var count = 0
+
+    /// An empty set, with room for `capacity` strings before it grows.
+    init(capacity: Int) {
+        var size = 64
+        while size < 2 * capacity { size *= 2 }
+        slots = .allocate(capacity: size)
+        slots.initialize(repeating: 0)
+        arena = .allocate(byteCount: size * 16, alignment: 8)
+    }
+
+    deinit {
+        slots.deallocate()
+        arena.deallocate()
+    }
+
+    /// Adds `string` (copied); true if it is new, false if it was there.
+    mutating func insert(_ string: UnsafeRawBufferPointer) -> Bool {
+        let hash = fingerprint(string)
+        let tag = (hash >> 32 | 1) << 32
+        let mask = slots.count &- 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 {
+            if slots[slot] & 0xFFFF_FFFF_0000_0000 == tag, Platform.bytesEqual(stored(slots[slot]), string) { return false }
+            slot = (slot &+ 1) & mask
+        }
+        if arenaUsed + 4 + string.count > arena.count {
+            let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * arena.count + string.count, alignment: 8)
+            bigger.copyMemory(from: UnsafeRawBufferPointer(rebasing: arena[..<arenaUsed]))
+            arena.deallocate()
+            arena = bigger
+        }
+        arena.storeBytes(of: UInt32(string.count), toByteOffset: arenaUsed, as: UInt32.self)
+        UnsafeMutableRawBufferPointer(rebasing: arena[arenaUsed + 4..<arenaUsed + 4 + string.count]).copyMemory(from: string)
+        slots[slot] = tag | UInt64(arenaUsed)
+        arenaUsed += 4 + string.count
+        count += 1
+        if 2 * count > slots.count { grow() }
+        return true
+    }
+
+    /// The copy a slot points to.
+    private func stored(_ slot: UInt64) -> UnsafeRawBufferPointer {
+        let start = Int(truncatingIfNeeded: slot & 0xFFFF_FFFF)
+        let length = Int(arena.loadUnaligned(fromByteOffset: start, as: UInt32.self))
+        return UnsafeRawBufferPointer(rebasing: arena[start + 4..<start + 4 + length])
+    }
+
+    /// Doubles the table, keeping it at most half full.
+    private mutating func grow() {
+        let old = slots
+        slots = .allocate(capacity: 2 * old.count)
+        slots.initialize(repeating: 0)
+        let mask = slots.count &- 1
+        for entry in old where entry != 0 {
+            var slot = Int(truncatingIfNeeded: fingerprint(stored(entry))) & mask
+            while slots[slot] != 0 { slot = (slot &+ 1) & mask }
+            slots[slot] = entry
+        }
+        old.deallocate()
+    }
+}
+
+/// A 64-bit fingerprint of `bytes` (not for security: only to tell keys apart quickly,
+/// with equal keys always equal).
+private func fingerprint(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: bytes.count)
+    var index = 0
+    while index &+ 8 <= bytes.count {
+        hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+        hash ^= hash >> 31
+        index &+= 8
+    }
+    var tail: UInt64 = 0
+    while index < bytes.count {
+        tail = tail << 8 | UInt64(bytes[index])
+        index &+= 1
+    }
+    hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+    return hash ^ (hash >> 29)
+}
+
+/// One change to a file: the bytes in `range` replaced by `bytes` (an empty range: inserted).
+struct FileChange {
+    var range: Range<Int>
+    var bytes: [UInt8]
+
+    /// Calls `body` with the pieces of the file `old` with `changes` (in file order, not
+    /// overlapping) made: old bytes and new, valid during the call.
+    static func withPieces<Result>(
+        of old: UnsafeRawBufferPointer, with changes: [FileChange], _ body: ([UnsafeRawBufferPointer]) throws -> Result
+    ) rethrows -> Result {
+        // The new bytes in one buffer, so that every piece is a pointer valid throughout.
+        let added = UnsafeMutableRawBufferPointer.allocate(byteCount: changes.reduce(1) { $0 + $1.bytes.count }, alignment: 1)
+        defer { added.deallocate() }
+        var pieces: [UnsafeRawBufferPointer] = []
+        var copied = 0
+        var used = 0
+        for change in changes {
+            pieces.append(UnsafeRawBufferPointer(rebasing: old[copied..<change.range.lowerBound]))
+            let target = UnsafeMutableRawBufferPointer(rebasing: added[used..<used + change.bytes.count])
+            target.copyBytes(from: change.bytes)
+            pieces.append(UnsafeRawBufferPointer(target))
+            used += change.bytes.count
+            copied = change.range.upperBound
+        }
+        pieces.append(UnsafeRawBufferPointer(rebasing: old[copied...]))
+        return try body(pieces)
+    }
+}
