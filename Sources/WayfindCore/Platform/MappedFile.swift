@@ -26,10 +26,8 @@ public final class MappedFile {
     public var wasCutShort: Bool { guardSlot.map(ShrinkGuard.wasCutShort) ?? false }
 
     /// Maps `descriptor` if it is a regular file of at least `minimumSize` bytes; nil
-    /// otherwise (pipes, terminals, small files: those are read). With `populate`, every
-    /// page is mapped at once (`MAP_POPULATE`), for a file that will be read whole:
-    /// one call instead of a page fault per few pages.
-    public init?(_ descriptor: FileDescriptor, minimumSize: Int, populate: Bool = false) {
+    /// otherwise (pipes, terminals, small files: those are read).
+    public init?(_ descriptor: FileDescriptor, minimumSize: Int) {
         var info = stat()
         guard fstat(descriptor.rawValue, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let size = Int(info.st_size)
@@ -37,7 +35,7 @@ public final class MappedFile {
         // Start at the current offset, so `cmd < file` after a partial read stays right.
         let offset = Int(lseek(descriptor.rawValue, 0, SEEK_CUR))
         guard offset == 0 else { return nil }
-        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), descriptor.rawValue, 0),
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor.rawValue, 0),
             address != MAP_FAILED
         else { return nil }
         // Not MADV_SEQUENTIAL: it lets the kernel drop the file's pages from the page cache
@@ -53,14 +51,6 @@ public final class MappedFile {
         let end = min(offset + length, bytes.count)
         guard end > start, let base = bytes.baseAddress else { return }
         _ = madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_WILLNEED)
-    }
-
-    /// Maps every page now (`MADV_POPULATE_READ`, Linux 5.14), as `populate` does at
-    /// `init`; where that is not supported, pages are mapped as they are read.
-    public func populate() {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        let populateRead: Int32 = 22  // MADV_POPULATE_READ, not in every libc's headers
-        _ = madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, populateRead)
     }
 
     /// Releases the pages of `[0, upTo)` that are whole pages.
