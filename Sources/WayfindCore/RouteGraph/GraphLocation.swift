@@ -13,10 +13,7 @@ public enum GraphLocation {
 
     /// The graph file's path for an explicit `--graph` value (or nil) and an environment.
     public static func path(explicit: String?, environment: Environment) throws(ToolError) -> String {
-        if let explicit {
-            guard !explicit.isEmpty else { throw ToolError("--graph: the file name is empty") }
-            return explicit
-        }
+        if let explicit { return explicit }
         func variable(_ name: String) throws(ToolError) -> String? {
             guard let value = environment[name] else { return nil }
             guard environment.isValidUTF8(name) else {
@@ -37,12 +34,12 @@ public enum GraphLocation {
 
 extension GraphLocation {
     /// The `--graph FILE` flag both tools share.
-    public static let flag = FlagSpec(
-        "graph", value: .required(name: "FILE"),
-        help: "the route graph file (default: see FILES)",
+    static let flag = Flag(
+        "graph", value: "FILE", help: "the route graph file (default: see FILES)",
         manHelp:
             "Use FILE as the route graph. Without it, $ROUTEGRAPH_FILE, else ${XDG_STATE_HOME:-$HOME/.local/state}/wayfind/routegraph.json (see FILES).",
-        completion: .file)
+        completion: .file, expected: "a file name"
+    ) { $0.isEmpty ? nil : $0 }
 
     /// The FILES and ENVIRONMENT man page sections both tools share.
     public static let manSections: [ManSection] = [

@@ -18,31 +18,7 @@ public enum RouteGraphSuggest {
             different word, ignoring case and accents, as smartgrep(1) matches: 'ai' \
             finds Airport, 'sao' finds São Paulo.
             """,
-        flags: [
-            GraphLocation.flag,
-            FlagSpec(
-                "from", short: "f", value: .required(name: "PLACE"),
-                help: "suggest what follows PLACE (default: the last place visited)"),
-            FlagSpec(
-                "limit", short: "n", value: .required(name: "N"),
-                help: "print at most N suggestions (default 10; 0: all)"),
-            FlagSpec(
-                "successors-only", short: "s",
-                help: "only places reached from the from-place, no frecency"),
-            FlagSpec(
-                "half-life", value: .required(name: "DURATION"),
-                help: "let old habits fade with this half-life (off by default)",
-                manHelp:
-                    "Let old habits fade: an edge counts its weight times 2^(-age/DURATION), age being the time since it was last travelled, and frecency decays the same way (see ORDER). DURATION is seconds, or a number followed by s, m, h, d or w (30d). Off by default."
-            ),
-            FlagSpec(
-                "scores", help: "add tab-separated columns: score, and edge or frecency"),
-            FlagSpec("json", help: "print a JSON array of {place, score, source} objects"),
-            FlagSpec("null-data", short: "z", help: "end each suggestion with NUL, not newline"),
-            StandardFlags.help(),
-            StandardFlags.version,
-            StandardFlags.generate,
-        ],
+        flags: RouteGraphSuggestFlags.table + [StandardFlags.help(), StandardFlags.version, StandardFlags.generate],
         positionalCompletion: .none,
         manSections: [
             ManSection(
@@ -197,27 +173,17 @@ public struct RouteGraphSuggestOptions {
 
     /// Resolves options; throws `UsageError` for bad values.
     public init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
-        graph = parsed.lastValue("graph")
+        typealias F = RouteGraphSuggestFlags
+        graph = try parsed.value(of: GraphLocation.flag)
         request = SuggestionRequest(now: context.now())
-        request.limit = RouteGraphSuggest.defaultLimit
-        if let from = parsed.lastValue("from") {
-            guard !RouteGraph.placeKey(from).isEmpty else { throw UsageError("--from: empty place name") }
-            request.from = from
-        }
-        if let value = parsed.lastValue("limit") {
-            guard let n = Int(value), n >= 0 else { throw UsageError("invalid --limit '\(value)' (expected a number ≥ 0)") }
-            request.limit = n == 0 ? nil : n
-        }
-        request.successorsOnly = parsed.has("successors-only")
-        if let value = parsed.lastValue("half-life") {
-            guard let halfLife = TimeText.duration(value), halfLife > 0 else {
-                throw UsageError("invalid --half-life '\(value)' (expected a duration such as 30d, 12h or 3600)")
-            }
-            request.halfLife = halfLife
-        }
-        scores = parsed.has("scores")
-        json = parsed.has("json")
-        nullData = parsed.has("null-data")
+        request.from = try parsed.value(of: F.from)
+        let limit = try parsed.value(of: F.limit) ?? RouteGraphSuggest.defaultLimit
+        request.limit = limit == 0 ? nil : limit
+        request.successorsOnly = try parsed.value(of: F.successorsOnly)
+        request.halfLife = try parsed.value(of: F.halfLife)
+        scores = try parsed.value(of: F.scores)
+        json = try parsed.value(of: F.json)
+        nullData = try parsed.value(of: F.nullData)
         if json && (scores || nullData) { throw UsageError("--json cannot be combined with --scores or --null-data") }
         // The words with spaces between, by hand: `joined(separator:)` runs unspecialized
         // here and looks up an associated type at run time (a tenth of a 1k-edge call).
@@ -229,4 +195,31 @@ public struct RouteGraphSuggestOptions {
         let compiled = MatchQuery(text)
         query = compiled.matchesEverything ? nil : compiled
     }
+}
+
+/// routegraph-suggest's flags, each read as a typed value (see `Flag`).
+enum RouteGraphSuggestFlags {
+    static let from = Flag(
+        "from", short: "f", value: "PLACE", help: "suggest what follows PLACE (default: the last place visited)",
+        expected: "a place name", parse: RouteGraphVisit.placeName)
+    static let limit = Flag(
+        "limit", short: "n", value: "N", help: "print at most N suggestions (default 10; 0: all)", expected: "a number ≥ 0"
+    ) { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
+    static let successorsOnly = Flag(
+        "successors-only", short: "s", help: "only places reached from the from-place, no frecency")
+    static let halfLife = Flag(
+        "half-life", value: "DURATION", help: "let old habits fade with this half-life (off by default)",
+        manHelp:
+            "Let old habits fade: an edge counts its weight times 2^(-age/DURATION), age being the time since it was last travelled, and frecency decays the same way (see ORDER). DURATION is seconds, or a number followed by s, m, h, d or w (30d). Off by default.",
+        expected: "a duration such as 30d, 12h or 3600"
+    ) { TimeText.duration($0).flatMap { $0 > 0 ? $0 : nil } }
+    static let scores = Flag("scores", help: "add tab-separated columns: score, and edge or frecency")
+    static let json = Flag("json", help: "print a JSON array of {place, score, source} objects")
+    static let nullData = Flag("null-data", short: "z", help: "end each suggestion with NUL, not newline")
+
+    /// The table, in `--help` order.
+    static let table: [FlagSpec] = [
+        GraphLocation.flag.spec, from.spec, limit.spec, successorsOnly.spec, halfLife.spec, scores.spec, json.spec,
+        nullData.spec,
+    ]
 }

@@ -28,45 +28,7 @@ public enum RouteGraphVisit {
             must be valid UTF-8, without a NUL byte, and at most 4096 bytes long; a batch \
             with one that is not is refused whole.
             """,
-        flags: [
-            GraphLocation.flag,
-            FlagSpec(
-                "at", value: .required(name: "TIME"),
-                help: "the time of the visits: Unix seconds or ISO 8601 (default now)",
-                manHelp:
-                    "Record the visits at TIME instead of now: Unix seconds, or ISO 8601 such as 2024-05-01T08:30:00+02:00 (UTC when no offset is given). For importing old logs."
-            ),
-            FlagSpec(
-                "timestamped", short: "t",
-                help: "each input line is TIME<TAB>PLACE",
-                manHelp:
-                    "Each line of standard input is TIME, a tab, and PLACE, with TIME as for --at, so a whole history is imported in one call."
-            ),
-            FlagSpec(
-                "new-trip", short: "N",
-                help: "the first visit starts a trip: no edge from the last place"),
-            FlagSpec(
-                "trip-gap", value: .required(name: "DURATION"),
-                help: "a visit more than DURATION after the last one starts a trip (off)",
-                manHelp:
-                    "A visit more than DURATION after the previous one starts a new trip, with no edge from the previous place. DURATION is seconds, or a number followed by s, m, h, d or w (3h). Off by default."
-            ),
-            FlagSpec(
-                "forget", value: .required(name: "PLACE"),
-                help: "remove PLACE and all its edges (repeatable)"),
-            FlagSpec(
-                "max-places", value: .required(name: "N"),
-                help: "keep at most N places, dropping the least used (default 50000; 0: no limit)",
-                manHelp:
-                    "Keep at most N places: after the visits, drop the least used places (fewest visits plus edge weights; ties: used longest ago) and their edges. The default, 50000, holds years of daily use; 0 means no limit. The last place is never dropped."
-            ),
-            FlagSpec("self-loops", help: "record an edge when a place follows itself"),
-            FlagSpec("null-data", short: "z", help: "input places end with NUL, not newline"),
-            FlagSpec("quiet", short: "q", help: "do not warn about places to forget that are unknown"),
-            StandardFlags.help(),
-            StandardFlags.version,
-            StandardFlags.generate,
-        ],
+        flags: RouteGraphVisitFlags.table + [StandardFlags.help(), StandardFlags.version, StandardFlags.generate],
         positionalCompletion: .none,
         manSections: GraphLocation.manSections + [
             ManSection(
@@ -170,6 +132,11 @@ public enum RouteGraphVisit {
         return name
     }
 
+    /// A place name as a flag's value (`--forget`, `--from`): one whose key is not empty.
+    static func placeName(_ text: String) -> String? {
+        RouteGraph.placeKey(text).isEmpty ? nil : text
+    }
+
     /// The visits on standard input: one per line (or NUL-terminated record), trimmed,
     /// empty ones skipped; with `--timestamped`, `TIME<TAB>PLACE`.
     static func readVisits(from input: FileDescriptor, options: RouteGraphVisitOptions) throws -> [PlannedVisit] {
@@ -244,43 +211,64 @@ public struct RouteGraphVisitOptions {
 
     /// Resolves options; throws `UsageError` for bad values.
     public init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
-        graph = parsed.lastValue("graph")
-        forget = parsed.values("forget")
+        typealias F = RouteGraphVisitFlags
+        graph = try parsed.value(of: GraphLocation.flag)
+        forget = try parsed.value(of: F.forget)
         places = parsed.positionals
         if places.isEmpty && forget.isEmpty { places = ["-"] }
-        timestamped = parsed.has("timestamped")
-        newTrip = parsed.has("new-trip")
-        selfLoops = parsed.has("self-loops")
-        nullData = parsed.has("null-data")
-        quiet = parsed.has("quiet")
+        timestamped = try parsed.value(of: F.timestamped)
+        newTrip = try parsed.value(of: F.newTrip)
+        selfLoops = try parsed.value(of: F.selfLoops)
+        nullData = try parsed.value(of: F.nullData)
+        quiet = try parsed.value(of: F.quiet)
         time = context.now()
-        if let value = parsed.lastValue("at") {
-            guard let at = TimeText.timestamp(value) else {
-                throw UsageError("invalid --at '\(value)' (expected Unix seconds or ISO 8601 such as 2024-05-01T08:30:00Z)")
-            }
+        if let at = try parsed.value(of: F.at) {
             if timestamped { throw UsageError("--at and --timestamped cannot be used together") }
             time = at
         }
         if timestamped && places != ["-"] {
             throw UsageError("--timestamped reads standard input; give no PLACE")
         }
-        if let value = parsed.lastValue("trip-gap") {
-            guard let gap = TimeText.duration(value) else {
-                throw UsageError("invalid --trip-gap '\(value)' (expected a duration such as 90, 30m, 3h or 2d)")
-            }
-            tripGap = gap
-        }
-        maximumPlaces = RouteGraphVisit.defaultMaximumPlaces
-        if let value = parsed.lastValue("max-places") {
-            guard let n = Int(value), n >= 0 else {
-                throw UsageError("invalid --max-places '\(value)' (expected a number ≥ 0)")
-            }
-            maximumPlaces = n
-        }
-        for place in forget where RouteGraph.placeKey(place).isEmpty {
-            throw UsageError("--forget: empty place name")
-        }
+        tripGap = try parsed.value(of: F.tripGap)
+        maximumPlaces = try parsed.value(of: F.maxPlaces) ?? RouteGraphVisit.defaultMaximumPlaces
     }
+}
+
+/// routegraph-visit's flags, each read as a typed value (see `Flag`).
+enum RouteGraphVisitFlags {
+    static let at = Flag(
+        "at", value: "TIME", help: "the time of the visits: Unix seconds or ISO 8601 (default now)",
+        manHelp:
+            "Record the visits at TIME instead of now: Unix seconds, or ISO 8601 such as 2024-05-01T08:30:00+02:00 (UTC when no offset is given). For importing old logs.",
+        expected: "Unix seconds or ISO 8601 such as 2024-05-01T08:30:00Z", parse: TimeText.timestamp)
+    static let timestamped = Flag(
+        "timestamped", short: "t", help: "each input line is TIME<TAB>PLACE",
+        manHelp:
+            "Each line of standard input is TIME, a tab, and PLACE, with TIME as for --at, so a whole history is imported in one call.")
+    static let newTrip = Flag("new-trip", short: "N", help: "the first visit starts a trip: no edge from the last place")
+    static let tripGap = Flag(
+        "trip-gap", value: "DURATION", help: "a visit more than DURATION after the last one starts a trip (off)",
+        manHelp:
+            "A visit more than DURATION after the previous one starts a new trip, with no edge from the previous place. DURATION is seconds, or a number followed by s, m, h, d or w (3h). Off by default.",
+        expected: "a duration such as 90, 30m, 3h or 2d", parse: TimeText.duration)
+    static let forget = Flag(
+        "forget", values: "PLACE", help: "remove PLACE and all its edges (repeatable)", expected: "a place name",
+        parse: RouteGraphVisit.placeName)
+    static let maxPlaces = Flag(
+        "max-places", value: "N", help: "keep at most N places, dropping the least used (default 50000; 0: no limit)",
+        manHelp:
+            "Keep at most N places: after the visits, drop the least used places (fewest visits plus edge weights; ties: used longest ago) and their edges. The default, 50000, holds years of daily use; 0 means no limit. The last place is never dropped.",
+        expected: "a number ≥ 0"
+    ) { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
+    static let selfLoops = Flag("self-loops", help: "record an edge when a place follows itself")
+    static let nullData = Flag("null-data", short: "z", help: "input places end with NUL, not newline")
+    static let quiet = Flag("quiet", short: "q", help: "do not warn about places to forget that are unknown")
+
+    /// The table, in `--help` order.
+    static let table: [FlagSpec] = [
+        GraphLocation.flag.spec, at.spec, timestamped.spec, newTrip.spec, tripGap.spec, forget.spec, maxPlaces.spec,
+        selfLoops.spec, nullData.spec, quiet.spec,
+    ]
 }
 
 /// One visit to record: a checked place name and its time. A struct, not a tuple: an
