@@ -8,6 +8,7 @@ complete -c routegraph-suggest -l half-life -d 'let old habits fade with this ha
 complete -c routegraph-suggest -l scores -d 'add tab-separated columns: score, and edge or frecency'
 complete -c routegraph-suggest -l json -d 'print a JSON array of {place, score, source} objects'
 complete -c routegraph-suggest -s z -l null-data -d 'end each suggestion with NUL, not newline'
+complete -c routegraph-suggest -l learn -d 'with --generate=init-SHELL: record and complete CMD\'s places' -r -f
 complete -c routegraph-suggest -s h -l help -d 'show this help and exit'
 complete -c routegraph-suggest -s V -l version -d 'show the version and exit'
-complete -c routegraph-suggest -l generate -d 'print the man page or a shell completion script and exit' -r -f -a 'man complete-bash complete-zsh complete-fish'
+complete -c routegraph-suggest -l generate -d 'print the man page, a completion script or a shell set-up and exit' -r -f -a 'man complete-bash complete-zsh complete-fish init-bash init-zsh init-fish'

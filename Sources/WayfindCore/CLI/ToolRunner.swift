@@ -27,12 +27,21 @@ public enum StandardFlags {
     /// `-V`/`--version`.
     public static let version = FlagSpec("version", short: "V", help: "show the version and exit")
     /// `--generate=KIND`: the man page or a shell completion, rendered from the flag table.
-    public static let generate = FlagSpec(
-        "generate", value: .required(name: "KIND"),
-        help: "print the man page or a shell completion script and exit",
-        manHelp:
-            "Print a generated file and exit: man (this page), complete-bash, complete-zsh or complete-fish. The files shipped in man/ and completions/ are made this way.",
-        completion: .choices(["man", "complete-bash", "complete-zsh", "complete-fish"]))
+    public static let generate = generate()
+
+    /// `--generate=KIND` with kinds of the tool's own after the common ones (see
+    /// `ToolSpec.generators`), described by `extraHelp`.
+    package static func generate(extra: [String] = [], extraHelp: String = "") -> FlagSpec {
+        FlagSpec(
+            "generate", value: .required(name: "KIND"),
+            help: extra.isEmpty
+                ? "print the man page or a shell completion script and exit"
+                : "print the man page, a completion script or a shell set-up and exit",
+            manHelp:
+                "Print a generated file and exit: man (this page), complete-bash, complete-zsh or complete-fish. The files shipped in man/ and completions/ are made this way."
+                + (extraHelp.isEmpty ? "" : " " + extraHelp),
+            completion: .choices(["man", "complete-bash", "complete-zsh", "complete-fish"] + extra))
+    }
 }
 
 /// Writes `tool: message` lines to standard error, unbuffered.
@@ -124,7 +133,20 @@ private func runToolBody(
         case "complete-zsh": output.write(renderCompletion(spec, shell: .zsh))
         case "complete-fish": output.write(renderCompletion(spec, shell: .fish))
         default:
-            errors.report("unknown --generate kind '\(kind)' (expected man, complete-bash, complete-zsh or complete-fish)")
+            if let generator = spec.generators[kind] {
+                do {
+                    output.write(try generator(parsed))
+                } catch {
+                    errors.report(error.message)
+                    errors.plain(renderUsageHint(spec))
+                    return .error
+                }
+                return .success
+            }
+            let kinds = ["man", "complete-bash", "complete-zsh", "complete-fish"] + spec.generators.keys.sorted()
+            errors.report(
+                "unknown --generate kind \(Shown.value(kind)) (expected \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last!))"
+                    + Spelling.hint(for: kind, in: kinds))
             errors.plain(renderUsageHint(spec))
             return .error
         }

@@ -84,11 +84,15 @@ public struct ToolSpec: Sendable {
     public var manSections: [ManSection]
     /// The man page section number, usually 1.
     public var manSectionNumber: Int
+    /// `--generate` kinds of the tool's own besides man and the completions, each with
+    /// what renders it from the parsed command line (routegraph-suggest's shell set-up).
+    package var generators: [String: @Sendable (ParsedArguments) throws(UsageError) -> String] = [:]
 
     public init(
         name: String, summary: String, usage: [String], description: String,
         flags: [FlagSpec], positionalCompletion: CompletionKind = .file,
-        manSections: [ManSection] = [], manSectionNumber: Int = 1
+        manSections: [ManSection] = [], manSectionNumber: Int = 1,
+        generators: [String: @Sendable (ParsedArguments) throws(UsageError) -> String] = [:]
     ) {
         self.name = name
         self.summary = summary
@@ -98,5 +102,6 @@ public struct ToolSpec: Sendable {
         self.positionalCompletion = positionalCompletion
         self.manSections = manSections
         self.manSectionNumber = manSectionNumber
+        self.generators = generators
     }
 }

@@ -18,7 +18,12 @@ public enum RouteGraphSuggest {
             different word, ignoring case and accents, as smartgrep(1) matches: 'ai' \
             finds Airport, 'sao' finds São Paulo.
             """,
-        flags: RouteGraphSuggestFlags.table + [StandardFlags.help(), StandardFlags.version, StandardFlags.generate],
+        flags: RouteGraphSuggestFlags.table + [
+            StandardFlags.help(), StandardFlags.version,
+            StandardFlags.generate(
+                extra: Shell.allCases.map { "init-\($0.rawValue)" },
+                extraHelp: "init-bash, init-zsh and init-fish print the shell set-up of SHELL SET-UP."),
+        ],
         positionalCompletion: .none,
         manSections: [
             ManSection(
@@ -51,6 +56,34 @@ public enum RouteGraphSuggest {
                 decimals) and a tab followed by edge or frecency. With --json, one JSON array \
                 of objects with the keys place, score and source.
                 """),
+            ManSection(
+                "SHELL SET-UP",
+                """
+                One line in the shell's start-up file records the places of the commands \
+                you name and makes Tab complete them:
+
+                  eval "$(routegraph-suggest --generate=init-bash --learn trip --learn ssh)"   # ~/.bashrc
+                  eval "$(routegraph-suggest --generate=init-zsh --learn trip)"                # ~/.zshrc, after compinit
+                  routegraph-suggest --generate=init-fish --learn trip | source                # config.fish
+
+                Each time a learned command CMD runs, its place argument (its last argument \
+                that does not start with '-') is recorded as a visit, in a graph of CMD's \
+                own: ${XDG_STATE_HOME:-$HOME/.local/state}/wayfind/learn/CMD.json, so ssh \
+                hosts and trip stops do not mix. The set-up defines a shell function CMD that \
+                records and then runs the command CMD. Tab after CMD offers what usually comes \
+                next first, narrowed by the word typed as QUERY is ('trip sao' Tab gives \
+                São Paulo), and quoted for the command line in any locale.
+
+                --learn cd learns directories, as zoxide does: no function; the directory is \
+                recorded when the prompt comes back in a directory other than the last one \
+                recorded (bash), on every change of directory (zsh's chpwd hook, fish's PWD \
+                variable), and 'cd' Tab offers the recorded directories before the usual \
+                completion.
+
+                In fish, which keeps only the completions that contain what was typed and does \
+                not ignore accents, Tab first replaces the typed word with the longest \
+                beginning the suggestions share ('sao' becomes 'São '), then completes.
+                """),
         ] + GraphLocation.manSections + [
             ManSection(
                 "EXIT STATUS",
@@ -75,7 +108,16 @@ public enum RouteGraphSuggest {
                   routegraph-suggest -n3 --scores
                 """),
             ManSection("SEE ALSO", "routegraph-visit(1), routegraph(5), smartgrep(1), zoxide(1)"),
-        ]
+        ],
+        generators: Dictionary(
+            uniqueKeysWithValues: Shell.allCases.map { shell in
+                (
+                    "init-\(shell.rawValue)",
+                    { @Sendable (parsed: ParsedArguments) throws(UsageError) -> String in
+                        ShellInit.script(shell, learning: try parsed.value(of: RouteGraphSuggestFlags.learn))
+                    }
+                )
+            })
     )
 
     /// Runs routegraph-suggest with `arguments` (without argv[0]) in `context`.
@@ -174,6 +216,9 @@ public struct RouteGraphSuggestOptions {
     /// Resolves options; throws `UsageError` for bad values.
     public init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
         typealias F = RouteGraphSuggestFlags
+        if !(try parsed.value(of: F.learn)).isEmpty {
+            throw UsageError("--learn goes with --generate=init-bash, init-zsh or init-fish")
+        }
         graph = try parsed.value(of: GraphLocation.flag)
         request = SuggestionRequest(now: context.now())
         request.from = try parsed.value(of: F.from)
@@ -216,10 +261,15 @@ enum RouteGraphSuggestFlags {
     static let scores = Flag("scores", help: "add tab-separated columns: score, and edge or frecency")
     static let json = Flag("json", help: "print a JSON array of {place, score, source} objects")
     static let nullData = Flag("null-data", short: "z", help: "end each suggestion with NUL, not newline")
+    static let learn = Flag(
+        "learn", values: "CMD", help: "with --generate=init-SHELL: record and complete CMD's places",
+        manHelp:
+            "With --generate=init-bash, init-zsh or init-fish: the set-up learns CMD (repeatable): each time CMD runs, its place argument is recorded in a graph of CMD's own, and Tab after CMD completes from it. See SHELL SET-UP.",
+        expected: "a command name") { ShellInit.isLearnable($0) ? $0 : nil }
 
     /// The table, in `--help` order.
     static let table: [FlagSpec] = [
         GraphLocation.flag.spec, from.spec, limit.spec, successorsOnly.spec, halfLife.spec, scores.spec, json.spec,
-        nullData.spec,
+        nullData.spec, learn.spec,
     ]
 }
