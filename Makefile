@@ -89,6 +89,13 @@ install: build
 	  install -m 644 completions/zsh/_$$t "$(DESTDIR)$(ZSHDIR)/_$$t" && \
 	  install -m 644 completions/fish/$$t.fish "$(DESTDIR)$(FISHDIR)/$$t.fish" || exit 1; \
 	done; echo "installed $(TOOLS) under $(DESTDIR)$(PREFIX)"
+	@# Debian's fish looks in /usr/share/fish/vendor_completions.d, not under /usr/local,
+	@# unless XDG_DATA_DIRS names it: say so rather than write outside PREFIX.
+	@if [ -z "$(DESTDIR)" ] && command -v fish >/dev/null 2>&1 && \
+	  ! fish -c 'contains -- "$$argv[1]" $$fish_complete_path' "$(FISHDIR)" 2>/dev/null; then \
+	  echo "fish does not look in $(FISHDIR); add to ~/.config/fish/config.fish:"; \
+	  echo "    set -p fish_complete_path $(FISHDIR)"; \
+	fi
 
 uninstall:
 	@for t in $(TOOLS); do \
