@@ -163,6 +163,34 @@ import WayfindTestSupport
         }
     }
 
+    /// The tools' own completion scripts complete place arguments from the graph
+    /// (`--from`), quoted for the shell, like the set-up does.
+    @Test(arguments: shells)
+    func theToolsCompletionCompletesPlaceArguments(shell: String) throws {
+        let home = try Home()
+        let graph = home.home.appendingPathComponent("graph.json").path
+        let visit = try Binaries.run("routegraph-visit", ["--graph", graph, "Airport", "São Paulo", "New York", "Home"])
+        #expect(visit.status == 0, "\(visit)")
+        let file = Binaries.root.appendingPathComponent(
+            shell == "bash" ? "completions/bash/routegraph-suggest"
+                : shell == "zsh" ? "completions/zsh/_routegraph-suggest" : "completions/fish/routegraph-suggest.fish"
+        ).path
+        let setup = shell == "fish" ? "set -gx ROUTEGRAPH_FILE \(graph); source \(file)" : "export ROUTEGRAPH_FILE=\(graph); source \(file)"
+        for locale in ["C.UTF-8", ""] {
+            let lines = try home.completed(
+                shell, setup: setup, cases: [#"routegraph-suggest --from sao\t"#, #"routegraph-suggest --from 'New Y\t"#],
+                locale: locale)
+            if shell == "fish" {
+                // fish filters what it is given and does not fold accents: 'sao' finds no São.
+                #expect(lines.last == "RESULT: <routegraph-suggest><--from><New York>", "\(shell) \(lines)")
+            } else {
+                #expect(
+                    lines == ["RESULT: <routegraph-suggest><--from><São Paulo>", "RESULT: <routegraph-suggest><--from><New York>"],
+                    "\(shell), LANG='\(locale)': \(lines)")
+            }
+        }
+    }
+
     /// `--learn cd`: a directory is recorded when the prompt comes back in another one
     /// (not again while it stays), and `cd` completes from those directories.
     @Test(arguments: shells)

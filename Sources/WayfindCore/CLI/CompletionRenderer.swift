@@ -69,8 +69,10 @@ private func bashCompletion(_ spec: ToolSpec) -> [String] {
         }
     }
     let positional = bashAction(spec.positionalCompletion) ?? ":"
+    let usesPlaces = spec.positionalCompletion == .places || spec.flags.contains { $0.completion == .places }
 
-    var lines = [
+    var lines = usesPlaces ? ShellInit.bashQuoting.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : []
+    lines += [
         "\(function)() {",
         "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} option= prefix= i",
         "    COMPREPLY=()",
@@ -124,6 +126,8 @@ private func bashAction(_ kind: CompletionKind) -> String? {
             "compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen \(what) -- \"$cur\")"
     case .choices(let words):
         return "COMPREPLY=($(compgen -W \(shellQuoted(words.joined(separator: " "))) -- \"$cur\"))"
+    case .places:
+        return "__wayfind_complete_places \"$cur\""
     }
 }
 
@@ -168,9 +172,12 @@ private func zshCompletion(_ spec: ToolSpec) -> [String] {
     case .file: specs.append("*:file:_files")
     case .directory: specs.append("*:directory:_files -/")
     case .choices: specs.append("*:argument:" + zshAction(spec.positionalCompletion))
+    case .places: specs.append("*:place:" + zshAction(.places))
     }
+    let usesPlaces = spec.positionalCompletion == .places || spec.flags.contains { $0.completion == .places }
 
-    var lines = ["", "\(function)() {", "    _arguments -s -S \\"]
+    var lines = usesPlaces ? [""] + ShellInit.zshPlaces.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : []
+    lines += ["", "\(function)() {", "    _arguments -s -S \\"]
     lines += specs.map { "        " + shellQuoted($0) + " \\" }
     lines += [
         "        && return 0",
@@ -195,6 +202,7 @@ private func zshAction(_ kind: CompletionKind) -> String {
     case .directory: "_files -/"
     case .choices(let words):
         "(" + words.map { zshEscaped($0, special: "\\:() ") }.joined(separator: " ") + ")"
+    case .places: "__wayfind_complete_places"
     }
 }
 
@@ -213,11 +221,12 @@ private func zshEscaped(_ text: String, special: String) -> String {
 /// One `complete -c` line per flag. `-r` marks a required value, `-f` keeps file names
 /// away from values and positionals that are not files, `-F` asks for them.
 private func fishCompletion(_ spec: ToolSpec) -> [String] {
-    var lines: [String] = []
+    let usesPlaces = spec.positionalCompletion == .places || spec.flags.contains { $0.completion == .places }
+    var lines = usesPlaces ? ShellInit.fishPlaces.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : []
     switch spec.positionalCompletion {
     case .file: break  // fish completes files by default
     case .none: lines.append("complete -c \(spec.name) -f")
-    case .directory, .choices:
+    case .directory, .choices, .places:
         lines.append("complete -c \(spec.name) -f " + fishArguments(spec.positionalCompletion))
     }
     for flag in spec.flags {
@@ -244,6 +253,7 @@ private func fishArguments(_ kind: CompletionKind) -> String {
     case .file: "-F"
     case .directory: "-f -a '(__fish_complete_directories)'"
     case .choices(let words): "-f -a " + fishQuoted(words.joined(separator: " "))
+    case .places: "-f -k -a '(__wayfind_complete_places)'"
     }
 }
 

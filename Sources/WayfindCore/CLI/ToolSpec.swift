@@ -13,6 +13,9 @@ public enum CompletionKind: Sendable, Equatable {
     case directory
     /// One of a fixed list of words.
     case choices([String])
+    /// A place of the route graph: what `routegraph-suggest -n 20 -- WORD` prints for the
+    /// word typed (the default graph), quoted for where the cursor is.
+    case places
 }
 
 /// Whether a flag takes a value.

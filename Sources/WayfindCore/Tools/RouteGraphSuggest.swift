@@ -246,7 +246,7 @@ public struct RouteGraphSuggestOptions {
 enum RouteGraphSuggestFlags {
     static let from = Flag(
         "from", short: "f", value: "PLACE", help: "suggest what follows PLACE (default: the last place visited)",
-        expected: "a place name", parse: RouteGraphVisit.placeName)
+        completion: .places, expected: "a place name", parse: RouteGraphVisit.placeName)
     static let limit = Flag(
         "limit", short: "n", value: "N", help: "print at most N suggestions (default 10; 0: all)", expected: "a number ≥ 0"
     ) { Int($0).flatMap { $0 >= 0 ? $0 : nil } }

@@ -53,22 +53,9 @@ enum ShellInit {
 
     // MARK: - bash
 
-    static func bash(_ commands: [String]) -> String {
-        var script = #"""
-            __wayfind_graph() {
-                local state=${XDG_STATE_HOME-}
-                [[ $state == /* ]] || state=$HOME/.local/state
-                printf '%s/wayfind/learn/%s.json' "$state" "$1"
-            }
-
-            __wayfind_record() {
-                local cmd=$1 place='' arg
-                shift
-                for arg in "$@"; do [[ $arg == -* ]] || place=$arg; done
-                [[ -n $place ]] || return 0
-                command routegraph-visit --graph "$(__wayfind_graph "$cmd")" -- "$place"
-            }
-
+    /// The bash pieces the set-up and the tools' completion scripts share: dequoting the
+    /// word typed, quoting a name for the word, and filling COMPREPLY with places.
+    static let bashQuoting = #"""
             # REPLY: a word as typed ('New Y, "A\"B", New\ Y) as the command gets it.
             __wayfind_dequote() {
                 local word=$1 quote='' c i
@@ -110,15 +97,40 @@ enum ShellInit {
                 done
             }
 
-            __wayfind_complete() {
-                local word=${COMP_WORDS[COMP_CWORD]} quote='' place REPLY
-                COMPREPLY=()
+            # COMPREPLY+: the places routegraph-suggest gives (with the options after the
+            # word) for the word $1 as typed, quoted for it.
+            __wayfind_complete_places() {
+                local word=$1 quote='' place REPLY
                 [[ $word == [\'\"]* ]] && quote=${word:0:1}
                 __wayfind_dequote "$word"
                 while IFS= read -r place; do
                     __wayfind_quote "$quote" "$place"
                     COMPREPLY+=("$REPLY")
-                done < <(command routegraph-suggest --graph "$(__wayfind_graph "${COMP_WORDS[0]}")" --limit 20 -- "$REPLY" 2>/dev/null)
+                done < <(command routegraph-suggest "${@:2}" --limit 20 -- "$REPLY" 2>/dev/null)
+            }
+
+            """#
+
+
+    static func bash(_ commands: [String]) -> String {
+        var script = bashQuoting + #"""
+            __wayfind_graph() {
+                local state=${XDG_STATE_HOME-}
+                [[ $state == /* ]] || state=$HOME/.local/state
+                printf '%s/wayfind/learn/%s.json' "$state" "$1"
+            }
+
+            __wayfind_record() {
+                local cmd=$1 place='' arg
+                shift
+                for arg in "$@"; do [[ $arg == -* ]] || place=$arg; done
+                [[ -n $place ]] || return 0
+                command routegraph-visit --graph "$(__wayfind_graph "$cmd")" -- "$place"
+            }
+
+            __wayfind_complete() {
+                COMPREPLY=()
+                __wayfind_complete_places "${COMP_WORDS[COMP_CWORD]}" --graph "$(__wayfind_graph "${COMP_WORDS[0]}")"
             }
 
             """#
@@ -147,8 +159,36 @@ enum ShellInit {
 
     // MARK: - zsh
 
+    /// The zsh completion of places the set-up and the tools' completion scripts share.
+    static let zshPlaces = #"""
+            # The places routegraph-suggest gives (from $__wayfind_graph_file, else the
+            # default graph) for the word typed. Names quoted for where the cursor is (compadd's own quoting turns bytes it does
+            # not know in the C locale into $'\303'); -U keeps the order and the names that
+            # match by smartgrep's rules rather than by prefix; -d lists them unquoted.
+            __wayfind_complete_places() {
+                setopt localoptions extendedglob
+                # Inside quotes zsh re-quotes the word, and in a locale that is not UTF-8
+                # it writes the bytes of São as $'\303\243': complete in C.UTF-8 then.
+                [[ -n $compstate[quote] && ${LC_ALL:-${LC_CTYPE:-$LANG}} != *(UTF-8|utf8|UTF8|utf-8)* ]] && local LC_ALL=C.UTF-8
+                local -a places quoted graph
+                local place
+                [[ -n $__wayfind_graph_file ]] && graph=(--graph $__wayfind_graph_file)
+                places=("${(@f)$(command routegraph-suggest $graph --limit 20 -- "${(Q)PREFIX}" 2>/dev/null)}")
+                places=(${places:#})
+                (( $#places )) || return 1
+                for place in $places; do
+                    case $compstate[quote] in
+                    "'") quoted+=("${place//\'/'\''}") ;;
+                    '"') quoted+=("${place//(#m)[\"\\\$\`]/\\$MATCH}") ;;
+                    *) quoted+=("${place//(#m)[[:space:]\!\"#\$\&\'\(\)\*\;\<\>\?\[\\\]\^\`\{\|\}\~\=]/\\$MATCH}") ;;
+                    esac
+                done
+                compadd -U -Q -V wayfind -d places -- $quoted
+            }
+            """#
+
     static func zsh(_ commands: [String]) -> String {
-        var script = #"""
+        var script = zshPlaces + "\n" + #"""
             __wayfind_graph() {
                 local state=${XDG_STATE_HOME-}
                 [[ $state == /* ]] || state=$HOME/.local/state
@@ -163,27 +203,9 @@ enum ShellInit {
                 command routegraph-visit --graph "$(__wayfind_graph $cmd)" -- "$place"
             }
 
-            # Names quoted for where the cursor is (compadd's own quoting turns bytes it does
-            # not know in the C locale into $'\303'); -U keeps the order and the names that
-            # match by smartgrep's rules rather than by prefix; -d lists them unquoted.
             __wayfind_complete() {
-                setopt localoptions extendedglob
-                # Inside quotes zsh re-quotes the word, and in a locale that is not UTF-8
-                # it writes the bytes of São as $'\303\243': complete in C.UTF-8 then.
-                [[ -n $compstate[quote] && ${LC_ALL:-${LC_CTYPE:-$LANG}} != *(UTF-8|utf8|UTF8|utf-8)* ]] && local LC_ALL=C.UTF-8
-                local -a places quoted
-                local place
-                places=("${(@f)$(command routegraph-suggest --graph "$(__wayfind_graph $words[1])" --limit 20 -- "${(Q)PREFIX}" 2>/dev/null)}")
-                places=(${places:#})
-                (( $#places )) || return 1
-                for place in $places; do
-                    case $compstate[quote] in
-                    "'") quoted+=("${place//\'/'\''}") ;;
-                    '"') quoted+=("${place//(#m)[\"\\\$\`]/\\$MATCH}") ;;
-                    *) quoted+=("${place//(#m)[[:space:]\!\"#\$\&\'\(\)\*\;\<\>\?\[\\\]\^\`\{\|\}\~\=]/\\$MATCH}") ;;
-                    esac
-                done
-                compadd -U -Q -V wayfind -d places -- $quoted
+                local __wayfind_graph_file=$(__wayfind_graph $words[1])
+                __wayfind_complete_places
             }
 
             """#
@@ -209,8 +231,17 @@ enum ShellInit {
 
     // MARK: - fish
 
+    /// The fish completion of places the set-up and the tools' completion scripts share:
+    /// what routegraph-suggest gives (with the options given) for the word typed.
+    static let fishPlaces = #"""
+            function __wayfind_complete_places
+                command routegraph-suggest $argv --limit 20 -- (commandline -ct | string unescape) 2>/dev/null
+            end
+
+            """#
+
     static func fish(_ commands: [String]) -> String {
-        var script = #"""
+        var script = fishPlaces + #"""
             set -g __wayfind_learned \#(commands.joined(separator: " "))
 
             function __wayfind_graph
@@ -230,7 +261,7 @@ enum ShellInit {
 
             function __wayfind_places
                 set -l tokens (commandline -opc)
-                command routegraph-suggest --graph (__wayfind_graph $tokens[1]) --limit 20 -- (commandline -ct | string unescape) 2>/dev/null
+                __wayfind_complete_places --graph (__wayfind_graph $tokens[1])
             end
 
             # fish keeps only completions that contain what was typed, without folding
