@@ -10,6 +10,9 @@ public struct ToolContext: Sendable {
     public var environment: Environment
     /// Whether standard output is a terminal (colour and line buffering follow it).
     public var outputIsTerminal: Bool
+    /// Whether standard input is a terminal: a tool that would read its input from there
+    /// with nothing given prints its usage instead of waiting silently.
+    public var inputIsTerminal = false
     /// The current time in Unix seconds.
     public var now: @Sendable () -> Int64
     /// The position (1 for the first argument after the program's name) of the first
