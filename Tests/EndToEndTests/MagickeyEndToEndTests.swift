@@ -105,6 +105,40 @@ import WayfindTestSupport
         #expect(r.stderr.hasPrefix("magickey-find: not a magicKey: "))
     }
 
+    @Test func aHugeBadKeyIsShownCutWithItsLength() throws {
+        let r = try find([], input: Data(String(repeating: "A", count: 4_000_000) + "\n"))
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "magickey-find: not a magicKey: '\(String(repeating: "A", count: 80))…' (4000000 bytes)\n")
+    }
+
+    @Test func aKeyWithANewlineStaysOnOneLineOfTheMessage() throws {
+        let r = try find(["ab\ncd"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "magickey-find: not a magicKey: 'ab\\ncd'\n")
+    }
+
+    @Test func aLongFlagValueIsShownCut() throws {
+        let value = String(repeating: "9", count: 100_000)
+        let r = try suggest(["--location", value, "paris"])
+        #expect(r.status == 2)
+        #expect(
+            r.stderr.hasPrefix(
+                "magickey-suggest: invalid --location '\(String(repeating: "9", count: 80))…' (100000 bytes) (expected LAT,LON"))
+        #expect(r.stderr.utf8.count < 300)
+    }
+
+    @Test func aLongBadFieldOfAGazetteerIsShownCut() throws {
+        let tsv = "name\tlatitude\tlongitude\nA\t1\t2\nB\t" + String(repeating: "x", count: 200_000) + "\t2\n"
+        let path = try temporaryFile(Data(tsv.utf8), name: "long-field.tsv")
+        let r = try suggest(["--places", path, "b"])
+        #expect(r.status == 2)
+        #expect(
+            r.stderr
+                == "magickey-suggest: \(path): line 3: latitude '\(String(repeating: "x", count: 80))…' (200000 bytes) is not a number from -90 to 90\n"
+        )
+    }
+
     @Test func aKeyFromAnotherGazetteerUsesItsTextOrSaysWhereItBelongs() throws {
         let tsv = "name\tlatitude\tlongitude\tcategory\nCafé de Flore\t48.854\t2.333\tcoffee\nLes Deux Magots\t48.854\t2.333\tcoffee\n"
         let path = try temporaryFile(Data(tsv.utf8), name: "coffee.tsv")

@@ -132,9 +132,9 @@ public enum MagicKeyError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notAKey(let text): "not a magicKey: '\(text)'"
+        case .notAKey(let text): "not a magicKey: \(MessageValue.quoted(text))"
         case .unsupportedVersion(let key, let version):
-            "magicKey '\(key)' has format version \(version); this build reads version \(MagicKey.version)"
+            "magicKey \(MessageValue.quoted(key)) has format version \(version); this build reads version \(MagicKey.version)"
         }
     }
 }

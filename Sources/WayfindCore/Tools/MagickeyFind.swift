@@ -105,7 +105,7 @@ public enum MagickeyFind {
             var maxLocations: Int? = nil
             if let text = parsed.lastValue("max-locations") {
                 guard let n = Int(text), n >= 1, n <= maximumLocations else {
-                    throw UsageError("invalid --max-locations '\(text)' (expected a number from 1 to \(maximumLocations))")
+                    throw UsageError("invalid --max-locations \(MessageValue.quoted(text)) (expected a number from 1 to \(maximumLocations))")
                 }
                 maxLocations = n
             }
@@ -278,9 +278,9 @@ struct KeyFinder {
         // A label's commas separate its parts: `Paris, Île-de-France, France` is three
         // groups of query words.
         if let text = request.text, !text.isEmpty { return try findText(String(text.map { $0 == "," ? " " : $0 })) }
-        let which = gazetteer.path.map { "--places \($0)" } ?? "the embedded gazetteer"
+        let which = gazetteer.path.map { "--places \(MessageValue.plain($0))" } ?? "the embedded gazetteer"
         throw ToolError(
-            "magicKey '\(key)' belongs to a different gazetteer than \(which); give it with its suggestion text, or use --places with the file it came from"
+            "magicKey \(MessageValue.quoted(key)) belongs to a different gazetteer than \(which); give it with its suggestion text, or use --places with the file it came from"
         )
     }
 
