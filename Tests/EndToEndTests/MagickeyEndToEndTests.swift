@@ -139,6 +139,15 @@ import WayfindTestSupport
         )
     }
 
+    @Test func aPlaceNamedWithABraceIsFoundFromSuggestsLine() throws {
+        let tsv = "name\tlatitude\tlongitude\n{Brace} Corner\t10.5\t20.25\n"
+        let path = try temporaryFile(Data(tsv.utf8), name: "brace.tsv")
+        let r = try Binaries.shell("magickey-suggest --places '\(path)' brace | magickey-find --places '\(path)'")
+        #expect(r.stderr == "")
+        #expect(r.status == 0)
+        #expect(r.lines.first?.hasPrefix("{Brace} Corner\t10.50000\t20.25000\t100\t") == true)
+    }
+
     @Test func aKeyFromAnotherGazetteerUsesItsTextOrSaysWhereItBelongs() throws {
         let tsv = "name\tlatitude\tlongitude\tcategory\nCafé de Flore\t48.854\t2.333\tcoffee\nLes Deux Magots\t48.854\t2.333\tcoffee\n"
         let path = try temporaryFile(Data(tsv.utf8), name: "coffee.tsv")
