@@ -192,6 +192,18 @@ import WayfindTestSupport
         #expect(r.stderr == "magickey-suggest: \(path): line 3: expected 3 tab-separated columns, found 2\n")
     }
 
+    @Test func aBrokenRowThatCannotMatchStopsSuggestAsItStopsFind() throws {
+        let path = try temporaryFile(Data("name\tlatitude\tlongitude\nAlpha\t1\t2\nBeta\tx\t2\n".utf8), name: "broken.tsv")
+        let message = "\(path): line 3: latitude 'x' is not a number from -90 to 90\n"
+        let suggested = try suggest(["--places", path, "alpha"])
+        #expect(suggested.status == 2)
+        #expect(suggested.stdout.isEmpty)
+        #expect(suggested.stderr == "magickey-suggest: " + message)
+        let found = try find(["--places", path, "--text", "alpha"])
+        #expect(found.status == 2)
+        #expect(found.stderr == "magickey-find: " + message)
+    }
+
     @Test(arguments: ["91,0", "48.8", "north,south", "1,2,3"])
     func aMalformedLocationIsAUsageError(location: String) throws {
         let r = try suggest(["--location", location, "paris"])

@@ -36,8 +36,8 @@
 ///    answered per (country, admin-1) pair by `RegionWordCache`.
 ///
 /// The whole-name part of check 1 runs after check 2, unless the anchor byte is so common
-/// that hits are in every row (`denseAnchorRank`). Rows are still located column by
-/// column (`PlaceRow.locateColumns`), which also checks their column count: that, the
+/// that hits are in every row (`denseAnchorRank`). Every row is still split and checked
+/// (`PlaceRow.split`: its columns located, its name and coordinates checked): that, the
 /// fingerprint and the row loop are most of what a scan now costs.
 ///
 /// The scanner also hands every row's feature code here, so that the collections a query
@@ -46,8 +46,6 @@ final class DumpRowFilter {
     /// GeoNames' columns that the checks read.
     static let nameColumn = GazetteerSchema.geonames.column(.name)!
     static let alternateNamesColumn = GazetteerSchema.geonames.column(.alternateNames)!
-    static let latitudeColumn = GazetteerSchema.geonames.column(.latitude)!
-    static let longitudeColumn = GazetteerSchema.geonames.column(.longitude)!
     static let featureCodeColumn = GazetteerSchema.geonames.column(.featureCode)!
     static let countryColumn = GazetteerSchema.geonames.column(.countryCode)!
     static let admin1Column = GazetteerSchema.geonames.column(.admin1Code)!
@@ -146,11 +144,10 @@ final class DumpRowFilter {
         case onlyAsWholeName
     }
 
-    /// Whether the row at `offset` could rank before `threshold` (check 1 of the essay).
-    /// Coordinates are parsed only when the importance leaves it open, and a row whose
-    /// coordinates do not parse is let through, so that matching it reports the error.
+    /// Whether the row at `offset`, at `coordinate`, could rank before `threshold` (check 1
+    /// of the essay). The distance is computed only when the importance leaves it open.
     @inline(__always)
-    func rankChance(_ line: UnsafePointer<UInt8>, _ starts: UnsafePointer<Int>, offset: Int) -> RankChance {
+    func rankChance(_ line: UnsafePointer<UInt8>, _ starts: UnsafePointer<Int>, coordinate: Coordinate, offset: Int) -> RankChance {
         guard let threshold else { return .any }
         let population = PlaceRow.parsePopulation(Self.column(Self.populationColumn, line, starts))
         let importance = Double(population + 1) * factor(Self.column(Self.featureCodeColumn, line, starts))
@@ -158,11 +155,7 @@ final class DumpRowFilter {
         var probe = RankKey(tier: 0, band: 0, importance: importance, order: offset)
         guard probe < threshold else { return .none }
         if bias.location != nil {
-            guard let latitude = PlaceRow.parseDecimal(Self.column(Self.latitudeColumn, line, starts)),
-                let longitude = PlaceRow.parseDecimal(Self.column(Self.longitudeColumn, line, starts)),
-                latitude >= -90, latitude <= 90, longitude >= -180, longitude <= 180
-            else { return .any }
-            probe.band = bias.band(of: Coordinate(latitude: latitude, longitude: longitude))
+            probe.band = bias.band(of: coordinate)
             guard probe < threshold else { return .none }
         }
         probe.tier = 1

@@ -299,7 +299,7 @@ struct KeyFinder {
             }
             try PlaceSearch.split(row, tsv: tsv, offset: offset, line: line)
             return [
-                FoundPlace(place: try Place(row: row, names: nil), rank: RankKey(tier: 0, band: 0, importance: 0, order: 0), score: 100)
+                FoundPlace(place: Place(row: row, names: nil), rank: RankKey(tier: 0, band: 0, importance: 0, order: 0), score: 100)
             ]
         case .collection(_, let category, let location):
             let index = gazetteer.index
@@ -319,7 +319,7 @@ struct KeyFinder {
             }
             return try best.map { (key, r) in
                 try PlaceSearch.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
-                return FoundPlace(place: try Place(row: row, names: nil), rank: key, score: 100)
+                return FoundPlace(place: Place(row: row, names: nil), rank: key, score: 100)
             }
         }
     }
@@ -347,7 +347,7 @@ struct KeyFinder {
             limit = 1
             try scanner.scan(descriptor) { row, _ throws(GazetteerError) in
                 if row.offset == offset {
-                    let place = try Place(row: row, names: gazetteer.index)
+                    let place = Place(row: row, names: gazetteer.index)
                     best = [
                         (
                             RankKey(tier: 0, band: 0, importance: 0, order: 0),
@@ -369,7 +369,7 @@ struct KeyFinder {
                     order: row.offset)
                 if PlaceSearch.qualifies(k, best, limit: limit) {
                     PlaceSearch.insert(
-                        FoundPlace(place: try Place(row: row, names: gazetteer.index), rank: k, score: 100), key: k, into: &best,
+                        FoundPlace(place: Place(row: row, names: gazetteer.index), rank: k, score: 100), key: k, into: &best,
                         limit: limit)
                 }
                 return true

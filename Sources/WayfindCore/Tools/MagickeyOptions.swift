@@ -136,11 +136,11 @@ public struct MagickeyOptions {
         file with a header row (columns found by name; only name, latitude and longitude \
         are required; a category column makes its values collections, such as coffee), or a \
         GeoNames dump with 19 columns and no header, whose region and country names are \
-        taken from the embedded gazetteer. A row with the wrong number of columns stops the \
-        run with its line number; so does a row that can match the query and has an empty \
-        name, a bad coordinate or a name that is not UTF-8 (rows that cannot match, or \
-        in a dump cannot rank among the suggestions, are only counted, which keeps the \
-        scan fast).
+        taken from the embedded gazetteer. Every row is checked, whatever the query, and \
+        the first broken row stops the run with its line number: a row with the wrong \
+        number of columns, an empty name, a latitude or longitude that is not a number in \
+        range, or a name, region or country that is not UTF-8. So magickey-find, given the \
+        same file, finds every key magickey-suggest prints for it.
 
         Contains data from GeoNames (geonames.org), licensed under CC BY 4.0.
         """)
