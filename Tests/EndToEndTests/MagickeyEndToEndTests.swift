@@ -204,6 +204,40 @@ import WayfindTestSupport
         #expect(found.stderr == "magickey-find: " + message)
     }
 
+    /// A row may be 1 MiB long: a longer one, or input without newlines, is refused (after
+    /// reading at most about that much) whether the file is read or mapped (from 4 MiB).
+    @Test(arguments: [0, 40_000])
+    func aRowLongerThanOneMebibyteIsRefused(rowsBefore: Int) throws {
+        var tsv = "name\tlatitude\tlongitude\n"
+        for i in 0..<rowsBefore { tsv += "Place number \(i) of many\t\(i % 90).12345\t\(i % 180).12345\n" }
+        tsv += "Long " + String(repeating: "x", count: 1 << 20) + "\t1\t2\n"
+        let path = try temporaryFile(Data(tsv.utf8), name: "long-row.tsv")
+        let r = try suggest(["--places", path, "place"])
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "magickey-suggest: \(path): a line is longer than 1 MiB (the limit)\n")
+    }
+
+    @Test func endlessInputWithoutNewlinesIsRefusedQuickly() throws {
+        let r = try suggest(["--places", "/dev/zero", "a"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "magickey-suggest: /dev/zero: a line is longer than 1 MiB (the limit)\n")
+    }
+
+    /// The worst row the limit lets through, one-letter words up to 1 MiB, is searched
+    /// within a fixed address-space limit.
+    @Test func aRowAtTheLimitIsSearchedInBoundedMemory() throws {
+        let tsv = "name\tlatitude\tlongitude\n" + String(repeating: "a ", count: (1 << 20) / 2 - 10) + "\t1\t2\n"
+        let path = try temporaryFile(Data(tsv.utf8), name: "one-letter-words.tsv")
+        let r = try Binaries.shell("ulimit -v \(MagickeyEndToEndTests.addressSpaceKiB); magickey-suggest --places '\(path)' a | cut -c1-10")
+        #expect(r.stderr == "")
+        #expect(r.out == "a a a a a \n")
+    }
+
+    /// The address space the worst 1 MiB row must fit in: it needs under 60 MiB (about 43
+    /// MiB resident), and needed about 90 when `SearchText.words` reserved 28 bytes per byte.
+    static let addressSpaceKiB = 72 * 1024
+
     @Test(arguments: ["91,0", "48.8", "north,south", "1,2,3"])
     func aMalformedLocationIsAUsageError(location: String) throws {
         let r = try suggest(["--location", location, "paris"])

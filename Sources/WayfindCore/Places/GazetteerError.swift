@@ -11,6 +11,8 @@ public enum GazetteerError: Error, Equatable, Sendable, CustomStringConvertible 
     case badField(path: String, line: Int, column: String, value: String, expected: String)
     /// A field is not valid UTF-8.
     case invalidUTF8(path: String, line: Int, column: String)
+    /// A row is longer than the scanner's limit (`GazetteerScanner.maximumRowLength`).
+    case rowTooLong(path: String, limit: Int)
     /// The embedded index does not belong to the embedded places.tsv (a build problem).
     case staleIndex
 
@@ -27,6 +29,8 @@ public enum GazetteerError: Error, Equatable, Sendable, CustomStringConvertible 
             "\(MessageValue.plain(path)): line \(line): \(column) \(MessageValue.quoted(value)) is not \(expected)"
         case .invalidUTF8(let path, let line, let column):
             "\(MessageValue.plain(path)): line \(line): \(column) is not valid UTF-8"
+        case .rowTooLong(let path, let limit):
+            "\(MessageValue.plain(path)): \(ReadError.recordTooLong(limit: limit).description)"
         case .staleIndex:
             "the embedded gazetteer index does not match places.tsv (run make places-index)"
         }

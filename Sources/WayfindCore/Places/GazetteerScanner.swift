@@ -29,6 +29,13 @@ public struct GazetteerScanner {
     /// and rows that cannot rank or match are only counted.
     var rowFilter: DumpRowFilter? = nil
 
+    /// The longest row accepted, in bytes (1 MiB). A GeoNames row is at most about 10 KB
+    /// (its alternate names are cut at 10,000 characters); without a limit one huge row,
+    /// or input without newlines (`/dev/zero`), would be held and matched whole.
+    public static let maximumRowLength = 1 << 20
+    /// The longest row accepted by this scanner (settable for tests).
+    public var rowLimit = GazetteerScanner.maximumRowLength
+
     /// A scanner for rows of `path`, flagging candidates for `matcher`.
     public init(path: String, matcher: LineMatcher?) {
         self.path = path
@@ -41,12 +48,14 @@ public struct GazetteerScanner {
         _ descriptor: FileDescriptor,
         _ body: (PlaceRow, _ isCandidate: Bool) throws(GazetteerError) -> Bool
     ) throws(GazetteerError) {
-        let reader = RecordReader(descriptor, terminator: 0x0A)
+        let reader = RecordReader(descriptor, terminator: 0x0A, maximumRecordLength: rowLimit)
         var state = ScanState()
         while true {
             let block: UnsafeBufferPointer<UInt8>?
             do {
                 block = try reader.nextBlock()
+            } catch .recordTooLong(let limit) {
+                throw .rowTooLong(path: path, limit: limit)
             } catch {
                 throw .cannotRead(path: path, reason: error.description.lowercasedFirst())
             }

@@ -140,7 +140,9 @@ public struct MagickeyOptions {
         the first broken row stops the run with its line number: a row with the wrong \
         number of columns, an empty name, a latitude or longitude that is not a number in \
         range, or a name, region or country that is not UTF-8. So magickey-find, given the \
-        same file, finds every key magickey-suggest prints for it.
+        same file, finds every key magickey-suggest prints for it. A row may be at most 1 \
+        MiB long (GeoNames rows are at most about 10 KB): a longer line, or input without \
+        newlines, stops the run.
 
         Contains data from GeoNames (geonames.org), licensed under CC BY 4.0.
         """)

@@ -84,6 +84,15 @@ import Testing
         ) { try PlacesTestSupport.suggest("alpha", inFile: path, near: location, limit: 1) }
     }
 
+    @Test func aRowLongerThanTheLimitStopsTheScan() throws {
+        let path = try PlacesTestSupport.temporaryFile("name\tlatitude\tlongitude\nA\t1\t2\n" + String(repeating: "b", count: 100) + "\t1\t2\n")
+        var scanner = GazetteerScanner(path: path, matcher: nil)
+        scanner.rowLimit = 64
+        let descriptor = try FileDescriptor.openForReading(path)
+        defer { descriptor.close() }
+        #expect(throws: GazetteerError.rowTooLong(path: path, limit: 64)) { try scanner.scan(descriptor) { _, _ in true } }
+    }
+
     @Test func aFileInNeitherFormatIsRefused() throws {
         let path = try PlacesTestSupport.temporaryFile("hello world\n")
         #expect(throws: GazetteerError.unknownFormat(path: path)) { try rows(path) }
