@@ -238,6 +238,22 @@ import WayfindTestSupport
     /// MiB resident), and needed about 90 when `SearchText.words` reserved 28 bytes per byte.
     static let addressSpaceKiB = 72 * 1024
 
+    @Test func aDumpOffersOnlyCollectionsItHoldsAndFindFindsThem() throws {
+        let row = [
+            "2988507", "Paris", "Paris", "", "48.85341", "2.3488", "P", "PPLA", "FR", "", "11", "75", "751", "75056", "2138551", "",
+            "42", "Europe/Paris", "2024-01-01",
+        ]
+        let path = try temporaryFile(Data((row.joined(separator: "\t") + "\n").utf8), name: "cities500.txt")
+        #expect(try suggest(["--places", path, "capitals"]).status == 1)
+        let s = try suggest(["--places", path, "admin seats"])
+        #expect(s.lines.count == 1)
+        let fields = s.lines[0].split(separator: "\t").map(String.init)
+        #expect(fields[0] == "Admin seat" && fields[2] == "true")
+        let found = try find(["--places", path, fields[1]])
+        #expect(found.status == 0)
+        #expect(found.lines.first?.hasPrefix("Paris, Île-de-France, France\t48.85341\t2.34880\t100\tadmin_seat\t") == true)
+    }
+
     @Test(arguments: ["91,0", "48.8", "north,south", "1,2,3"])
     func aMalformedLocationIsAUsageError(location: String) throws {
         let r = try suggest(["--location", location, "paris"])

@@ -77,6 +77,9 @@ final class DumpRowFilter {
     private var lastCode: UInt64 = 0
     private var lastFactor = 1.0
     private var seenCodes: Set<UInt64> = []
+    /// The categories of populated places (`PlaceCategory.populatedPlaceCategories`) that
+    /// the query names and no row has shown yet.
+    private var pendingPopulated: [String]
     /// Categories of feature codes seen that a query may name, in file order (see
     /// `noteFeatureCode`).
     private(set) var categories: [String] = []
@@ -94,6 +97,7 @@ final class DumpRowFilter {
                 if b >= 0x61 && b <= 0x7A { spellable[Int(b - 0x20)] = true }
             }
         }
+        pendingPopulated = PlaceCategory.populatedPlaceCategories.filter { PlaceCategory.queryNames(matcher, category: $0) }
         if let finder = CandidateFinder(query: matcher.query) {
             // The anchor word; when it is not ASCII the finder does not say which it is,
             // so every word holding the anchor byte stands in for it.
@@ -237,19 +241,30 @@ final class DumpRowFilter {
     /// Notes the row's feature code if its category could be one the query names.
     ///
     /// A dump's categories are `capital`, `admin_seat`, `section` and `city` (for the PPL
-    /// codes, always offered) or a feature code in lower case (`stm`); a query names the
-    /// latter only if the code holds the anchor byte, so only such codes are kept.
+    /// codes and an empty code) or a feature code in lower case (`stm`). The first four
+    /// are noted when a row has them and the query names them (`pendingPopulated`), so
+    /// that a collection is offered only if magickey-find will find places in it; once
+    /// they are seen, a PPL code costs three byte comparisons. A query names any other
+    /// code only if the code holds the anchor byte, so only such codes are kept.
     @inline(__always)
     func noteFeatureCode(_ line: UnsafePointer<UInt8>, _ starts: UnsafePointer<Int>) {
-        guard let trackedByte else { return }
         let code = Self.column(Self.featureCodeColumn, line, starts)
-        // Both cases of a letter; a non-ASCII byte might lower-case to it.
-        guard code.contains(where: { $0 | 0x20 == trackedByte || $0 >= 0x80 }) else { return }
-        if code.count >= 3 && code[0] == 0x50 && code[1] == 0x50 && code[2] == 0x4C { return }  // PPL…
+        let isPopulated = code.isEmpty || (code.count >= 3 && code[0] == 0x50 && code[1] == 0x50 && code[2] == 0x4C)  // PPL…
+        if isPopulated {
+            guard !pendingPopulated.isEmpty else { return }
+        } else {
+            guard let trackedByte else { return }
+            // Both cases of a letter; a non-ASCII byte might lower-case to it.
+            guard code.contains(where: { $0 | 0x20 == trackedByte || $0 >= 0x80 }) else { return }
+        }
         if let key = Self.pack(code) {
             guard seenCodes.insert(key).inserted else { return }
         }
         let category = PlaceCategory.fromFeatureCode(code)
+        if isPopulated {
+            guard let i = pendingPopulated.firstIndex(of: category) else { return }
+            pendingPopulated.remove(at: i)
+        }
         if !categories.contains(category) { categories.append(category) }
     }
 }

@@ -222,13 +222,8 @@ public final class PlaceSearch {
         result.places = best.map(\.1)
         result.fingerprint = scanner.fingerprint.value
         // A dump's categories come from feature codes, not from bytes a query can hit.
-        if scanner.schema?.format == .geonames {
-            if let filter {
-                for category in filter.categories where !categories.contains(category) { categories.append(category) }
-            }
-            for category in ["capital", "admin_seat", "section", "city"] where !categories.contains(category) {
-                categories.append(category)
-            }
+        if scanner.schema?.format == .geonames, let filter {
+            for category in filter.categories where !categories.contains(category) { categories.append(category) }
         }
         for category in categories where !category.isEmpty && PlaceCategory.queryNames(matcher, category: category) {
             if filters.categories.isEmpty || filters.categories.contains(PlaceCategory.normalized(category)) {

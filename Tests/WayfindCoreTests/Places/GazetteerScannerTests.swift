@@ -93,6 +93,21 @@ import Testing
         #expect(throws: GazetteerError.rowTooLong(path: path, limit: 64)) { try scanner.scan(descriptor) { _, _ in true } }
     }
 
+    @Test func aDumpOffersACollectionOnlyWhenARowHasItsCategory() throws {
+        func collections(_ query: String, codes: [String]) throws -> [String] {
+            let lines = codes.enumerated().map { i, code in
+                PlacesTestSupport.geonamesLine(
+                    id: i + 1, name: "Place \(i)", lat: "48", lon: "2", code: code, country: "FR", admin1: "11", population: 100)
+            }
+            let path = try PlacesTestSupport.temporaryFile(lines.joined(separator: "\n") + "\n", name: "cities500.txt")
+            return try PlacesTestSupport.suggest(query, inFile: path).collections
+        }
+        #expect(try collections("capitals", codes: ["PPL", "PPLA"]) == [])
+        #expect(try collections("capitals", codes: ["PPL", "PPLC"]) == ["capital"])
+        #expect(try collections("city", codes: ["PPLA", "PPLX"]) == [])
+        #expect(try collections("city", codes: ["PPLA", "PPLX", "PPL"]) == ["city"])
+    }
+
     @Test func aFileInNeitherFormatIsRefused() throws {
         let path = try PlacesTestSupport.temporaryFile("hello world\n")
         #expect(throws: GazetteerError.unknownFormat(path: path)) { try rows(path) }
