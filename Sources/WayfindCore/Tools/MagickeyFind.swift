@@ -105,7 +105,8 @@ public enum MagickeyFind {
             var maxLocations: Int? = nil
             if let text = parsed.lastValue("max-locations") {
                 guard let n = Int(text), n >= 1, n <= maximumLocations else {
-                    throw UsageError("invalid --max-locations \(MessageValue.quoted(text)) (expected a number from 1 to \(maximumLocations))")
+                    throw UsageError(
+                        "invalid --max-locations \(MessageValue.quoted(text)) (expected a number from 1 to \(maximumLocations))")
                 }
                 maxLocations = n
             }

@@ -58,7 +58,10 @@ import Testing
     /// Broken rows that the query `alpha` cannot match, and what stops the run at them.
     static let brokenRowsAQueryDoesNotMatch: [(rows: [UInt8], error: @Sendable (String) -> GazetteerError)] = [
         (Array("Beta\tx\t2\n".utf8), { .badField(path: $0, line: 3, column: "latitude", value: "x", expected: "a number from -90 to 90") }),
-        (Array("Beta\t1\t181\n".utf8), { .badField(path: $0, line: 3, column: "longitude", value: "181", expected: "a number from -180 to 180") }),
+        (
+            Array("Beta\t1\t181\n".utf8),
+            { .badField(path: $0, line: 3, column: "longitude", value: "181", expected: "a number from -180 to 180") }
+        ),
         (Array("\t1\t2\n".utf8), { .badField(path: $0, line: 3, column: "name", value: "", expected: "a name") }),
         ([0x42, 0xFF, 0x09, 0x31, 0x09, 0x32, 0x0A], { .invalidUTF8(path: $0, line: 3, column: "name") }),
         (Array("Beta\t1\n".utf8), { .wrongColumnCount(path: $0, line: 3, expected: 3, found: 2) }),
@@ -67,7 +70,8 @@ import Testing
     @Test(arguments: brokenRowsAQueryDoesNotMatch.indices)
     func aBrokenRowStopsASearchThatCannotMatchIt(index: Int) throws {
         let (rows, error) = Self.brokenRowsAQueryDoesNotMatch[index]
-        let path = try PlacesTestSupport.temporaryFile(Data("name\tlatitude\tlongitude\nAlpha\t1\t2\n".utf8) + Data(rows), name: "broken.tsv")
+        let path = try PlacesTestSupport.temporaryFile(
+            Data("name\tlatitude\tlongitude\nAlpha\t1\t2\n".utf8) + Data(rows), name: "broken.tsv")
         #expect(throws: error(path)) { try PlacesTestSupport.suggest("alpha", inFile: path) }
     }
 
@@ -85,7 +89,8 @@ import Testing
     }
 
     @Test func aRowLongerThanTheLimitStopsTheScan() throws {
-        let path = try PlacesTestSupport.temporaryFile("name\tlatitude\tlongitude\nA\t1\t2\n" + String(repeating: "b", count: 100) + "\t1\t2\n")
+        let path = try PlacesTestSupport.temporaryFile(
+            "name\tlatitude\tlongitude\nA\t1\t2\n" + String(repeating: "b", count: 100) + "\t1\t2\n")
         var scanner = GazetteerScanner(path: path, matcher: nil)
         scanner.rowLimit = 64
         let descriptor = try FileDescriptor.openForReading(path)
