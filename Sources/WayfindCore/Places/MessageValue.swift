@@ -28,23 +28,25 @@ public enum MessageValue {
         return wasCut ? "\(shown)… (\(value.utf8.count) bytes)" : shown
     }
 
-    /// The first `shownCharacters` scalars of `value` with control characters escaped
-    /// (`\n`, `\t`, `\r`, `\u{1B}`), and whether anything was left out. Scalars, not
-    /// characters: one character can be megabytes of combining marks.
+    /// The start of `value`, at most `shownCharacters` scalars long once its control
+    /// characters are escaped (`\n`, `\t`, `\r`, `\u{1B}`), and whether anything was left
+    /// out. Scalars, not characters: one character can be megabytes of combining marks.
     private static func cut(_ value: String) -> (shown: String, wasCut: Bool) {
         var shown = ""
         var count = 0
         for scalar in value.unicodeScalars {
-            if count == shownCharacters { return (shown, true) }
-            count += 1
+            let piece: String
             switch scalar {
-            case "\n": shown += "\\n"
-            case "\t": shown += "\\t"
-            case "\r": shown += "\\r"
-            case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}":
-                shown += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default: shown.unicodeScalars.append(scalar)
+            case "\n": piece = "\\n"
+            case "\t": piece = "\\t"
+            case "\r": piece = "\\r"
+            case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}": piece = "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: piece = String(scalar)
             }
+            let length = piece.unicodeScalars.count
+            if count + length > shownCharacters { return (shown, true) }
+            shown += piece
+            count += length
         }
         return (shown, false)
     }

@@ -20,6 +20,13 @@ import Testing
         #expect(MessageValue.quoted("a\nb\tc\rd\u{1B}[31me\u{7F}") == "'a\\nb\\tc\\rd\\u{1B}[31me\\u{7F}'")
     }
 
+    /// Found by the gazetteer fuzz target: a field of 100 control characters was shown
+    /// as 80 escapes of six characters each.
+    @Test func escapesCountTowardTheCharactersShown() {
+        let shown = MessageValue.quoted(String(repeating: "\u{1A}", count: 100))
+        #expect(shown == "'" + String(repeating: "\\u{1A}", count: 13) + "…' (100 bytes)")
+    }
+
     @Test func oneCharacterOfManyCombiningMarksIsCutLikeAnyOther() {
         let value = "e" + String(repeating: "\u{301}", count: 100_000)
         let shown = MessageValue.quoted(value)
