@@ -23,10 +23,11 @@ for target in "${targets[@]}"; do
   out="$ROOT/.build-fuzz/$target"
   mkdir -p "$out/corpus"
   limit=(-max_total_time="$SECONDS_EACH")
-  if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); fi
+  what="$SECONDS_EACH s"
+  if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); what="$FUZZ_RUNS runs"; fi
   dict=()
   if [ -f "Tests/Fuzz/$target/$target.dict" ]; then dict=(-dict="Tests/Fuzz/$target/$target.dict"); fi
-  echo "fuzz $target: ${FUZZ_RUNS:+$FUZZ_RUNS runs}${FUZZ_RUNS:-$SECONDS_EACH s} (log: $out/fuzz.log)"
+  echo "fuzz $target: $what (log: $out/fuzz.log)"
   if "$binary" "${limit[@]}" "${dict[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$out/" "$out/corpus" "Tests/Fuzz/$target/corpus" >"$out/fuzz.log" 2>&1; then
     grep -E '^Done [0-9]+ runs' "$out/fuzz.log" | sed "s/^/fuzz $target: /"
