@@ -15,7 +15,7 @@ SWIFT ?= swift
 RELEASE_FLAGS = -c release -Xswiftc -static-executable
 BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
 
-.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-index profile
+.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-index profile link-order fuzz
 
 all: build
 
@@ -41,6 +41,12 @@ test-deps:
 	    echo "installing:$$missing"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	  else echo "missing:$$missing (install them to run every test)"; exit 1; fi; \
 	fi
+
+# Build every fuzz target in Tests/Fuzz with libFuzzer and run each for FUZZ_SECONDS
+# (CI: 20), or FUZZ_RUNS executions; see Tests/Fuzz/README.md.
+FUZZ_SECONDS ?= 20
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) bash Tests/Fuzz/run.sh
 
 # Regenerate man pages and completions from the flag tables.
 docs: build
@@ -128,4 +134,4 @@ lint:
 	@for m in man/*.[15]; do groff -man -ww -z "$$m" || exit 1; done; echo "man pages ok"
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz

@@ -105,6 +105,49 @@ import WayfindTestSupport
         #expect(r.stderr.hasPrefix("magickey-find: not a magicKey: "))
     }
 
+    @Test func aHugeBadKeyIsShownCutWithItsLength() throws {
+        let r = try find([], input: Data(String(repeating: "A", count: 4_000_000) + "\n"))
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "magickey-find: not a magicKey: '\(String(repeating: "A", count: 80))…' (4000000 bytes)\n")
+    }
+
+    @Test func aKeyWithANewlineStaysOnOneLineOfTheMessage() throws {
+        let r = try find(["ab\ncd"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "magickey-find: not a magicKey: 'ab\\ncd'\n")
+    }
+
+    @Test func aLongFlagValueIsShownCut() throws {
+        let value = String(repeating: "9", count: 100_000)
+        let r = try suggest(["--location", value, "paris"])
+        #expect(r.status == 2)
+        #expect(
+            r.stderr.hasPrefix(
+                "magickey-suggest: invalid --location '\(String(repeating: "9", count: 80))…' (100000 bytes) (expected LAT,LON"))
+        #expect(r.stderr.utf8.count < 300)
+    }
+
+    @Test func aLongBadFieldOfAGazetteerIsShownCut() throws {
+        let tsv = "name\tlatitude\tlongitude\nA\t1\t2\nB\t" + String(repeating: "x", count: 200_000) + "\t2\n"
+        let path = try temporaryFile(Data(tsv.utf8), name: "long-field.tsv")
+        let r = try suggest(["--places", path, "b"])
+        #expect(r.status == 2)
+        #expect(
+            r.stderr
+                == "magickey-suggest: \(path): line 3: latitude '\(String(repeating: "x", count: 80))…' (200000 bytes) is not a number from -90 to 90\n"
+        )
+    }
+
+    @Test func aPlaceNamedWithABraceIsFoundFromSuggestsLine() throws {
+        let tsv = "name\tlatitude\tlongitude\n{Brace} Corner\t10.5\t20.25\n"
+        let path = try temporaryFile(Data(tsv.utf8), name: "brace.tsv")
+        let r = try Binaries.shell("magickey-suggest --places '\(path)' brace | magickey-find --places '\(path)'")
+        #expect(r.stderr == "")
+        #expect(r.status == 0)
+        #expect(r.lines.first?.hasPrefix("{Brace} Corner\t10.50000\t20.25000\t100\t") == true)
+    }
+
     @Test func aKeyFromAnotherGazetteerUsesItsTextOrSaysWhereItBelongs() throws {
         let tsv = "name\tlatitude\tlongitude\tcategory\nCafé de Flore\t48.854\t2.333\tcoffee\nLes Deux Magots\t48.854\t2.333\tcoffee\n"
         let path = try temporaryFile(Data(tsv.utf8), name: "coffee.tsv")
@@ -147,6 +190,68 @@ import WayfindTestSupport
         let r = try suggest(["--places", path, "a"])
         #expect(r.status == 2)
         #expect(r.stderr == "magickey-suggest: \(path): line 3: expected 3 tab-separated columns, found 2\n")
+    }
+
+    @Test func aBrokenRowThatCannotMatchStopsSuggestAsItStopsFind() throws {
+        let path = try temporaryFile(Data("name\tlatitude\tlongitude\nAlpha\t1\t2\nBeta\tx\t2\n".utf8), name: "broken.tsv")
+        let message = "\(path): line 3: latitude 'x' is not a number from -90 to 90\n"
+        let suggested = try suggest(["--places", path, "alpha"])
+        #expect(suggested.status == 2)
+        #expect(suggested.stdout.isEmpty)
+        #expect(suggested.stderr == "magickey-suggest: " + message)
+        let found = try find(["--places", path, "--text", "alpha"])
+        #expect(found.status == 2)
+        #expect(found.stderr == "magickey-find: " + message)
+    }
+
+    /// A row may be 1 MiB long: a longer one, or input without newlines, is refused (after
+    /// reading at most about that much) whether the file is read or mapped (from 4 MiB).
+    @Test(arguments: [0, 40_000])
+    func aRowLongerThanOneMebibyteIsRefused(rowsBefore: Int) throws {
+        var tsv = "name\tlatitude\tlongitude\n"
+        for i in 0..<rowsBefore { tsv += "Place number \(i) of many\t\(i % 90).12345\t\(i % 180).12345\n" }
+        tsv += "Long " + String(repeating: "x", count: 1 << 20) + "\t1\t2\n"
+        let path = try temporaryFile(Data(tsv.utf8), name: "long-row.tsv")
+        let r = try suggest(["--places", path, "place"])
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "magickey-suggest: \(path): a line is longer than 1 MiB (the limit)\n")
+    }
+
+    @Test func endlessInputWithoutNewlinesIsRefusedQuickly() throws {
+        let r = try suggest(["--places", "/dev/zero", "a"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "magickey-suggest: /dev/zero: a line is longer than 1 MiB (the limit)\n")
+    }
+
+    /// The worst row the limit lets through, one-letter words up to 1 MiB, is searched
+    /// within a fixed address-space limit.
+    @Test func aRowAtTheLimitIsSearchedInBoundedMemory() throws {
+        let tsv = "name\tlatitude\tlongitude\n" + String(repeating: "a ", count: (1 << 20) / 2 - 10) + "\t1\t2\n"
+        let path = try temporaryFile(Data(tsv.utf8), name: "one-letter-words.tsv")
+        let r = try Binaries.shell("ulimit -v \(MagickeyEndToEndTests.addressSpaceKiB); magickey-suggest --places '\(path)' a | cut -c1-10")
+        #expect(r.stderr == "")
+        #expect(r.out == "a a a a a \n")
+    }
+
+    /// The address space the worst 1 MiB row must fit in: it needs under 60 MiB (about 43
+    /// MiB resident), and needed about 90 when `SearchText.words` reserved 28 bytes per byte.
+    static let addressSpaceKiB = 72 * 1024
+
+    @Test func aDumpOffersOnlyCollectionsItHoldsAndFindFindsThem() throws {
+        let row = [
+            "2988507", "Paris", "Paris", "", "48.85341", "2.3488", "P", "PPLA", "FR", "", "11", "75", "751", "75056", "2138551", "",
+            "42", "Europe/Paris", "2024-01-01",
+        ]
+        let path = try temporaryFile(Data((row.joined(separator: "\t") + "\n").utf8), name: "cities500.txt")
+        #expect(try suggest(["--places", path, "capitals"]).status == 1)
+        let s = try suggest(["--places", path, "admin seats"])
+        #expect(s.lines.count == 1)
+        let fields = s.lines[0].split(separator: "\t").map(String.init)
+        #expect(fields[0] == "Admin seat" && fields[2] == "true")
+        let found = try find(["--places", path, fields[1]])
+        #expect(found.status == 0)
+        #expect(found.lines.first?.hasPrefix("Paris, Île-de-France, France\t48.85341\t2.34880\t100\tadmin_seat\t") == true)
     }
 
     @Test(arguments: ["91,0", "48.8", "north,south", "1,2,3"])

@@ -36,8 +36,8 @@
 ///    answered per (country, admin-1) pair by `RegionWordCache`.
 ///
 /// The whole-name part of check 1 runs after check 2, unless the anchor byte is so common
-/// that hits are in every row (`denseAnchorRank`). Rows are still located column by
-/// column (`PlaceRow.locateColumns`), which also checks their column count: that, the
+/// that hits are in every row (`denseAnchorRank`). Every row is still split and checked
+/// (`PlaceRow.split`: its columns located, its name and coordinates checked): that, the
 /// fingerprint and the row loop are most of what a scan now costs.
 ///
 /// The scanner also hands every row's feature code here, so that the collections a query
@@ -46,8 +46,6 @@ final class DumpRowFilter {
     /// GeoNames' columns that the checks read.
     static let nameColumn = GazetteerSchema.geonames.column(.name)!
     static let alternateNamesColumn = GazetteerSchema.geonames.column(.alternateNames)!
-    static let latitudeColumn = GazetteerSchema.geonames.column(.latitude)!
-    static let longitudeColumn = GazetteerSchema.geonames.column(.longitude)!
     static let featureCodeColumn = GazetteerSchema.geonames.column(.featureCode)!
     static let countryColumn = GazetteerSchema.geonames.column(.countryCode)!
     static let admin1Column = GazetteerSchema.geonames.column(.admin1Code)!
@@ -79,6 +77,9 @@ final class DumpRowFilter {
     private var lastCode: UInt64 = 0
     private var lastFactor = 1.0
     private var seenCodes: Set<UInt64> = []
+    /// The categories of populated places (`PlaceCategory.populatedPlaceCategories`) that
+    /// the query names and no row has shown yet.
+    private var pendingPopulated: [String]
     /// Categories of feature codes seen that a query may name, in file order (see
     /// `noteFeatureCode`).
     private(set) var categories: [String] = []
@@ -96,6 +97,7 @@ final class DumpRowFilter {
                 if b >= 0x61 && b <= 0x7A { spellable[Int(b - 0x20)] = true }
             }
         }
+        pendingPopulated = PlaceCategory.populatedPlaceCategories.filter { PlaceCategory.queryNames(matcher, category: $0) }
         if let finder = CandidateFinder(query: matcher.query) {
             // The anchor word; when it is not ASCII the finder does not say which it is,
             // so every word holding the anchor byte stands in for it.
@@ -146,11 +148,10 @@ final class DumpRowFilter {
         case onlyAsWholeName
     }
 
-    /// Whether the row at `offset` could rank before `threshold` (check 1 of the essay).
-    /// Coordinates are parsed only when the importance leaves it open, and a row whose
-    /// coordinates do not parse is let through, so that matching it reports the error.
+    /// Whether the row at `offset`, at `coordinate`, could rank before `threshold` (check 1
+    /// of the essay). The distance is computed only when the importance leaves it open.
     @inline(__always)
-    func rankChance(_ line: UnsafePointer<UInt8>, _ starts: UnsafePointer<Int>, offset: Int) -> RankChance {
+    func rankChance(_ line: UnsafePointer<UInt8>, _ starts: UnsafePointer<Int>, coordinate: Coordinate, offset: Int) -> RankChance {
         guard let threshold else { return .any }
         let population = PlaceRow.parsePopulation(Self.column(Self.populationColumn, line, starts))
         let importance = Double(population + 1) * factor(Self.column(Self.featureCodeColumn, line, starts))
@@ -158,11 +159,7 @@ final class DumpRowFilter {
         var probe = RankKey(tier: 0, band: 0, importance: importance, order: offset)
         guard probe < threshold else { return .none }
         if bias.location != nil {
-            guard let latitude = PlaceRow.parseDecimal(Self.column(Self.latitudeColumn, line, starts)),
-                let longitude = PlaceRow.parseDecimal(Self.column(Self.longitudeColumn, line, starts)),
-                latitude >= -90, latitude <= 90, longitude >= -180, longitude <= 180
-            else { return .any }
-            probe.band = bias.band(of: Coordinate(latitude: latitude, longitude: longitude))
+            probe.band = bias.band(of: coordinate)
             guard probe < threshold else { return .none }
         }
         probe.tier = 1
@@ -244,19 +241,30 @@ final class DumpRowFilter {
     /// Notes the row's feature code if its category could be one the query names.
     ///
     /// A dump's categories are `capital`, `admin_seat`, `section` and `city` (for the PPL
-    /// codes, always offered) or a feature code in lower case (`stm`); a query names the
-    /// latter only if the code holds the anchor byte, so only such codes are kept.
+    /// codes and an empty code) or a feature code in lower case (`stm`). The first four
+    /// are noted when a row has them and the query names them (`pendingPopulated`), so
+    /// that a collection is offered only if magickey-find will find places in it; once
+    /// they are seen, a PPL code costs three byte comparisons. A query names any other
+    /// code only if the code holds the anchor byte, so only such codes are kept.
     @inline(__always)
     func noteFeatureCode(_ line: UnsafePointer<UInt8>, _ starts: UnsafePointer<Int>) {
-        guard let trackedByte else { return }
         let code = Self.column(Self.featureCodeColumn, line, starts)
-        // Both cases of a letter; a non-ASCII byte might lower-case to it.
-        guard code.contains(where: { $0 | 0x20 == trackedByte || $0 >= 0x80 }) else { return }
-        if code.count >= 3 && code[0] == 0x50 && code[1] == 0x50 && code[2] == 0x4C { return }  // PPL…
+        let isPopulated = code.isEmpty || (code.count >= 3 && code[0] == 0x50 && code[1] == 0x50 && code[2] == 0x4C)  // PPL…
+        if isPopulated {
+            guard !pendingPopulated.isEmpty else { return }
+        } else {
+            guard let trackedByte else { return }
+            // Both cases of a letter; a non-ASCII byte might lower-case to it.
+            guard code.contains(where: { $0 | 0x20 == trackedByte || $0 >= 0x80 }) else { return }
+        }
         if let key = Self.pack(code) {
             guard seenCodes.insert(key).inserted else { return }
         }
         let category = PlaceCategory.fromFeatureCode(code)
+        if isPopulated {
+            guard let i = pendingPopulated.firstIndex(of: category) else { return }
+            pendingPopulated.remove(at: i)
+        }
         if !categories.contains(category) { categories.append(category) }
     }
 }

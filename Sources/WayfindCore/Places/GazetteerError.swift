@@ -11,6 +11,8 @@ public enum GazetteerError: Error, Equatable, Sendable, CustomStringConvertible 
     case badField(path: String, line: Int, column: String, value: String, expected: String)
     /// A field is not valid UTF-8.
     case invalidUTF8(path: String, line: Int, column: String)
+    /// A row is longer than the scanner's limit (`GazetteerScanner.maximumRowLength`).
+    case rowTooLong(path: String, limit: Int)
     /// The embedded index does not belong to the embedded places.tsv (a build problem).
     case staleIndex
 
@@ -18,15 +20,17 @@ public enum GazetteerError: Error, Equatable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .cannotRead(let path, let reason):
-            "cannot read gazetteer \(path): \(reason)"
+            "cannot read gazetteer \(MessageValue.plain(path)): \(reason)"
         case .unknownFormat(let path):
-            "\(path): line 1: not a gazetteer: expected a header row naming name, latitude and longitude columns, or a GeoNames dump (19 tab-separated columns)"
+            "\(MessageValue.plain(path)): line 1: not a gazetteer: expected a header row naming name, latitude and longitude columns, or a GeoNames dump (19 tab-separated columns)"
         case .wrongColumnCount(let path, let line, let expected, let found):
-            "\(path): line \(line): expected \(expected) tab-separated columns, found \(found)"
+            "\(MessageValue.plain(path)): line \(line): expected \(expected) tab-separated columns, found \(found)"
         case .badField(let path, let line, let column, let value, let expected):
-            "\(path): line \(line): \(column) '\(value)' is not \(expected)"
+            "\(MessageValue.plain(path)): line \(line): \(column) \(MessageValue.quoted(value)) is not \(expected)"
         case .invalidUTF8(let path, let line, let column):
-            "\(path): line \(line): \(column) is not valid UTF-8"
+            "\(MessageValue.plain(path)): line \(line): \(column) is not valid UTF-8"
+        case .rowTooLong(let path, let limit):
+            "\(MessageValue.plain(path)): \(ReadError.recordTooLong(limit: limit).description)"
         case .staleIndex:
             "the embedded gazetteer index does not match places.tsv (run make places-index)"
         }

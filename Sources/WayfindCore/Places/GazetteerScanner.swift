@@ -4,16 +4,15 @@
 ///
 /// Most rows cannot match: a `CandidateFinder` jumps between occurrences of the query's
 /// rarest byte, a direct check at each hit rejects most of them, and only rows holding a
-/// surviving hit are candidates, as in smartgrep's search loop. Every row's column count
-/// is checked, so a truncated or merged row is reported with its line number wherever it
-/// is; candidate rows (all rows, with `splitEveryRow`) are also split and their name and
-/// coordinates checked, and only they reach the caller. Splitting every row would halve
-/// the scan's speed.
+/// surviving hit are candidates, as in smartgrep's search loop. Every row is split and
+/// checked (`PlaceRow.split`), so a broken row is reported with its line number wherever
+/// it is, whatever the query; only candidate rows (all rows, with `splitEveryRow`) reach
+/// the caller, and only they are matched.
 ///
-/// A GeoNames dump with a `rowFilter` is scanned differently (`scanDumpRows`): its rows'
-/// columns are located, a hit counts only in the name columns (not in `Europe/Paris`),
-/// and rows that cannot rank into the results or whose region cannot hold the anchor
-/// word are skipped before they are split (see `DumpRowFilter`).
+/// A GeoNames dump with a `rowFilter` is scanned differently (`scanDumpRows`): a hit
+/// counts only in the name columns (not in `Europe/Paris`), and rows that cannot rank
+/// into the results or whose region cannot hold the anchor word are skipped before they
+/// are matched (see `DumpRowFilter`).
 public struct GazetteerScanner {
     /// The file name used in messages (`-` is shown as standard input).
     public let path: String
@@ -30,6 +29,13 @@ public struct GazetteerScanner {
     /// and rows that cannot rank or match are only counted.
     var rowFilter: DumpRowFilter? = nil
 
+    /// The longest row accepted, in bytes (1 MiB). A GeoNames row is at most about 10 KB
+    /// (its alternate names are cut at 10,000 characters); without a limit one huge row,
+    /// or input without newlines (`/dev/zero`), would be held and matched whole.
+    public static let maximumRowLength = 1 << 20
+    /// The longest row accepted by this scanner (settable for tests).
+    public var rowLimit = GazetteerScanner.maximumRowLength
+
     /// A scanner for rows of `path`, flagging candidates for `matcher`.
     public init(path: String, matcher: LineMatcher?) {
         self.path = path
@@ -42,12 +48,14 @@ public struct GazetteerScanner {
         _ descriptor: FileDescriptor,
         _ body: (PlaceRow, _ isCandidate: Bool) throws(GazetteerError) -> Bool
     ) throws(GazetteerError) {
-        let reader = RecordReader(descriptor, terminator: 0x0A)
+        let reader = RecordReader(descriptor, terminator: 0x0A, maximumRecordLength: rowLimit)
         var state = ScanState()
         while true {
             let block: UnsafeBufferPointer<UInt8>?
             do {
                 block = try reader.nextBlock()
+            } catch .recordTooLong(let limit) {
+                throw .rowTooLong(path: path, limit: limit)
             } catch {
                 throw .cannotRead(path: path, reason: error.description.lowercasedFirst())
             }
@@ -127,12 +135,10 @@ public struct GazetteerScanner {
                 }
                 isCandidate = hit != nil && hit! < lineEnd
             }
-            let line = UnsafeBufferPointer(start: p, count: lineEnd - p)
+            // Every row is split and checked (`PlaceRow.split`); only candidates reach `body`.
+            try row.split(UnsafeBufferPointer(start: p, count: lineEnd - p), number: state.line, offset: blockOffset + (p - start))
             if isCandidate || splitEveryRow {
-                try row.split(line, number: state.line, offset: blockOffset + (p - start))
                 if try !body(row, isCandidate) { return false }
-            } else {
-                try row.checkColumnCount(line, number: state.line)
             }
             p = lineEnd + 1
         }
@@ -140,9 +146,9 @@ public struct GazetteerScanner {
         return true
     }
 
-    /// `scanBlock` for a GeoNames dump with a `rowFilter`: each row's columns are located
-    /// and judged (`DumpRowFilter`), anchor hits count only between the name and the end of
-    /// the alternate names, and only rows that pass are split and handed to `body`.
+    /// `scanBlock` for a GeoNames dump with a `rowFilter`: each row is split and checked,
+    /// then judged on its columns (`DumpRowFilter`), anchor hits count only between the
+    /// name and the end of the alternate names, and only rows that pass reach `body`.
     private func scanDumpRows(
         from first: UnsafePointer<UInt8>, block: UnsafeBufferPointer<UInt8>, blockOffset: Int, state: inout ScanState,
         row: PlaceRow, filter: DumpRowFilter, finder: CandidateFinder?,
@@ -150,8 +156,7 @@ public struct GazetteerScanner {
     ) throws(GazetteerError) -> Bool {
         let start = block.baseAddress!
         let end = start + block.count
-        let columnStarts = UnsafeMutablePointer<Int>.allocate(capacity: row.columnStartsCapacity)
-        defer { columnStarts.deallocate() }
+        let columnStarts = UnsafePointer(row.columnStarts)
         let anchor = finder?.anchorWord.map { matcher!.wordBuffers[$0] }
         let anchorOffset = finder?.anchorOffset ?? 0
         // The next hit that survived the direct check, once searched for; nil: none left.
@@ -165,10 +170,10 @@ public struct GazetteerScanner {
                 p = lineEnd + 1
                 continue
             }
-            let line = UnsafeBufferPointer(start: p, count: lineEnd - p)
-            try row.locateColumns(line, number: state.line, into: columnStarts)
+            // Every row is split and checked (`PlaceRow.split`); only candidates reach `body`.
+            try row.split(UnsafeBufferPointer(start: p, count: lineEnd - p), number: state.line, offset: blockOffset + (p - start))
             filter.noteFeatureCode(p, columnStarts)
-            let chance = filter.rankChance(p, columnStarts, offset: blockOffset + (p - start))
+            let chance = filter.rankChance(p, columnStarts, coordinate: row.coordinate, offset: row.offset)
             var isCandidate = chance != .none
             let needsWholeName = chance == .onlyAsWholeName
             if isCandidate && needsWholeName && filter.checksWholeNameFirst {
@@ -187,7 +192,6 @@ public struct GazetteerScanner {
                 isCandidate = filter.mayBeWholeName(p, columnStarts)
             }
             if isCandidate || splitEveryRow {
-                try row.split(line, number: state.line, offset: blockOffset + (p - start))
                 if try !body(row, isCandidate) { return false }
             }
             p = lineEnd + 1

@@ -79,7 +79,8 @@ public enum MagicKey: Equatable, Sendable {
             else { throw .notAKey(text) }
             return .place(fingerprint: fingerprint, offset: Int(offset), line: Int(line))
         case 1:
-            guard let length = reader.varint(), length <= 1024, let name = reader.take(Int(length)),
+            // Any length the key holds: a category is a field of a row, which may be long.
+            guard let length = reader.varint(), length <= UInt64(body.count), let name = reader.take(Int(length)),
                 let category = String(validating: name, as: UTF8.self), let flag = reader.byte()
             else { throw .notAKey(text) }
             var location: Coordinate? = nil
@@ -132,9 +133,9 @@ public enum MagicKeyError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notAKey(let text): "not a magicKey: '\(text)'"
+        case .notAKey(let text): "not a magicKey: \(MessageValue.quoted(text))"
         case .unsupportedVersion(let key, let version):
-            "magicKey '\(key)' has format version \(version); this build reads version \(MagicKey.version)"
+            "magicKey \(MessageValue.quoted(key)) has format version \(version); this build reads version \(MagicKey.version)"
         }
     }
 }

@@ -15,6 +15,9 @@ public enum PlaceCategory {
         }
     }
 
+    /// The categories `fromFeatureCode` gives populated places (GeoNames' PPL codes).
+    public static let populatedPlaceCategories = ["capital", "admin_seat", "section", "city"]
+
     /// How much a category raises a place's importance over its bare population: a
     /// capital is the place people most often mean (Paris, France over a larger suburb),
     /// a region's seat next; a section of a city is usually meant only by its full name.

@@ -15,77 +15,56 @@ public final class PlaceRow {
     /// Latitude and longitude, parsed and range-checked by `split`.
     public private(set) var coordinate = Coordinate(latitude: 0, longitude: 0)
 
-    /// For each column, the field it holds (`PlaceField.rawValue`) or -1.
-    private let fieldOfColumn: UnsafeMutablePointer<Int>
+    /// For each `PlaceField.rawValue`, its column, or -1.
+    private let columnOfField: UnsafeMutablePointer<Int>
+    /// The `PlaceField.rawValue`s of the schema's `textFields`.
+    private let checkedTextFields: UnsafeMutablePointer<Int>
+    private let checkedTextFieldCount: Int
+    /// Where each column of the row starts (`locateColumns`): column `c` is
+    /// `columnStarts[c] ..< columnStarts[c + 1] - 1` of `bytes`.
+    public let columnStarts: UnsafeMutablePointer<Int>
     private let columnCount: Int
-    /// Field ranges, `2 * PlaceField.rawValue` start and end; -1 when absent.
-    private let ranges: UnsafeMutablePointer<Int>
-    private static let fieldCount = PlaceField.allCases.count
+    /// The fields printed as text, which must be valid UTF-8 (an id, a country code and a
+    /// category are printed with invalid bytes replaced).
+    private static let textFields: [PlaceField] = [.name, .admin1Name, .countryName]
 
     /// A row splitter for `schema`.
     public init(schema: GazetteerSchema, path: String) {
         self.schema = schema
         self.path = path
-        var map = [Int](repeating: -1, count: schema.columnCount)
-        for field in PlaceField.allCases {
-            if let c = schema.column(field), c < map.count { map[c] = field.rawValue }
-        }
-        columnCount = map.count
-        fieldOfColumn = .allocate(capacity: max(map.count, 1))
-        fieldOfColumn.initialize(from: map, count: map.count)
-        ranges = .allocate(capacity: 2 * Self.fieldCount)
-        ranges.initialize(repeating: -1, count: 2 * Self.fieldCount)
+        columnCount = schema.columnCount
+        let columns = PlaceField.allCases.map { field in schema.column(field).flatMap { $0 < schema.columnCount ? $0 : nil } ?? -1 }
+        columnOfField = .allocate(capacity: columns.count)
+        columnOfField.initialize(from: columns, count: columns.count)
+        let text = Self.textFields.filter { columns[$0.rawValue] >= 0 }.map(\.rawValue)
+        checkedTextFieldCount = text.count
+        checkedTextFields = .allocate(capacity: max(text.count, 1))
+        checkedTextFields.initialize(from: text, count: text.count)
+        columnStarts = .allocate(capacity: schema.columnCount + 9)
     }
 
     deinit {
-        ranges.deallocate()
-        fieldOfColumn.deallocate()
+        columnOfField.deallocate()
+        checkedTextFields.deallocate()
+        columnStarts.deallocate()
     }
 
-    /// Splits `line` (without its newline) at tabs and checks its column count,
-    /// coordinates and name.
+    /// Splits `line` (without its newline; a trailing carriage return is dropped) at tabs,
+    /// makes it the current row, and checks it.
+    ///
+    /// The check is the one rule for a gazetteer row, the same on every path (suggest's
+    /// scan, find's, the embedded gazetteer), and every row of a file meets it or the run
+    /// stops at it: the right number of columns, a name, a latitude from -90 to 90, a
+    /// longitude from -180 to 180, and valid UTF-8 in the fields printed as text. A row
+    /// that no query matches is checked too, so that what one run accepts, every run
+    /// accepts: a key magickey-suggest prints, magickey-find resolves.
     public func split(_ line: UnsafeBufferPointer<UInt8>, number: Int, offset: Int) throws(GazetteerError) {
         var count = line.count
         if count > 0 && line[count - 1] == 0x0D { count -= 1 }
         bytes = UnsafeBufferPointer(rebasing: line[0..<count])
         self.line = number
         self.offset = offset
-        let base = line.baseAddress!
-        let columns = columnCount
-        // Tabs found eight bytes at a time (memchr's call overhead dominated on fields of
-        // a few bytes): a zero byte of `word ^ tabs` marks a tab, found exactly (no
-        // borrow) by the classic `~(((x & 7F…) + 7F…) | x | 7F…)`.
-        var column = 0
-        var start = 0
-        var i = 0
-        let raw = UnsafeRawPointer(base)
-        let tabs: UInt64 = 0x0909_0909_0909_0909
-        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        while i + 8 <= count {
-            let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ tabs
-            var found = ~(((x & low) &+ low) | x | low)
-            while found != 0 {
-                let end = i + found.trailingZeroBitCount / 8
-                found &= found - 1
-                record(column, start, end, columns)
-                column += 1
-                start = end + 1
-            }
-            i += 8
-        }
-        while i < count {
-            if base[i] == 0x09 {
-                record(column, start, i, columns)
-                column += 1
-                start = i + 1
-            }
-            i += 1
-        }
-        record(column, start, count, columns)
-        column += 1
-        if column != columns {
-            throw .wrongColumnCount(path: path, line: number, expected: columns, found: column)
-        }
+        try locateColumns(bytes, number: number, into: columnStarts)
         if field(.name).isEmpty {
             throw .badField(path: path, line: number, column: "name", value: "", expected: "a name")
         }
@@ -100,43 +79,30 @@ public final class PlaceRow {
                 expected: "a number from -180 to 180")
         }
         coordinate = Coordinate(latitude: lat, longitude: lon)
+        for k in 0..<checkedTextFieldCount {
+            let field = PlaceField(rawValue: checkedTextFields[k])!
+            if !Self.isValidUTF8(self.field(field)) { throw .invalidUTF8(path: path, line: number, column: field.columnName) }
+        }
     }
 
+    /// Whether `bytes` are valid UTF-8: one pass, ASCII a byte at a time (names are short).
     @inline(__always)
-    private func record(_ column: Int, _ start: Int, _ end: Int, _ columns: Int) {
-        guard column < columns else { return }
-        let f = fieldOfColumn[column]
-        if f >= 0 {
-            ranges[2 * f] = start
-            ranges[2 * f + 1] = end
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard var p = bytes.baseAddress else { return true }
+        let end = p + bytes.count
+        while p < end {
+            if p.pointee < 0x80 {
+                p += 1
+                continue
+            }
+            let (value, length) = UTF8Decoding.decode(p, end: end)
+            if value == UTF8Decoding.invalid { return false }
+            p += length
         }
+        return true
     }
 
-    /// Checks only the column count of `line` (for rows that cannot match): tabs are
-    /// counted eight bytes at a time, nothing is recorded or parsed.
-    public func checkColumnCount(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws(GazetteerError) {
-        let base = line.baseAddress!
-        let count = line.count
-        var tabs = 0
-        var i = 0
-        let raw = UnsafeRawPointer(base)
-        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        while i + 8 <= count {
-            let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ 0x0909_0909_0909_0909
-            tabs += (~(((x & low) &+ low) | x | low)).nonzeroBitCount
-            i += 8
-        }
-        while i < count {
-            if base[i] == 0x09 { tabs += 1 }
-            i += 1
-        }
-        if tabs + 1 != columnCount {
-            throw .wrongColumnCount(path: path, line: number, expected: columnCount, found: tabs + 1)
-        }
-    }
-
-    /// Checks the column count of `line` as `checkColumnCount` does, and records where
-    /// each column starts, so that a caller can look at a few columns without splitting
+    /// Checks the column count of `line`, and records where each column starts, so that a caller can look at a few columns without splitting
     /// the row: column `c` is `starts[c] ..< starts[c + 1] - 1`. `starts` must have room
     /// for `columnStartsCapacity` entries.
     ///
@@ -199,23 +165,14 @@ public final class PlaceRow {
     /// The bytes of `field`; empty when the schema has no such column.
     @inline(__always)
     public func field(_ field: PlaceField) -> UnsafeBufferPointer<UInt8> {
-        let s = ranges[2 * field.rawValue]
-        guard s >= 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return UnsafeBufferPointer(rebasing: bytes[s..<ranges[2 * field.rawValue + 1]])
+        let c = columnOfField[field.rawValue]
+        guard c >= 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(rebasing: bytes[columnStarts[c]..<(columnStarts[c + 1] - 1)])
     }
 
-    /// `field` as a string (invalid UTF-8 repaired; use `validatedString` to refuse it).
+    /// `field` as a string (invalid UTF-8 repaired; `split` refuses it in the text fields).
     public func string(_ field: PlaceField) -> String {
         String(decoding: self.field(field), as: UTF8.self)
-    }
-
-    /// `field` as a string, or an error naming the line when it is not valid UTF-8.
-    public func validatedString(_ field: PlaceField) throws(GazetteerError) -> String {
-        let b = self.field(field)
-        guard let s = String(validating: b, as: UTF8.self) else {
-            throw .invalidUTF8(path: path, line: line, column: field.columnName)
-        }
-        return s
     }
 
     /// The population, 0 when empty or not a number.
@@ -244,36 +201,43 @@ public final class PlaceRow {
     public var countryCode: String { string(.countryCode).uppercased() }
 
     /// Parses `-12.345`, `7`, `+0.5`: a sign, digits, an optional fraction. Nil for
-    /// anything else, including an empty field.
+    /// anything else, including an empty field. Every row's coordinates pass through here,
+    /// so it reads through a pointer with wrapping arithmetic (15 whole and 12 fraction
+    /// digits cannot overflow).
+    @inline(__always)
     static func parseDecimal(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
-        var i = 0
-        let n = b.count
+        guard var p = b.baseAddress else { return nil }
+        let end = p + b.count
         var negative = false
-        if i < n && (b[i] == 0x2D || b[i] == 0x2B) {
-            negative = b[i] == 0x2D
-            i += 1
+        if p < end && (p.pointee == 0x2D || p.pointee == 0x2B) {
+            negative = p.pointee == 0x2D
+            p += 1
         }
         var whole: Int64 = 0
         var digits = 0
-        while i < n, b[i] >= 0x30, b[i] <= 0x39, digits < 15 {
-            whole = whole * 10 + Int64(b[i] - 0x30)
-            i += 1
-            digits += 1
+        while p < end, digits < 15 {
+            let d = p.pointee &- 0x30
+            if d > 9 { break }
+            whole = whole &* 10 &+ Int64(d)
+            p += 1
+            digits &+= 1
         }
         var fraction: Int64 = 0
         var scale: Int64 = 1
-        if i < n && b[i] == 0x2E {
-            i += 1
-            while i < n, b[i] >= 0x30, b[i] <= 0x39 {
+        if p < end && p.pointee == 0x2E {
+            p += 1
+            while p < end {
+                let d = p.pointee &- 0x30
+                if d > 9 { break }
                 if scale < 1_000_000_000_000 {
-                    fraction = fraction * 10 + Int64(b[i] - 0x30)
-                    scale *= 10
+                    fraction = fraction &* 10 &+ Int64(d)
+                    scale &*= 10
                 }
-                digits += 1
-                i += 1
+                digits &+= 1
+                p += 1
             }
         }
-        guard digits > 0, i == n else { return nil }
+        guard digits > 0, p == end else { return nil }
         let value = Double(whole) + Double(fraction) / Double(scale)
         return negative ? -value : value
     }

@@ -157,7 +157,7 @@ public final class PlaceSearch {
         }
         for (key, r) in best {
             try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
-            let place = try Place(row: row, names: nil)
+            let place = Place(row: row, names: nil)
             result.places.append(
                 FoundPlace(place: place, rank: key, score: matchScore(tier: key.tier, queryLetters: queryLetters, name: place.name)))
         }
@@ -211,7 +211,7 @@ public final class PlaceSearch {
                 tier: tier(row), band: bias.band(of: row.coordinate),
                 importance: placeImportance(population: row.population, category: category), order: row.offset)
             if Self.qualifies(key, best, limit: limit) {
-                let place = try Place(row: row, names: names)
+                let place = Place(row: row, names: names)
                 let found = FoundPlace(
                     place: place, rank: key, score: matchScore(tier: key.tier, queryLetters: queryLetters, name: place.name))
                 Self.insert(found, key: key, into: &best, limit: limit)
@@ -222,13 +222,8 @@ public final class PlaceSearch {
         result.places = best.map(\.1)
         result.fingerprint = scanner.fingerprint.value
         // A dump's categories come from feature codes, not from bytes a query can hit.
-        if scanner.schema?.format == .geonames {
-            if let filter {
-                for category in filter.categories where !categories.contains(category) { categories.append(category) }
-            }
-            for category in ["capital", "admin_seat", "section", "city"] where !categories.contains(category) {
-                categories.append(category)
-            }
+        if scanner.schema?.format == .geonames, let filter {
+            for category in filter.categories where !categories.contains(category) { categories.append(category) }
         }
         for category in categories where !category.isEmpty && PlaceCategory.queryNames(matcher, category: category) {
             if filters.categories.isEmpty || filters.categories.contains(PlaceCategory.normalized(category)) {
@@ -240,20 +235,20 @@ public final class PlaceSearch {
 }
 
 extension Place {
-    /// The place in `row`, with names from `names` where the row has only codes.
-    /// Throws when a printed field is not valid UTF-8.
-    public init(row: PlaceRow, names: RegionNames?) throws(GazetteerError) {
+    /// The place in `row` (checked by `PlaceRow.split`), with names from `names` where the
+    /// row has only codes.
+    public init(row: PlaceRow, names: RegionNames?) {
         id = row.schema.column(.id) != nil ? row.string(.id) : String(row.line)
-        name = try row.validatedString(.name)
+        name = row.string(.name)
         if row.schema.column(.admin1Name) != nil {
-            region = try row.validatedString(.admin1Name)
+            region = row.string(.admin1Name)
         } else if let names {
             region = String(decoding: names.admin1Name(country: row.field(.countryCode), code: row.field(.admin1Code)), as: UTF8.self)
         } else {
             region = ""
         }
         if row.schema.column(.countryName) != nil {
-            country = try row.validatedString(.countryName)
+            country = row.string(.countryName)
         } else if let names {
             country = String(decoding: names.countryName(code: row.field(.countryCode)), as: UTF8.self)
         } else {

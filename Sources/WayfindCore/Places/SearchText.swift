@@ -48,7 +48,8 @@ public enum SearchText {
     public static func words(_ text: UnsafeBufferPointer<UInt8>) -> [[UInt8]] {
         var folded: [UInt8] = []
         var isBreak: [Bool] = []
-        var starts = [Int32](repeating: 0, count: text.count * 7 + 1)
+        // At most one word start per scalar, and one more when the text ends.
+        var starts = [Int32](repeating: 0, count: text.count + 1)
         var startCount = 0
         var tracker = WordStartTracker(camelCase: true)
         guard var p = text.baseAddress else { return [] }

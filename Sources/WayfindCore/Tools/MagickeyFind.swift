@@ -23,8 +23,8 @@ public enum MagickeyFind {
             the location it was suggested for), one per line: label, latitude, longitude, \
             score (0-100), category, country code, region, population and id, \
             tab-separated. Keys come from the arguments or from standard input, one per \
-            line; a line may also be a whole line of magickey-suggest's output, or \
-            standard input may be its --json output, so \
+            line; a line may also be a whole line of magickey-suggest's output or of \
+            its --json output, so \
             'magickey-suggest paris | head -1 | magickey-find' works. With --text, find \
             without a key: the best places for the text, ranked as magickey-suggest ranks.
             """,
@@ -105,7 +105,8 @@ public enum MagickeyFind {
             var maxLocations: Int? = nil
             if let text = parsed.lastValue("max-locations") {
                 guard let n = Int(text), n >= 1, n <= maximumLocations else {
-                    throw UsageError("invalid --max-locations '\(text)' (expected a number from 1 to \(maximumLocations))")
+                    throw UsageError(
+                        "invalid --max-locations \(MessageValue.quoted(text)) (expected a number from 1 to \(maximumLocations))")
                 }
                 maxLocations = n
             }
@@ -138,37 +139,36 @@ public enum MagickeyFind {
         }
     }
 
-    /// Keys from standard input: magickey-suggest's JSON, its TSV lines, or bare keys.
+    /// Keys from standard input, read line by line by each line's shape: a line with a tab
+    /// is a line of magickey-suggest's output (text, key, isCollection), a line starting
+    /// with `{` is a line of its --json output (JSON escapes tabs, so it has none), and any
+    /// other line is a key (its first word). The shape of the whole input is not guessed
+    /// from its first byte: a place may be named `{Brace}`.
     static func readRequests(_ context: ToolContext) throws(ToolError) -> [Request] {
-        let lines = try MagickeySuggest.readLines(context.standardInput, what: "standard input")
-        let all = lines.joined(separator: "\n")
-        if all.drop(while: \.isWhitespace).first == "{" {
-            return try parseSuggestJSON(all)
-        }
-        return lines.map { line in
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            if fields.count >= 2 {
-                return Request(key: fields[1].trimmingCharacters(in: " "), text: String(fields[0]))
-            }
-            return Request(key: line.split(separator: " ").first.map(String.init) ?? line, text: nil)
-        }
-    }
-
-    /// The suggestions of one or more `{"suggestions":[…]}` documents (one per line).
-    static func parseSuggestJSON(_ text: String) throws(ToolError) -> [Request] {
         var requests: [Request] = []
-        for line in text.split(separator: "\n") where !line.allSatisfy(\.isWhitespace) {
-            let bytes = Array(line.utf8)
-            let result: Result<[Request], JSONError> = bytes.withUnsafeBytes { raw in
-                Result { () throws(JSONError) -> [Request] in try parseSuggestDocument(raw) }
-            }
-            switch result {
-            case .success(let found): requests += found
-            case .failure(let error):
-                throw ToolError("standard input is not magickey-suggest's JSON: \(error)")
+        for line in try MagickeySuggest.readLines(context.standardInput, what: "standard input") {
+            if line.utf8.contains(0x09) {
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                requests.append(Request(key: fields[1].trimmingCharacters(in: " "), text: String(fields[0])))
+            } else if line.drop(while: \.isWhitespace).first == "{" {
+                requests += try parseSuggestJSON(line)
+            } else {
+                requests.append(Request(key: line.split(separator: " ").first.map(String.init) ?? line, text: nil))
             }
         }
         return requests
+    }
+
+    /// The suggestions of one line of magickey-suggest's --json output (`{"suggestions":[…]}`).
+    static func parseSuggestJSON(_ line: String) throws(ToolError) -> [Request] {
+        let bytes = Array(line.utf8)
+        let result: Result<[Request], JSONError> = bytes.withUnsafeBytes { raw in
+            Result { () throws(JSONError) -> [Request] in try parseSuggestDocument(raw) }
+        }
+        switch result {
+        case .success(let found): return found
+        case .failure(let error): throw ToolError("standard input is not magickey-suggest's JSON: \(error)")
+        }
     }
 
     private static func parseSuggestDocument(_ raw: UnsafeRawBufferPointer) throws(JSONError) -> [Request] {
@@ -278,9 +278,9 @@ struct KeyFinder {
         // A label's commas separate its parts: `Paris, Île-de-France, France` is three
         // groups of query words.
         if let text = request.text, !text.isEmpty { return try findText(String(text.map { $0 == "," ? " " : $0 })) }
-        let which = gazetteer.path.map { "--places \($0)" } ?? "the embedded gazetteer"
+        let which = gazetteer.path.map { "--places \(MessageValue.plain($0))" } ?? "the embedded gazetteer"
         throw ToolError(
-            "magicKey '\(key)' belongs to a different gazetteer than \(which); give it with its suggestion text, or use --places with the file it came from"
+            "magicKey \(MessageValue.quoted(key)) belongs to a different gazetteer than \(which); give it with its suggestion text, or use --places with the file it came from"
         )
     }
 
@@ -300,7 +300,7 @@ struct KeyFinder {
             }
             try PlaceSearch.split(row, tsv: tsv, offset: offset, line: line)
             return [
-                FoundPlace(place: try Place(row: row, names: nil), rank: RankKey(tier: 0, band: 0, importance: 0, order: 0), score: 100)
+                FoundPlace(place: Place(row: row, names: nil), rank: RankKey(tier: 0, band: 0, importance: 0, order: 0), score: 100)
             ]
         case .collection(_, let category, let location):
             let index = gazetteer.index
@@ -320,7 +320,7 @@ struct KeyFinder {
             }
             return try best.map { (key, r) in
                 try PlaceSearch.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
-                return FoundPlace(place: try Place(row: row, names: nil), rank: key, score: 100)
+                return FoundPlace(place: Place(row: row, names: nil), rank: key, score: 100)
             }
         }
     }
@@ -348,7 +348,7 @@ struct KeyFinder {
             limit = 1
             try scanner.scan(descriptor) { row, _ throws(GazetteerError) in
                 if row.offset == offset {
-                    let place = try Place(row: row, names: gazetteer.index)
+                    let place = Place(row: row, names: gazetteer.index)
                     best = [
                         (
                             RankKey(tier: 0, band: 0, importance: 0, order: 0),
@@ -370,7 +370,7 @@ struct KeyFinder {
                     order: row.offset)
                 if PlaceSearch.qualifies(k, best, limit: limit) {
                     PlaceSearch.insert(
-                        FoundPlace(place: try Place(row: row, names: gazetteer.index), rank: k, score: 100), key: k, into: &best,
+                        FoundPlace(place: Place(row: row, names: gazetteer.index), rank: k, score: 100), key: k, into: &best,
                         limit: limit)
                 }
                 return true

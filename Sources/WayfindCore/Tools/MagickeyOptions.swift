@@ -46,14 +46,14 @@ public struct MagickeyOptions {
         if let text = parsed.lastValue("location") {
             let parts = Self.numbers(text)
             guard let parts, parts.count == 2, abs(parts[0]) <= 90, abs(parts[1]) <= 180 else {
-                throw UsageError("invalid --location '\(text)' (expected LAT,LON in decimal degrees, e.g. 48.85,2.35)")
+                throw UsageError("invalid --location \(MessageValue.quoted(text)) (expected LAT,LON in decimal degrees, e.g. 48.85,2.35)")
             }
             location = Coordinate(latitude: parts[0], longitude: parts[1])
         }
         var radius: Double? = nil
         if let text = parsed.lastValue("distance") {
             guard let d = Self.numbers(text), d.count == 1, d[0] > 0 else {
-                throw UsageError("invalid --distance '\(text)' (expected metres, a number > 0)")
+                throw UsageError("invalid --distance \(MessageValue.quoted(text)) (expected metres, a number > 0)")
             }
             radius = d[0]
         }
@@ -62,7 +62,7 @@ public struct MagickeyOptions {
             guard let e = Self.numbers(text), e.count == 4, e[0] <= e[2], e[1] <= e[3],
                 abs(e[1]) <= 90, abs(e[3]) <= 90, abs(e[0]) <= 180, abs(e[2]) <= 180
             else {
-                throw UsageError("invalid --extent '\(text)' (expected MINLON,MINLAT,MAXLON,MAXLAT, e.g. -5,41,10,51)")
+                throw UsageError("invalid --extent \(MessageValue.quoted(text)) (expected MINLON,MINLAT,MAXLON,MAXLAT, e.g. -5,41,10,51)")
             }
             filters.extent = Extent(minLongitude: e[0], minLatitude: e[1], maxLongitude: e[2], maxLatitude: e[3])
         }
@@ -70,7 +70,7 @@ public struct MagickeyOptions {
             for code in text.split(separator: ",") {
                 let c = code.trimmingCharacters(in: " ").uppercased()
                 guard c.count == 2, c.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-                    throw UsageError("invalid --country '\(text)' (expected two-letter codes such as FR,US)")
+                    throw UsageError("invalid --country \(MessageValue.quoted(text)) (expected two-letter codes such as FR,US)")
                 }
                 filters.countries.append(c)
             }
@@ -107,7 +107,7 @@ public struct MagickeyOptions {
         do {
             return try FileDescriptor.openForReading(path)
         } catch {
-            throw ToolError("cannot read gazetteer \(path): \(error.description.lowercasedFirst())")
+            throw ToolError("cannot read gazetteer \(MessageValue.plain(path)): \(error.description.lowercasedFirst())")
         }
     }
 
@@ -136,11 +136,13 @@ public struct MagickeyOptions {
         file with a header row (columns found by name; only name, latitude and longitude \
         are required; a category column makes its values collections, such as coffee), or a \
         GeoNames dump with 19 columns and no header, whose region and country names are \
-        taken from the embedded gazetteer. A row with the wrong number of columns stops the \
-        run with its line number; so does a row that can match the query and has an empty \
-        name, a bad coordinate or a name that is not UTF-8 (rows that cannot match, or \
-        in a dump cannot rank among the suggestions, are only counted, which keeps the \
-        scan fast).
+        taken from the embedded gazetteer. Every row is checked, whatever the query, and \
+        the first broken row stops the run with its line number: a row with the wrong \
+        number of columns, an empty name, a latitude or longitude that is not a number in \
+        range, or a name, region or country that is not UTF-8. So magickey-find, given the \
+        same file, finds every key magickey-suggest prints for it. A row may be at most 1 \
+        MiB long (GeoNames rows are at most about 10 KB): a longer line, or input without \
+        newlines, stops the run.
 
         Contains data from GeoNames (geonames.org), licensed under CC BY 4.0.
         """)

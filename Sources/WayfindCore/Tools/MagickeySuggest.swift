@@ -92,7 +92,8 @@ public enum MagickeySuggest {
             var limit = defaultSuggestions
             if let text = parsed.lastValue("max-suggestions") {
                 guard let n = Int(text), n >= 1, n <= maximumSuggestions else {
-                    throw UsageError("invalid --max-suggestions '\(text)' (expected a number from 1 to \(maximumSuggestions))")
+                    throw UsageError(
+                        "invalid --max-suggestions \(MessageValue.quoted(text)) (expected a number from 1 to \(maximumSuggestions))")
                 }
                 limit = n
             }

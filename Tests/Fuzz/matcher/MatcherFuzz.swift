@@ -55,7 +55,7 @@ public func matcherFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
         }
         options.readSize = readSize
         let (output, _) = input.withUnsafeBufferPointer { Smartgrep.search($0, options: options) }
-        let want = zip(lines, expected).filter { $0.1 != invert }.flatMap { $0.0 + [0x0A] }
+        let want: [UInt8] = zip(lines, expected).filter { $0.1 != invert }.flatMap { pair -> [UInt8] in pair.0 + [0x0A] }
         if output != want {
             fail("search: query \(Array(query.utf8)) mode \(mode) invert \(invert) read size \(readSize) input \(input): got \(output)")
         }

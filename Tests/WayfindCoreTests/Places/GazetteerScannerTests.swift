@@ -55,6 +55,64 @@ import Testing
         #expect(throws: GazetteerError.invalidUTF8(path: path, line: 3, column: "name")) { try rows(path) }
     }
 
+    /// Broken rows that the query `alpha` cannot match, and what stops the run at them.
+    static let brokenRowsAQueryDoesNotMatch: [(rows: [UInt8], error: @Sendable (String) -> GazetteerError)] = [
+        (Array("Beta\tx\t2\n".utf8), { .badField(path: $0, line: 3, column: "latitude", value: "x", expected: "a number from -90 to 90") }),
+        (
+            Array("Beta\t1\t181\n".utf8),
+            { .badField(path: $0, line: 3, column: "longitude", value: "181", expected: "a number from -180 to 180") }
+        ),
+        (Array("\t1\t2\n".utf8), { .badField(path: $0, line: 3, column: "name", value: "", expected: "a name") }),
+        ([0x42, 0xFF, 0x09, 0x31, 0x09, 0x32, 0x0A], { .invalidUTF8(path: $0, line: 3, column: "name") }),
+        (Array("Beta\t1\n".utf8), { .wrongColumnCount(path: $0, line: 3, expected: 3, found: 2) }),
+    ]
+
+    @Test(arguments: brokenRowsAQueryDoesNotMatch.indices)
+    func aBrokenRowStopsASearchThatCannotMatchIt(index: Int) throws {
+        let (rows, error) = Self.brokenRowsAQueryDoesNotMatch[index]
+        let path = try PlacesTestSupport.temporaryFile(
+            Data("name\tlatitude\tlongitude\nAlpha\t1\t2\n".utf8) + Data(rows), name: "broken.tsv")
+        #expect(throws: error(path)) { try PlacesTestSupport.suggest("alpha", inFile: path) }
+    }
+
+    @Test(arguments: [false, true])
+    func aBrokenDumpRowStopsASearchThatCannotMatchIt(withLocation: Bool) throws {
+        let good = PlacesTestSupport.geonamesLine(
+            id: 1, name: "Alpha", lat: "48.85341", lon: "2.3488", code: "PPLC", country: "FR", admin1: "11", population: 2_000_000)
+        let bad = PlacesTestSupport.geonamesLine(
+            id: 2, name: "Beta", lat: "91", lon: "2.3488", code: "PPL", country: "FR", admin1: "11", population: 10)
+        let path = try PlacesTestSupport.temporaryFile(good + "\n" + bad + "\n", name: "cities500.txt")
+        let location = withLocation ? Coordinate(latitude: 48, longitude: 2) : nil
+        #expect(
+            throws: GazetteerError.badField(path: path, line: 2, column: "latitude", value: "91", expected: "a number from -90 to 90")
+        ) { try PlacesTestSupport.suggest("alpha", inFile: path, near: location, limit: 1) }
+    }
+
+    @Test func aRowLongerThanTheLimitStopsTheScan() throws {
+        let path = try PlacesTestSupport.temporaryFile(
+            "name\tlatitude\tlongitude\nA\t1\t2\n" + String(repeating: "b", count: 100) + "\t1\t2\n")
+        var scanner = GazetteerScanner(path: path, matcher: nil)
+        scanner.rowLimit = 64
+        let descriptor = try FileDescriptor.openForReading(path)
+        defer { descriptor.close() }
+        #expect(throws: GazetteerError.rowTooLong(path: path, limit: 64)) { try scanner.scan(descriptor) { _, _ in true } }
+    }
+
+    @Test func aDumpOffersACollectionOnlyWhenARowHasItsCategory() throws {
+        func collections(_ query: String, codes: [String]) throws -> [String] {
+            let lines = codes.enumerated().map { i, code in
+                PlacesTestSupport.geonamesLine(
+                    id: i + 1, name: "Place \(i)", lat: "48", lon: "2", code: code, country: "FR", admin1: "11", population: 100)
+            }
+            let path = try PlacesTestSupport.temporaryFile(lines.joined(separator: "\n") + "\n", name: "cities500.txt")
+            return try PlacesTestSupport.suggest(query, inFile: path).collections
+        }
+        #expect(try collections("capitals", codes: ["PPL", "PPLA"]) == [])
+        #expect(try collections("capitals", codes: ["PPL", "PPLC"]) == ["capital"])
+        #expect(try collections("city", codes: ["PPLA", "PPLX"]) == [])
+        #expect(try collections("city", codes: ["PPLA", "PPLX", "PPL"]) == ["city"])
+    }
+
     @Test func aFileInNeitherFormatIsRefused() throws {
         let path = try PlacesTestSupport.temporaryFile("hello world\n")
         #expect(throws: GazetteerError.unknownFormat(path: path)) { try rows(path) }

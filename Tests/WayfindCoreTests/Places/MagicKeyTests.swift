@@ -48,6 +48,11 @@ import WayfindTestSupport
         #expect(throws: MagicKeyError.notAKey(String(chars))) { try MagicKey.decode(String(chars)) }
     }
 
+    @Test func aCollectionOfALongCategoryHasAKeyThatDecodes() throws {
+        let key = MagicKey.collection(fingerprint: 9, category: String(repeating: "coffee ", count: 1000), location: nil)
+        #expect(try MagicKey.decode(key.encoded) == key)
+    }
+
     @Test func aKeyOfAnotherVersionIsRefusedByVersion() {
         var bytes: [UInt8] = [2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 1, 1]
         let sum = UInt32(truncatingIfNeeded: MagicKey.checksum(bytes))
