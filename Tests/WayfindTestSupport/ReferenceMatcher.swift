@@ -3,8 +3,8 @@ import Foundation
 /// smartgrep's matching rule, written to be obviously correct rather than fast: the
 /// reference the fast paths are checked against. It shares no code with WayfindCore: it
 /// folds with Foundation and the standard library's Unicode data, splits words with the
-/// documented rule over an array of characters, and tries every assignment of query words
-/// to word starts.
+/// documented rule over an array of characters, and finds an assignment of query words to
+/// distinct word starts with the textbook augmenting-path matching.
 ///
 /// The rules, as the README and `man smartgrep` state them:
 /// - A query splits at whitespace into words. Outside `space` mode, each word loses the
@@ -232,8 +232,9 @@ public final class ReferenceMatcher {
 
     // MARK: - Matching
 
-    /// Whether every query word fits at a different word start of `line`, trying every
-    /// assignment.
+    /// Whether every query word fits at a different word start of `line`: a matching of
+    /// query words to word starts that covers every query word, found with augmenting
+    /// paths (Kuhn's algorithm, polynomial even when many words fit many starts).
     public func matches(_ words: [[UInt8]], _ line: Line) -> Bool {
         let fits: [[Int]] = words.map { word in
             line.starts.indices.filter { k in
@@ -241,17 +242,19 @@ public final class ReferenceMatcher {
                 return line.folded.count - s >= word.count && line.folded[s..<(s + word.count)].elementsEqual(word)
             }
         }
-        var used = Set<Int>()
-        func assign(_ w: Int) -> Bool {
-            if w == words.count { return true }
-            for k in fits[w] where !used.contains(k) {
-                used.insert(k)
-                if assign(w + 1) { return true }
-                used.remove(k)
+        var owner: [Int: Int] = [:]  // word start -> the query word placed there
+        func place(_ w: Int, _ seen: inout Set<Int>) -> Bool {
+            for k in fits[w] where seen.insert(k).inserted {
+                if let other = owner[k], !place(other, &seen) { continue }
+                owner[k] = w
+                return true
             }
             return false
         }
-        return assign(0)
+        return words.indices.allSatisfy { w in
+            var seen = Set<Int>()
+            return place(w, &seen)
+        }
     }
 
     /// Whether `query` matches the line `bytes` in `mode`.
