@@ -41,7 +41,12 @@ if [ -x "$binary" ] && [ -z "$(find "${sources[@]}" "${objects[@]}" Tests/Fuzz/b
   echo "$binary"
   exit 0
 fi
-"$SWIFTC" -sanitize="$SANITIZERS" -parse-as-library "$OPTIMIZATION" -g \
+# The compiler's output goes to build.log, shown only when the build fails.
+if ! "$SWIFTC" -sanitize="$SANITIZERS" -parse-as-library "$OPTIMIZATION" -g \
   -module-name WayfindFuzz -package-name wayfind -use-ld=lld \
-  -I "$OUT/modules" "${sources[@]}" "${objects[@]}" -o "$binary"
+  -I "$OUT/modules" "${sources[@]}" "${objects[@]}" -o "$binary" >"$OUT/build.log" 2>&1; then
+  grep -E 'error:' -A4 "$OUT/build.log" >&2 || tail -n 40 "$OUT/build.log" >&2
+  echo "build.sh: building fuzz target $TARGET failed (full output: $OUT/build.log)" >&2
+  exit 2
+fi
 echo "$binary"
