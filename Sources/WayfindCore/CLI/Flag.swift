@@ -87,7 +87,7 @@ extension Flag {
 extension UsageError {
     /// `invalid --LONG 'VALUE' (expected …)`, with a long value cut short.
     package static func invalid(_ long: String, _ value: String, expected: String) -> UsageError {
-        UsageError("invalid --\(long) \(Shown.value(value)) (expected \(expected))")
+        UsageError("invalid --\(long) \(MessageValue.quoted(value)) (expected \(expected))")
     }
 }
 
@@ -101,19 +101,5 @@ extension ParsedArguments {
     package func lastGiven(of candidates: [FlagSpec]) -> FlagSpec? {
         guard let last = flags.last(where: { given in candidates.contains { $0.long == given.long } }) else { return nil }
         return candidates.first { $0.long == last.long }
-    }
-}
-
-/// Values quoted in messages: a value longer than `limit` characters is cut, and the
-/// message says how long it was, so a pasted paragraph or a 4 MB key does not flood the
-/// terminal.
-package enum Shown {
-    /// Characters shown of a long value.
-    package static let limit = 60
-
-    /// `'value'`, or `'first 60 characters…' (N bytes)`.
-    package static func value(_ text: String) -> String {
-        guard text.count > limit else { return "'\(text)'" }
-        return "'\(text.prefix(limit))…' (\(text.utf8.count) bytes)"
     }
 }

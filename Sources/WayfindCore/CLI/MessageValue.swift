@@ -3,7 +3,7 @@
 ///
 /// A message is one line that a person reads. A 4 MB pasted key or a 50 MB gazetteer
 /// field echoed whole would bury it (and fill a log), and a newline inside a value would
-/// break it in two, so every magickey message shows values through here:
+/// break it in two, so every message shows values through here:
 ///
 ///     not a magicKey: 'AQDlsHHPSlNGPtDxAcEBm5LeWQ'
 ///     not a magicKey: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA…' (4000000 bytes)
