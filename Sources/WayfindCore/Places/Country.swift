@@ -1,0 +1,34 @@
+/// Countries as `--country` names them: an ISO 3166-1 alpha-2 code (`FR`), an alpha-3
+/// code (`FRA`) or an English name (`France`, `Ivory Coast`, `Côte d'Ivoire`), in any
+/// case and with or without accents, as ArcGIS's `countryCode` and `sourceCountry` take
+/// them. The table (`CountryCodes.generated.swift`) is ISO's list plus GeoNames' Kosovo
+/// (`XK`), with the names of Debian's iso-codes and of the embedded gazetteer.
+public enum Country {
+    /// The alpha-2 code `text` names, or nil when it names no country.
+    public static func code(_ text: String) -> String? {
+        let trimmed = text[...].trimmingCharacters(in: " ")
+        let upper = trimmed.uppercased()
+        if upper.utf8.count == 2, let entry = table.first(where: { $0.alpha2 == upper }) { return entry.alpha2 }
+        if upper.utf8.count == 3, let entry = table.first(where: { $0.alpha3 == upper }) { return entry.alpha2 }
+        let folded = TextFolding.fold(trimmed)
+        return table.first { $0.names.contains { TextFolding.fold($0) == folded } }?.alpha2
+    }
+
+    /// The alpha-2 codes a `--country` value names: the whole value as one name (names
+    /// such as `Korea, Republic of` hold commas), or else each comma-separated part.
+    static func codes(_ text: String) throws(UsageError) -> [String] {
+        if let code = code(text) { return [code] }
+        var codes: [String] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let code = code(String(part)) else {
+                let typed = part.trimmingCharacters(in: " ")
+                let candidates = table.flatMap { [$0.alpha2, $0.alpha3] + $0.names }
+                throw UsageError(
+                    "unknown country \(MessageValue.quoted(typed)) in --country (expected ISO 3166-1 codes such as FR or FRA, "
+                        + "or English names such as France)" + Spelling.hint(for: typed, in: candidates))
+            }
+            codes.append(code)
+        }
+        return codes
+    }
+}
