@@ -52,7 +52,7 @@ import WayfindTestSupport
         #expect(found.status == 0)
         #expect(
             found.out.hasPrefix(
-                "{\"spatialReference\":{\"wkid\":4326},\"candidates\":[{\"address\":\"Kraków, Małopolskie, Poland\",\"location\":{\"x\":19.93658,\"y\":50.06143},\"score\":100,"
+                "{\"spatialReference\":{\"wkid\":4326,\"latestWkid\":4326},\"candidates\":[{\"address\":\"Kraków, Małopolskie, Poland\",\"location\":{\"x\":19.93658,\"y\":50.06143},\"score\":100,"
             ))
     }
 

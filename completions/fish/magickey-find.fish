@@ -5,10 +5,10 @@ complete -c magickey-find -s n -l max-locations -d 'print at most N places per k
 complete -c magickey-find -l location -d 'rank places near this point higher (decimal degrees)' -r -f
 complete -c magickey-find -l distance -d 'the radius of --location\'s bias (default 50000)' -r -f
 complete -c magickey-find -l extent -d 'only places inside this rectangle' -r -f
-complete -c magickey-find -l country -d 'only places in these countries (ISO 3166-1 alpha-2 codes)' -r -f
+complete -c magickey-find -l country -d 'only places in these countries (ISO codes such as FR or FRA, or names)' -r -f
 complete -c magickey-find -l category -d 'only places of these categories (capital, admin seat, city, section, ...)' -r -f
 complete -c magickey-find -l places -d 'use this gazetteer (our TSV or a GeoNames dump) instead of the embedded one' -r -F
-complete -c magickey-find -l json -d 'print ArcGIS\'s JSON shape instead of TSV'
+complete -c magickey-find -l json -d 'print ArcGIS\'s JSON shape instead of TSV (errors too)'
 complete -c magickey-find -s h -l help -d 'show this help and exit'
 complete -c magickey-find -s V -l version -d 'show the version and exit'
 complete -c magickey-find -l generate -d 'print the man page or a shell completion script and exit' -r -f -a 'man complete-bash complete-zsh complete-fish'

@@ -3,11 +3,11 @@ complete -c magickey-suggest -f
 complete -c magickey-suggest -l location -d 'rank places near this point higher (decimal degrees)' -r -f
 complete -c magickey-suggest -l distance -d 'the radius of --location\'s bias (default 50000)' -r -f
 complete -c magickey-suggest -l extent -d 'only places inside this rectangle' -r -f
-complete -c magickey-suggest -l country -d 'only places in these countries (ISO 3166-1 alpha-2 codes)' -r -f
+complete -c magickey-suggest -l country -d 'only places in these countries (ISO codes such as FR or FRA, or names)' -r -f
 complete -c magickey-suggest -l category -d 'only places of these categories (capital, admin seat, city, section, ...)' -r -f
 complete -c magickey-suggest -l places -d 'use this gazetteer (our TSV or a GeoNames dump) instead of the embedded one' -r -F
 complete -c magickey-suggest -s n -l max-suggestions -d 'print at most N suggestions per query (default 5, at most 15)' -r -f
-complete -c magickey-suggest -l json -d 'print ArcGIS\'s JSON shape instead of TSV'
+complete -c magickey-suggest -l json -d 'print ArcGIS\'s JSON shape instead of TSV (errors too)'
 complete -c magickey-suggest -s h -l help -d 'show this help and exit'
 complete -c magickey-suggest -s V -l version -d 'show the version and exit'
 complete -c magickey-suggest -l generate -d 'print the man page or a shell completion script and exit' -r -f -a 'man complete-bash complete-zsh complete-fish'

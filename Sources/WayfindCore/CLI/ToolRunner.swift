@@ -112,10 +112,15 @@ private func runToolBody(
     do {
         parsed = try parseArguments(arguments, spec: spec)
     } catch {
+        // The command line did not parse: --json counts if it comes before `--`.
+        if let flag = spec.jsonErrorsFlag, arguments.prefix(while: { $0 != "--" }).contains("--" + flag) {
+            output.write(ArcGISError.json(code: 400, message: error.message))
+        }
         errors.report(error.message)
         errors.plain(renderUsageHint(spec))
         return .error
     }
+    let jsonErrors = spec.jsonErrorsFlag.map { parsed.has($0) } ?? false
     if parsed.has("help") {
         output.write(renderHelp(spec))
         return .success
@@ -145,7 +150,7 @@ private func runToolBody(
             }
             let kinds = ["man", "complete-bash", "complete-zsh", "complete-fish"] + spec.generators.keys.sorted()
             errors.report(
-                "unknown --generate kind \(Shown.value(kind)) (expected \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last!))"
+                "unknown --generate kind \(MessageValue.quoted(kind)) (expected \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last!))"
                     + Spelling.hint(for: kind, in: kinds))
             errors.plain(renderUsageHint(spec))
             return .error
@@ -155,17 +160,36 @@ private func runToolBody(
     do {
         return try body(parsed, output, errors)
     } catch let error as UsageError {
+        if jsonErrors { output.write(ArcGISError.json(code: 400, message: error.message)) }
         errors.report(error.message)
         errors.plain(renderUsageHint(spec))
         return .error
     } catch let error as ToolError {
+        if jsonErrors { output.write(ArcGISError.json(code: 500, message: error.message)) }
         output.flush()
         errors.report(error.message)
         return .error
     } catch {
+        if jsonErrors { output.write(ArcGISError.json(code: 500, message: "\(error)")) }
         output.flush()
         errors.report("\(error)")
         return .error
+    }
+}
+
+/// An error in the shape ArcGIS's REST API gives it, for tools whose `--json` output
+/// mimics that API: `{"error":{"code":400,"message":"Unable to complete
+/// operation.","details":["…"]}}` on one line, the message (as stderr shows it) in
+/// `details`. Code 400 is a request that cannot be right (a bad flag or key), 500 a
+/// failure on our side (an unreadable gazetteer).
+package enum ArcGISError {
+    /// The error as one line of JSON, with its newline.
+    package static func json(code: Int, message: String) -> String {
+        var json = JSONText()
+        json.raw("{\"error\":{\"code\":\(code),\"message\":\"Unable to complete operation.\",\"details\":[")
+        json.string(message)
+        json.raw("]}}\n")
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 }
 

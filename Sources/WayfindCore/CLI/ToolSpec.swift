@@ -90,10 +90,13 @@ public struct ToolSpec: Sendable {
     /// `--generate` kinds of the tool's own besides man and the completions, each with
     /// what renders it from the parsed command line (routegraph-suggest's shell set-up).
     package var generators: [String: @Sendable (ParsedArguments) throws(UsageError) -> String] = [:]
+    /// The switch (magickey's `json`) that makes errors JSON too: each error is also
+    /// printed on standard output in ArcGIS's error shape (see `ArcGISError`).
+    package var jsonErrorsFlag: String? = nil
 
     public init(
         name: String, summary: String, usage: [String], description: String,
-        flags: [FlagSpec], positionalCompletion: CompletionKind = .file,
+        flags: [FlagSpec], positionalCompletion: CompletionKind = .file, jsonErrorsFlag: String? = nil,
         manSections: [ManSection] = [], manSectionNumber: Int = 1,
         generators: [String: @Sendable (ParsedArguments) throws(UsageError) -> String] = [:]
     ) {
@@ -106,5 +109,6 @@ public struct ToolSpec: Sendable {
         self.manSections = manSections
         self.manSectionNumber = manSectionNumber
         self.generators = generators
+        self.jsonErrorsFlag = jsonErrorsFlag
     }
 }

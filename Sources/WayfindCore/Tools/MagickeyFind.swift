@@ -28,19 +28,14 @@ public enum MagickeyFind {
             'magickey-suggest paris | head -1 | magickey-find' works. With --text, find \
             without a key: the best places for the text, ranked as magickey-suggest ranks.
             """,
-        flags: [
-            FlagSpec(
-                "text", short: "t", value: .required(name: "TEXT"),
-                help: "find the best places for TEXT instead of a key"),
-            FlagSpec(
-                "max-locations", short: "n", value: .required(name: "N"),
-                help: "print at most N places per key (default 1, or 5 for a collection; at most 50)"),
-        ] + MagickeyOptions.sharedFlags + [
+        flags: [text.spec, maxLocations.spec] + MagickeyOptions.Flags.table + [
+            MagickeyOptions.Flags.json.spec,
             StandardFlags.help(),
             StandardFlags.version,
             StandardFlags.generate,
         ],
         positionalCompletion: .none,
+        jsonErrorsFlag: MagickeyOptions.Flags.json.spec.long,
         manSections: [
             ManSection(
                 "KEYS",
@@ -60,7 +55,7 @@ public enum MagickeyFind {
                 region, population, id. With --json, ArcGIS findAddressCandidates' shape, \
                 one object per key on one line:
 
-                  {"spatialReference":{"wkid":4326},"candidates":[{"address":"Paris, Île-de-France, France","location":{"x":2.3488,"y":48.85341},"score":100,"attributes":{…},"extent":{…}}]}
+                  {"spatialReference":{"wkid":4326,"latestWkid":4326},"candidates":[{"address":"Paris, Île-de-France, France","location":{"x":2.3488,"y":48.85341},"score":100,"attributes":{…},"extent":{…}}]}
 
                 The score is 100 for a key and for a --text query that spells the whole \
                 name; for a prefix, the share of the name typed (at least 50).
@@ -70,7 +65,14 @@ public enum MagickeyFind {
                 "EXIT STATUS",
                 """
                 0 if a place was printed, 1 if none was, 2 if an error occurred (a bad key \
-                is reported and the other keys are still found).
+                is reported and the other keys are still found). \
+                With --json, an error is also printed on standard output as ArcGIS's error \
+                object, one line: {"error":{"code":400,"message":"Unable to complete \
+                operation.","details":["MESSAGE"]}}, code 400 for a request that cannot be \
+                right (a bad flag or key), 500 for a failure on our side (an unreadable \
+                gazetteer); a bad key's error object takes the place of its candidates. With \
+                no key and a terminal on standard input, the usage is printed (exit 2) \
+                instead of waiting for input.
                 """),
             ManSection(
                 "EXAMPLES",
@@ -97,26 +99,28 @@ public enum MagickeyFind {
         var text: String?
     }
 
+    static let text = Flag(
+        "text", short: "t", value: "TEXT", help: "find the best places for TEXT instead of a key")
+    static let maxLocations = Flag(
+        "max-locations", short: "n", value: "N",
+        help: "print at most N places per key (default 1, or 5 for a collection; at most 50)",
+        expected: "a number from 1 to \(maximumLocations)"
+    ) { Int($0).flatMap { (1...maximumLocations).contains($0) ? $0 : nil } }
+
     /// Runs magickey-find with `arguments` (without argv[0]) in `context`.
     public static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
         runTool(spec, arguments: arguments, context: context, extraVersionLines: MagickeyOptions.versionLines()) {
             parsed, output, errors in
             let options = try MagickeyOptions(parsed)
-            var maxLocations: Int? = nil
-            if let text = parsed.lastValue("max-locations") {
-                guard let n = Int(text), n >= 1, n <= maximumLocations else {
-                    throw UsageError(
-                        "invalid --max-locations \(MessageValue.quoted(text)) (expected a number from 1 to \(maximumLocations))")
-                }
-                maxLocations = n
-            }
+            let maxLocations = try parsed.value(of: Self.maxLocations)
             var requests: [Request] = []
-            if let text = parsed.lastValue("text") {
+            if let text = try parsed.value(of: Self.text) {
                 requests = [Request(key: nil, text: text)]
                 if !parsed.positionals.isEmpty { throw UsageError("give either --text or keys, not both") }
             } else if !parsed.positionals.isEmpty {
                 requests = parsed.positionals.map { Request(key: $0, text: nil) }
             } else {
+                if context.inputIsTerminal { throw UsageError("no key given, and standard input is a terminal") }
                 requests = try readRequests(context)
             }
             let gazetteer = try Gazetteer(options: options, context: context)
@@ -129,6 +133,8 @@ public enum MagickeyFind {
                     printed += found.count
                     write(found, json: options.json, to: output)
                 } catch let error as ToolError {
+                    // With --json, the failed request's line is an error object.
+                    if options.json { output.write(ArcGISError.json(code: 400, message: error.message)) }
                     errors.report(error.message)
                     failed = true
                 }
@@ -202,7 +208,7 @@ public enum MagickeyFind {
     static func write(_ found: [FoundPlace], json: Bool, to output: OutputBuffer) {
         if json {
             var j = JSONText()
-            j.raw("{\"spatialReference\":{\"wkid\":4326},\"candidates\":[")
+            j.raw("{\"spatialReference\":{\"wkid\":4326,\"latestWkid\":4326},\"candidates\":[")
             for (i, f) in found.enumerated() {
                 let p = f.place
                 if i > 0 { j.raw(",") }

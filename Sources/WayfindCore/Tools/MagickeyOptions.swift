@@ -7,86 +7,100 @@ public struct MagickeyOptions {
     public var filters = PlaceFilters()
     public var json = false
 
-    /// The flags both tools have.
-    static let sharedFlags: [FlagSpec] = [
-        FlagSpec(
-            "location", value: .required(name: "LAT,LON"),
-            help: "rank places near this point higher (decimal degrees)",
+    /// The flags both tools have, read as typed values.
+    enum Flags {
+        static let location = Flag(
+            "location", value: "LAT,LON", help: "rank places near this point higher (decimal degrees)",
+            manHelp: "Rank places near LAT,LON (decimal degrees, e.g. 41.88,-87.63) higher. Nothing is excluded; see RANKING.",
+            expected: "LAT,LON in decimal degrees, e.g. 48.85,2.35"
+        ) { text -> Coordinate? in
+            guard let parts = MagickeyOptions.numbers(text), parts.count == 2, abs(parts[0]) <= 90, abs(parts[1]) <= 180 else { return nil }
+            return Coordinate(latitude: parts[0], longitude: parts[1])
+        }
+        static let distance = Flag(
+            "distance", value: "METERS", help: "the radius of --location's bias (default 50000)",
             manHelp:
-                "Rank places near LAT,LON (decimal degrees, e.g. 41.88,-87.63) higher. Nothing is excluded; see RANKING."),
-        FlagSpec(
-            "distance", value: .required(name: "METERS"),
-            help: "the radius of --location's bias (default 50000)",
+                "The radius in metres around --location inside which places rank first (default 50000). Beyond it, bands of doubling width rank nearer places first.",
+            expected: "metres, a number > 0"
+        ) { text -> Double? in
+            guard let d = MagickeyOptions.numbers(text), d.count == 1, d[0] > 0 else { return nil }
+            return d[0]
+        }
+        static let extent = Flag(
+            "extent", value: "MINLON,MINLAT,MAXLON,MAXLAT", help: "only places inside this rectangle",
+            expected: "MINLON,MINLAT,MAXLON,MAXLAT, e.g. -5,41,10,51"
+        ) { text -> Extent? in
+            guard let e = MagickeyOptions.numbers(text), e.count == 4, e[0] <= e[2], e[1] <= e[3],
+                abs(e[1]) <= 90, abs(e[3]) <= 90, abs(e[0]) <= 180, abs(e[2]) <= 180
+            else { return nil }
+            return Extent(minLongitude: e[0], minLatitude: e[1], maxLongitude: e[2], maxLatitude: e[3])
+        }
+        static let country = Flag<[String]>(
+            FlagSpec(
+                "country", value: .required(name: "COUNTRY[,COUNTRY]"),
+                help: "only places in these countries (ISO codes such as FR or FRA, or names)",
+                manHelp:
+                    "Only places in these countries: ISO 3166-1 alpha-2 codes (FR), alpha-3 codes (FRA) or English names (France, Ivory Coast), in any case, separated by commas; repeatable. An unknown country is an error, with the closest known name when there is one."
+            )
+        ) { values throws(UsageError) in
+            var codes: [String] = []
+            for case let text? in values { codes += try Country.codes(text) }
+            return codes
+        }
+        static let category = Flag(
+            "category", values: "NAME[,NAME]",
+            help: "only places of these categories (capital, admin seat, city, section, ...)",
             manHelp:
-                "The radius in metres around --location inside which places rank first (default 50000). Beyond it, bands of doubling width rank nearer places first."
-        ),
-        FlagSpec(
-            "extent", value: .required(name: "MINLON,MINLAT,MAXLON,MAXLAT"),
-            help: "only places inside this rectangle"),
-        FlagSpec(
-            "country", value: .required(name: "CC[,CC]"),
-            help: "only places in these countries (ISO 3166-1 alpha-2 codes)"),
-        FlagSpec(
-            "category", value: .required(name: "NAME[,NAME]"),
-            help: "only places of these categories (capital, admin seat, city, section, ...)"),
-        FlagSpec(
-            "places", value: .required(name: "FILE"),
-            help: "use this gazetteer (our TSV or a GeoNames dump) instead of the embedded one",
+                "Only places of these categories, separated by commas; repeatable. The embedded gazetteer has capital, admin seat, city and section (plurals and admin_seat work too); another name is an error there. With --places, the file's own categories are accepted (a GeoNames dump's are those four and the lower-case feature codes of other features).",
+            expected: "category names separated by commas"
+        ) { text -> [[UInt8]]? in
+            var names: [[UInt8]] = []
+            for name in text.split(separator: ",") where !name.isEmpty {
+                names.append(PlaceCategory.normalized(String(name)))
+            }
+            return names
+        }
+        static let places = Flag(
+            "places", value: "FILE", help: "use this gazetteer (our TSV or a GeoNames dump) instead of the embedded one",
             manHelp:
                 "Use the gazetteer in FILE instead of the embedded one: a TSV file with a header row naming at least name, latitude and longitude columns, or a GeoNames dump (cities500.txt, allCountries.txt: 19 columns, no header). The format is detected from the first line. See GAZETTEER.",
-            completion: .file),
-        FlagSpec("json", help: "print ArcGIS's JSON shape instead of TSV"),
-    ]
+            completion: .file)
+        static let json = Flag("json", help: "print ArcGIS's JSON shape instead of TSV (errors too)")
+
+        /// The table entries, in --help order, without `--json` (each tool puts it last).
+        static let table = [location.spec, distance.spec, extent.spec, country.spec, category.spec, places.spec]
+    }
 
     /// Reads the shared options.
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        placesPath = parsed.lastValue("places")
-        json = parsed.has("json")
-        var location: Coordinate? = nil
-        if let text = parsed.lastValue("location") {
-            let parts = Self.numbers(text)
-            guard let parts, parts.count == 2, abs(parts[0]) <= 90, abs(parts[1]) <= 180 else {
-                throw UsageError("invalid --location \(MessageValue.quoted(text)) (expected LAT,LON in decimal degrees, e.g. 48.85,2.35)")
-            }
-            location = Coordinate(latitude: parts[0], longitude: parts[1])
+        placesPath = try parsed.value(of: Flags.places)
+        json = try parsed.value(of: Flags.json)
+        bias = LocationBias(location: try parsed.value(of: Flags.location), radius: try parsed.value(of: Flags.distance))
+        filters.extent = try parsed.value(of: Flags.extent)
+        filters.countries = try parsed.value(of: Flags.country)
+        let categories = try parsed.value(of: Flags.category).joined()
+        if placesPath == nil { try Self.checkEmbeddedCategories(categories) }
+        for name in categories {
+            // `capitals` means `capital`.
+            if Self.isPlural(name) { filters.categories.append(Array(name.dropLast())) }
+            filters.categories.append(name)
         }
-        var radius: Double? = nil
-        if let text = parsed.lastValue("distance") {
-            guard let d = Self.numbers(text), d.count == 1, d[0] > 0 else {
-                throw UsageError("invalid --distance \(MessageValue.quoted(text)) (expected metres, a number > 0)")
-            }
-            radius = d[0]
-        }
-        bias = LocationBias(location: location, radius: radius)
-        if let text = parsed.lastValue("extent") {
-            guard let e = Self.numbers(text), e.count == 4, e[0] <= e[2], e[1] <= e[3],
-                abs(e[1]) <= 90, abs(e[3]) <= 90, abs(e[0]) <= 180, abs(e[2]) <= 180
-            else {
-                throw UsageError("invalid --extent \(MessageValue.quoted(text)) (expected MINLON,MINLAT,MAXLON,MAXLAT, e.g. -5,41,10,51)")
-            }
-            filters.extent = Extent(minLongitude: e[0], minLatitude: e[1], maxLongitude: e[2], maxLatitude: e[3])
-        }
-        for text in parsed.values("country") {
-            for code in text.split(separator: ",") {
-                let c = code.trimmingCharacters(in: " ").uppercased()
-                guard c.count == 2, c.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-                    throw UsageError("invalid --country \(MessageValue.quoted(text)) (expected two-letter codes such as FR,US)")
-                }
-                filters.countries.append(c)
-            }
-        }
-        for text in parsed.values("category") {
-            for name in text.split(separator: ",") where !name.isEmpty {
-                var normalized = PlaceCategory.normalized(String(name))
-                // `capitals` means `capital`.
-                if normalized.last == UInt8(ascii: "s") && normalized.count > 3
-                    && !["city"].contains(String(decoding: normalized, as: UTF8.self))
-                {
-                    filters.categories.append(Array(normalized.dropLast()))
-                }
-                filters.categories.append(normalized)
-                normalized.removeAll()
-            }
+    }
+
+    /// Whether a category name may be a plural: `capitals`, `admin seats` (not `city`).
+    private static func isPlural(_ name: [UInt8]) -> Bool {
+        name.last == UInt8(ascii: "s") && name.count > 3 && String(decoding: name, as: UTF8.self) != "city"
+    }
+
+    /// Refuses a `--category` the embedded gazetteer does not have, naming those it has.
+    static func checkEmbeddedCategories(_ names: some Sequence<[UInt8]>) throws(UsageError) {
+        let known = PlaceCategory.populatedPlaceCategories.map(PlaceCategory.displayName).map { $0.lowercased() }
+        let knownNames = known.map { PlaceCategory.normalized($0) }
+        for name in names where !knownNames.contains(name) && !(isPlural(name) && knownNames.contains(Array(name.dropLast()))) {
+            let typed = String(decoding: name, as: UTF8.self)
+            throw UsageError(
+                "unknown --category \(MessageValue.quoted(typed)) (the embedded gazetteer has \(known.joined(separator: ", ")))"
+                    + Spelling.hint(for: typed, in: known))
         }
     }
 

@@ -21,16 +21,15 @@ public enum MagickeySuggest {
             'admin seat', or a value of a --places file's category column, such as \
             'coffee') is also suggested as a collection.
             """,
-        flags: MagickeyOptions.sharedFlags.filter { $0.long != "json" } + [
-            FlagSpec(
-                "max-suggestions", short: "n", value: .required(name: "N"),
-                help: "print at most N suggestions per query (default 5, at most 15)"),
-            MagickeyOptions.sharedFlags.first { $0.long == "json" }!,
+        flags: MagickeyOptions.Flags.table + [
+            maxSuggestions.spec,
+            MagickeyOptions.Flags.json.spec,
             StandardFlags.help(),
             StandardFlags.version,
             StandardFlags.generate,
         ],
         positionalCompletion: .none,
+        jsonErrorsFlag: MagickeyOptions.Flags.json.spec.long,
         manSections: [
             ManSection(
                 "RANKING",
@@ -63,7 +62,13 @@ public enum MagickeySuggest {
                 "EXIT STATUS",
                 """
                 0 if a suggestion was printed, 1 if none was, 2 if an error occurred. Output \
-                closed early (a reader such as 'head -1' going away) is not an error.
+                closed early (a reader such as 'head -1' going away) is not an error. \
+                With --json, an error is also printed on standard output as ArcGIS's error \
+                object, one line: {"error":{"code":400,"message":"Unable to complete \
+                operation.","details":["MESSAGE"]}}, code 400 for a request that cannot be \
+                right (a bad flag or key), 500 for a failure on our side (an unreadable \
+                gazetteer). With no TEXT and a terminal on standard input, the usage is \
+                printed (exit 2) instead of waiting for input.
                 """),
             ManSection(
                 "EXAMPLES",
@@ -84,21 +89,20 @@ public enum MagickeySuggest {
         ]
     )
 
+    static let maxSuggestions = Flag(
+        "max-suggestions", short: "n", value: "N", help: "print at most N suggestions per query (default 5, at most 15)",
+        expected: "a number from 1 to \(maximumSuggestions)"
+    ) { Int($0).flatMap { (1...maximumSuggestions).contains($0) ? $0 : nil } }
+
     /// Runs magickey-suggest with `arguments` (without argv[0]) in `context`.
     public static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
         runTool(spec, arguments: arguments, context: context, extraVersionLines: MagickeyOptions.versionLines()) {
             parsed, output, errors in
             let options = try MagickeyOptions(parsed)
-            var limit = defaultSuggestions
-            if let text = parsed.lastValue("max-suggestions") {
-                guard let n = Int(text), n >= 1, n <= maximumSuggestions else {
-                    throw UsageError(
-                        "invalid --max-suggestions \(MessageValue.quoted(text)) (expected a number from 1 to \(maximumSuggestions))")
-                }
-                limit = n
-            }
+            let limit = try parsed.value(of: maxSuggestions) ?? defaultSuggestions
             var queries: [String] = []
             if parsed.positionals.isEmpty {
+                if context.inputIsTerminal { throw UsageError("no TEXT given, and standard input is a terminal") }
                 queries = try readLines(context.standardInput, what: "standard input")
             } else {
                 queries = [parsed.positionals.joined(separator: " ")]

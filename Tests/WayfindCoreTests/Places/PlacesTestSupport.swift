@@ -59,6 +59,9 @@ enum TestGazetteer {
         return true
     }()
 
+    /// Installs the embedded gazetteer, for tools run in-process.
+    static func install() { _ = installed }
+
     static var tsv: UnsafeBufferPointer<UInt8> {
         _ = installed
         return EmbeddedGazetteer.tsv

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import WayfindCore
+
+/// magickey-suggest and magickey-find run in-process: values that cannot be right are
+/// errors, never an empty result; with --json, errors are JSON too.
+@Suite("magickey tools: no silent failures")
+struct MagickeyToolTests {
+    @Test(arguments: [
+        ("FR", "FR"), ("fr", "FR"), ("FRA", "FR"), ("fra", "FR"), ("France", "FR"), ("france", "FR"),
+        ("Ivory Coast", "CI"), ("cote d'ivoire", "CI"), ("Côte d'Ivoire", "CI"), ("UK", "GB"), ("GBR", "GB"),
+        ("Korea, Republic of", "KR"), ("South Korea", "KR"), ("Kosovo", "XK"), ("XK", "XK"), (" us ", "US"),
+    ])
+    func countriesAreNamedByEitherCodeOrByName(text: String, code: String) throws {
+        #expect(Country.code(text) == code)
+    }
+
+    @Test func unknownCountriesAreErrorsWithTheClosestName() throws {
+        #expect(Country.code("XX") == nil)
+        #expect(Country.code("Frnace") == nil)
+        let result = runInProcess(MagickeySuggest.run, ["--country", "FR,Frnace", "paris"])
+        #expect(result.status == .error)
+        #expect(result.output == "")
+        #expect(result.errors.hasPrefix("magickey-suggest: unknown country 'Frnace' in --country ("))
+        #expect(result.errors.contains("(did you mean 'France'?)"))
+    }
+
+    @Test func aListOfCountriesFiltersByEach() throws {
+        let result = runInProcess(MagickeySuggest.run, ["--country", "deu,france", "-n", "15", "berlin paris"])
+        #expect(result.status == .nothingFound)
+        let paris = runInProcess(MagickeySuggest.run, ["--country", "deu,france", "paris"])
+        #expect(paris.status == .success)
+        #expect(paris.output.split(separator: "\n").allSatisfy { $0.contains(", France\t") })
+        let berlin = runInProcess(MagickeySuggest.run, ["--country", "DEU,FRA", "berlin"])
+        #expect(berlin.output.hasPrefix("Berlin, Germany\t"))
+    }
+
+    @Test func anUnknownCategoryOfTheEmbeddedGazetteerIsAnError() throws {
+        let runs: [(ToolRun, [String])] = [
+            (MagickeySuggest.run, ["--category", "captial", "ber"]), (MagickeyFind.run, ["--category", "captial", "--text", "ber"]),
+        ]
+        for (tool, arguments) in runs {
+            let result = runInProcess(tool, arguments)
+            #expect(result.status == .error)
+            #expect(result.errors.contains("unknown --category 'captial' (the embedded gazetteer has capital, admin seat"))
+            #expect(result.errors.contains("(did you mean 'capital'?)"))
+        }
+        // Plurals, underscores and case are the same category.
+        for value in ["capitals", "Admin_Seat", "admin seats,city", "SECTION"] {
+            #expect(runInProcess(MagickeySuggest.run, ["--category", value, "par"]).status != .error, "\(value)")
+        }
+    }
+
+    @Test func aFileCategoryIsAcceptedWithPlaces() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("magickey-category-\(getpid()).tsv")
+        try "name\tlatitude\tlongitude\tcategory\nBean There\t1\t2\tcoffee\n".write(to: url, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let result = runInProcess(MagickeySuggest.run, ["--places", url.path, "--category", "coffee", "bean"])
+        #expect(result.status == .success)
+        #expect(result.output.hasPrefix("Bean There\t"))
+    }
+
+    @Test func withNothingToReadFromATerminalTheToolsPrintTheirUsage() throws {
+        for (tool, name) in [(MagickeySuggest.run, "magickey-suggest"), (MagickeyFind.run, "magickey-find")]
+            as [(ToolRun, String)]
+        {
+            let result = runInProcess(tool, [], inputIsTerminal: true)
+            #expect(result.status == .error)
+            #expect(result.output == "")
+            #expect(result.errors.hasPrefix("\(name): no "))
+            #expect(result.errors.contains("standard input is a terminal"))
+            #expect(result.errors.contains("--help"))
+            // Not a terminal: standard input is read (here, empty: nothing found).
+            #expect(runInProcess(tool, []).status == .nothingFound)
+        }
+    }
+
+    @Test func jsonErrorsAreInArcGISShapeOnStandardOutput() throws {
+        let cases: [(ToolRun, [String], String)] = [
+            (MagickeySuggest.run, ["--json", "--country", "XX", "paris"], "unknown country 'XX' in --country"),
+            (MagickeySuggest.run, ["--json", "--rnak", "paris"], "unknown option '--rnak'"),
+            (MagickeySuggest.run, ["--json", "--places", "/nonexistent/places.tsv", "paris"], "cannot read gazetteer"),
+            (MagickeyFind.run, ["--json", "NOTAKEY"], "not a magicKey: 'NOTAKEY'"),
+        ]
+        for (tool, arguments, message) in cases {
+            let result = runInProcess(tool, arguments)
+            #expect(result.status == .error, "\(arguments)")
+            #expect(result.errors.contains(message), "\(arguments)")
+            let lines = result.output.split(separator: "\n")
+            #expect(lines.count == 1, "\(arguments): \(result.output)")
+            let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+            let error = try #require(object?["error"] as? [String: Any], "\(arguments): \(result.output)")
+            let code = error["code"] as? Int
+            #expect(code == 400 || code == 500)
+            #expect(error["message"] as? String == "Unable to complete operation.")
+            let details = try #require(error["details"] as? [String])
+            #expect(details.count == 1 && details[0].contains(message), "\(details)")
+        }
+        // Without --json, errors stay on standard error only.
+        #expect(runInProcess(MagickeyFind.run, ["NOTAKEY"]).output == "")
+    }
+
+    @Test func findReportsTheSpatialReferenceAsArcGISDoes() throws {
+        let key = runInProcess(MagickeySuggest.run, ["-n", "1", "krakow"]).output.split(separator: "\t")[1]
+        let found = runInProcess(MagickeyFind.run, ["--json", String(key)])
+        #expect(found.status == .success)
+        #expect(found.output.hasPrefix(#"{"spatialReference":{"wkid":4326,"latestWkid":4326},"candidates":[{"address":"Kraków"#))
+    }
+}
