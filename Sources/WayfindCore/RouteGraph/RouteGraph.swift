@@ -355,8 +355,8 @@ public struct RouteGraph: Sendable {
 extension RouteGraph: Equatable {
     /// Graphs are equal when they would be saved the same: the same edges in the same
     /// order with the same spellings (byte for byte), weights and times, the same place
-    /// statistics, the same last place and time, and the same version. Unreferenced
-    /// places and internal numbering do not count.
+    /// statistics (in any order), the same last place and time, and the same version.
+    /// Unreferenced places and internal numbering do not count.
     public static func == (lhs: RouteGraph, rhs: RouteGraph) -> Bool {
         guard lhs.version == rhs.version, lhs.lastVisitedAt == rhs.lastVisitedAt,
             lhs.lastVisitedLocation.map(PlaceKey.init) == rhs.lastVisitedLocation.map(PlaceKey.init),
@@ -368,8 +368,10 @@ extension RouteGraph: Equatable {
                 PlaceKey.sameBytes(lhs.placeTable[left.destination].name, rhs.placeTable[right.destination].name)
             else { return false }
         }
-        let left = lhs.referencedPlaces()
-        let right = rhs.referencedPlaces()
+        // Places in any order: the order they were first named in depends on the file's
+        // layout (a seed-format file names them on edges only), and nothing ranks by it.
+        let left = lhs.referencedPlaces().sorted { lhs.placeTable[$0].key.utf8.lexicographicallyPrecedes(lhs.placeTable[$1].key.utf8) }
+        let right = rhs.referencedPlaces().sorted { rhs.placeTable[$0].key.utf8.lexicographicallyPrecedes(rhs.placeTable[$1].key.utf8) }
         guard left.count == right.count else { return false }
         for (l, r) in zip(left, right) {
             let a = lhs.placeTable[l]
