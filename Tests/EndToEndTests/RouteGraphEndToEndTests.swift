@@ -507,7 +507,8 @@ struct RouteGraphEndToEndTests {
             """
         let r = try Binaries.shell(script)
         #expect(r.status == 0)
-        #expect(r.stderr == "")
+        // A visit may wait long enough to say so (on a busy machine), but none fails.
+        #expect(r.stderr.split(separator: "\n").allSatisfy { $0.contains(": waiting for the lock on ") }, "\(r)")
         // With self-loops every visit but the very first adds exactly 1.
         #expect(try scratch.totalWeight() == 8 * 500 - 1)
         let places = try #require(try scratch.parsed()["places"] as? [[String: Any]])

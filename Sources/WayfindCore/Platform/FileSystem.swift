@@ -38,23 +38,20 @@ public enum FileSystem {
     /// shared `flock` while the mapping lives, and saves never write into a file held so;
     /// where the file system has no such locks, it is read without.
     public static func mapFile(at path: String) throws(FileSystemError) -> FileMapping? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO opens at once (to be refused), instead of waiting for a writer.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         if descriptor < 0 {
             let code = errno
             if code == ENOENT { return nil }
             throw .cannotOpen(path: path, errno: code)
         }
-        while flock(descriptor, LOCK_SH) != 0 && errno == EINTR {}
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            let code = errno
+        let code = fstat(descriptor, &info) == 0 ? 0 : errno
+        guard code == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
-            throw .cannotRead(path: path, errno: code)
+            throw code != 0 ? .cannotRead(path: path, errno: code) : .notARegularFile(path: path)
         }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
-            throw .notARegularFile(path: path)
-        }
+        while flock(descriptor, LOCK_SH) != 0 && errno == EINTR {}
         let size = Int(info.st_size)
         guard size > 0 else { return FileMapping(descriptor: descriptor, bytes: UnsafeRawBufferPointer(start: nil, count: 0)) }
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
@@ -182,10 +179,13 @@ public enum FileSystem {
         }
     }
 
-    /// Whether `path` names a regular file (following symbolic links).
-    public static func isRegularFile(at path: String) -> Bool {
+    /// Whether a regular file is at `path` (links followed); throws `.notARegularFile`
+    /// for anything else (a directory, FIFO or device), without opening it.
+    public static func regularFileExists(at path: String) throws(FileSystemError) -> Bool {
         var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        guard stat(path, &status) == 0 else { return false }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+        return true
     }
 
     /// The directory part of `path`: `a/b` → `a`, `b` → `.`, `/b` → `/`.

@@ -27,6 +27,8 @@ public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible
     case cannotCreateDirectory(path: String, errno: Int32)
     /// The path exists but is a directory, device or other non-regular file.
     case notARegularFile(path: String)
+    /// Another process held the lock for the whole time allowed.
+    case lockTimedOut(path: String, seconds: Int64)
 
     /// The errno value, if the failure came from a system call.
     public var errno: Int32? {
@@ -35,7 +37,7 @@ public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible
             .cannotSync(_, let code), .cannotLock(_, let code), .cannotRename(_, _, let code),
             .cannotCreateDirectory(_, let code):
             code
-        case .notARegularFile: nil
+        case .notARegularFile, .lockTimedOut: nil
         }
     }
 
@@ -65,6 +67,8 @@ public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible
         case .cannotRename(let from, let to, let code): "cannot rename \(from) to \(to): \(Self.reason(code))"
         case .cannotCreateDirectory(let path, let code): "cannot create directory \(path): \(Self.reason(code))"
         case .notARegularFile(let path): "\(path) is not a regular file"
+        case .lockTimedOut(let path, let seconds):
+            "gave up waiting for the lock on \(path) after \(seconds) second\(seconds == 1 ? "" : "s")"
         }
     }
 

@@ -34,6 +34,8 @@ public enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible 
         switch error {
         case .notARegularFile:
             return " (move it away, or name another file with --graph FILE)"
+        case .lockTimedOut(let path, _):
+            return "; nothing was recorded (another process holds it: see fuser \(path))"
         case .cannotOpen, .cannotRead, .cannotLock:
             return error.isPermissionProblem ? " (check the permissions of the file and its folder, or use --graph FILE)" : ""
         case .cannotWrite, .cannotSync, .cannotRename, .cannotCreateDirectory:

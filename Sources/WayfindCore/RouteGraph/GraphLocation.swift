@@ -53,7 +53,12 @@ extension GraphLocation {
             Next to it live FILE.lock (the lock every change takes), FILE.bak (the \
             previous version, kept by every save) and FILE.tmp (the version before that, \
             reused as scratch space by the next save). A symbolic link at FILE is followed, \
-            and stays a link.
+            and stays a link. FILE must be a regular file: a directory, FIFO, device or pipe \
+            (such as /dev/stdin in a pipeline) is refused before anything is opened, \
+            locked or created next to it. A visit waits for another process's lock on \
+            FILE.lock, says on standard error after a second which lock it waits for, and \
+            gives up with status 2 after 30 seconds (routegraph-visit --lock-timeout). \
+            Reading takes no lock on FILE.lock and never waits for it.
             """),
         ManSection(
             "ENVIRONMENT",

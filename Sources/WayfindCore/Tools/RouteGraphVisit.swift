@@ -85,7 +85,8 @@ public enum RouteGraphVisit {
                     else { return nil }
                     return (patched, (1, []))
                 }
-                outcome = try file.update(patching: patch) { graph in
+                let waiting = { errors.report("waiting for the lock on \(file.lockPath), which another process holds") }
+                outcome = try file.update(lockTimeout: options.lockTimeout, waiting: waiting, patching: patch) { graph in
                     var unknown: [String] = []
                     for place in options.forget where !graph.forget(place) { unknown.append(place) }
                     var recorded = 0
@@ -208,6 +209,8 @@ public struct RouteGraphVisitOptions {
     public var selfLoops: Bool
     public var nullData: Bool
     public var quiet: Bool
+    /// How long to wait for another process's lock on the graph, in seconds.
+    public var lockTimeout: Int64
 
     /// Resolves options; throws `UsageError` for bad values.
     public init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
@@ -231,6 +234,7 @@ public struct RouteGraphVisitOptions {
         }
         tripGap = try parsed.value(of: F.tripGap)
         maximumPlaces = try parsed.value(of: F.maxPlaces) ?? RouteGraphVisit.defaultMaximumPlaces
+        lockTimeout = try parsed.value(of: F.lockTimeout) ?? GraphFile.defaultLockTimeout
     }
 }
 
@@ -263,11 +267,16 @@ enum RouteGraphVisitFlags {
     static let selfLoops = Flag("self-loops", help: "record an edge when a place follows itself")
     static let nullData = Flag("null-data", short: "z", help: "input places end with NUL, not newline")
     static let quiet = Flag("quiet", short: "q", help: "do not warn about places to forget that are unknown")
+    static let lockTimeout = Flag(
+        "lock-timeout", value: "DURATION", help: "give up after waiting DURATION for another visit's lock (default 30s)",
+        manHelp:
+            "While another process changes the graph, a visit waits for it, saying so on standard error after a second. After DURATION (30s by default; seconds, or a number followed by s, m, h, d or w) it gives up with status 2 and records nothing.",
+        expected: "a duration such as 5, 30s or 2m", parse: TimeText.duration)
 
     /// The table, in `--help` order.
     static let table: [FlagSpec] = [
         GraphLocation.flag.spec, at.spec, timestamped.spec, newTrip.spec, tripGap.spec, forget.spec, maxPlaces.spec,
-        selfLoops.spec, nullData.spec, quiet.spec,
+        selfLoops.spec, nullData.spec, quiet.spec, lockTimeout.spec,
     ]
 }
 
