@@ -14,6 +14,64 @@ struct RouteGraphHardeningTests {
         try Binaries.run(tool, arguments, input: Data(input))
     }
 
+    /// A folder anyone may write to, sticky, as /tmp is.
+    func sharedFolder(in scratch: GraphScratch) throws -> String {
+        let shared = scratch.path + "/shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+        chmod(shared, 0o1777)
+        return shared
+    }
+
+    /// The other user's trick: in a shared sticky folder, a link named as the victim's
+    /// graph that points at one of the victim's files. The victim's visits must neither
+    /// write that file nor create one where a dangling link points; a link of the
+    /// victim's own is followed as before. As root, the link is handed to nobody.
+    @Test(.enabled(if: getuid() == 0, "needs root, to hand the planted links to another user with lchown"))
+    func aLinkAnotherUserPlantedInASharedFolderIsNeverFollowed() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let shared = try sharedFolder(in: scratch)
+        let config = scratch.path + "/config.json"
+        let precious = Data(#"{"auths": {"registry": {"auth": "c2VjcmV0"}}}"#.utf8)
+        try precious.write(to: URL(fileURLWithPath: config))
+        let planted = shared + "/trips.json"
+        let dangling = shared + "/next.json"
+        let created = scratch.path + "/created.json"
+        symlink(config, planted)
+        symlink(created, dangling)
+        lchown(planted, 65534, 65534)
+        lchown(dangling, 65534, 65534)
+        for _ in 0..<3 {
+            let visit = try run("routegraph-visit", ["--graph", planted, "Home"])
+            #expect(visit.status == 2, "\(visit)")
+            #expect(
+                visit.stderr
+                    == "routegraph-visit: \(planted) is a symbolic link of another user (uid 65534) in a shared directory; not followed (use --graph with a file in a directory of your own)\n"
+            )
+        }
+        let suggest = try run("routegraph-suggest", ["--graph", planted])
+        #expect(suggest.status == 2 && suggest.stderr.contains("symbolic link of another user"), "\(suggest)")
+        #expect(scratch.bytes(config) == precious)
+        let danglingVisit = try run("routegraph-visit", ["--graph", dangling, "Home"])
+        #expect(danglingVisit.status == 2 && danglingVisit.stderr.contains("symbolic link of another user"), "\(danglingVisit)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted()
+        #expect(left == ["config.json", "shared"], "\(left)")
+
+        // A link of one's own in the same folder is followed; a dangling one creates nothing.
+        let own = shared + "/mine.json"
+        symlink(scratch.path + "/real.json", own)
+        let ownDangling = try run("routegraph-visit", ["--graph", own, "Home"])
+        #expect(ownDangling.status == 2, "\(ownDangling)")
+        #expect(
+            ownDangling.stderr
+                == "routegraph-visit: \(own) is a symbolic link to \(scratch.path)/real.json, which does not exist; nothing was created there (create the file, or name another with --graph)\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/real.json.lock"))
+        try Data().write(to: URL(fileURLWithPath: scratch.path + "/real.json"))
+        #expect(try run("routegraph-visit", ["--graph", own, "Home", "Work"]).status == 0)
+        #expect(try run("routegraph-suggest", ["--graph", own, "--from", "Home"]).lines == ["Work"])
+    }
+
     /// The graph named by a FIFO, a device or standard input: an error at once, before any
     /// lock is taken, and no file is created next to it.
     @Test func aFIFOOrADeviceIsRefusedAtOnceAndNothingIsCreatedNextToIt() throws {

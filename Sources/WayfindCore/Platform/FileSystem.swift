@@ -145,13 +145,21 @@ public enum FileSystem {
 
     /// `path` with its last component's symbolic links followed (relative targets are
     /// taken from the link's directory); `path` itself when it is not a link or does
-    /// not exist. A dangling link resolves to where it points, so a save creates the
-    /// file there.
+    /// not exist. A dangling link resolves to where it points. A link that
+    /// `mayFollowLink` forbids is not followed: `.untrustedLink`.
     public static func resolvingSymbolicLinks(_ path: String) throws(FileSystemError) -> String {
         var current = path
         for _ in 0..<maximumLinkHops {
             var info = stat()
             guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
+            // Another user's link in a directory we cannot stat is not followed either.
+            var folder = stat()
+            let user = geteuid()
+            let trusted =
+                info.st_uid == user
+                || (stat(directory(of: current), &folder) == 0
+                    && mayFollowLink(owner: info.st_uid, directoryMode: folder.st_mode, directoryOwner: folder.st_uid, user: user))
+            guard trusted else { throw .untrustedLink(path: current, owner: info.st_uid) }
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let count = readlink(current, &buffer, buffer.count - 1)
             guard count > 0 else { throw .cannotRead(path: current, errno: errno) }
@@ -164,6 +172,28 @@ public enum FileSystem {
             }
         }
         throw .cannotOpen(path: path, errno: ELOOP)
+    }
+
+    /// Whether a symbolic link owned by `owner`, in a directory with `directoryMode` owned
+    /// by `directoryOwner`, may be followed on behalf of `user`.
+    ///
+    /// The kernel's `protected_symlinks` rule, applied by us because we read the link
+    /// ourselves (`readlink`), where the kernel's check does not apply: a link is followed
+    /// when the user owns it, or when it sits in a directory that is neither writable by
+    /// others nor sticky, or when the link's owner also owns the directory. Else whoever
+    /// can write to a shared directory such as /tmp could plant `trips.json -> ~/.ssh/config`
+    /// and point the user's next save at any file of theirs. (The kernel asks for sticky
+    /// *and* world-writable; either one is enough here, the stricter reading.)
+    ///
+    ///     link owner  directory          user   followed
+    ///     1000        1777 root          1000   yes: the user's own link
+    ///     65534       1777 root          1000   no: another user's, in /tmp
+    ///     65534       0777 root          1000   no: world-writable, not sticky
+    ///     65534       1755 root          1000   no: sticky, not world-writable
+    ///     65534       1777 65534         1000   yes: the directory's owner's link
+    ///     0           0755 root          1000   yes: /dev/stdin, a link of root's in /dev
+    public static func mayFollowLink(owner: uid_t, directoryMode: mode_t, directoryOwner: uid_t, user: uid_t) -> Bool {
+        owner == user || directoryMode & (S_ISVTX | S_IWOTH) == 0 || owner == directoryOwner
     }
 
     /// Creates `path` and any missing parents with mode 0700.

@@ -12,15 +12,20 @@
 /// error and, for a file that looks like a graph (a JSON object), how to recover.
 /// A symbolic link is followed once, at creation: the lock, the temporary file, the
 /// backup and the rename all happen next to the real file, so the link stays a link.
+/// A link another user planted in a shared directory is not followed, and no file is
+/// created through a dangling link (`update` fails instead).
 public struct GraphFile: Sendable {
     /// The graph file's path.
     public let path: String
+    /// The path given, when it is a symbolic link to `path`.
+    let link: String?
     /// How long `update` waits for another process's lock before it gives up, in seconds.
     public static let defaultLockTimeout: Int64 = 30
 
     /// A graph file at `path`; nothing is touched until it is loaded or updated.
     public init(path: String) {
         self.path = path
+        link = nil
     }
 
     /// A graph file at `path`, or at what it points to when it is a symbolic link.
@@ -31,6 +36,7 @@ public struct GraphFile: Sendable {
             _ = try FileSystem.regularFileExists(at: path)
             return try FileSystem.resolvingSymbolicLinks(path)
         }
+        link = self.path == path ? nil : path
     }
 
     /// The sidecar file that `update(_:)` locks.
@@ -81,8 +87,10 @@ public struct GraphFile: Sendable {
         _ body: (inout RouteGraph) throws -> Result
     ) throws -> Result {
         // What is there is checked before anything is created next to it: a regular file
-        // or nothing (no FIFO.lock, no /dev/zero.lock).
-        _ = try Self.fileSystem { () throws(FileSystemError) in try FileSystem.regularFileExists(at: path) }
+        // or nothing (no FIFO.lock, no /dev/zero.lock), but nothing only when not reached
+        // through a link (no file made where a planted link points).
+        let exists = try Self.fileSystem { () throws(FileSystemError) in try FileSystem.regularFileExists(at: path) }
+        if !exists, let link { throw GraphFileError.fileSystem(.danglingLink(path: link, target: path)) }
         let lock = try Self.fileSystem { () throws(FileSystemError) in
             try FileSystem.createDirectories(FileSystem.directory(of: path))
             return try FileLock(exclusiveAt: lockPath, timeout: lockTimeout, waiting: waiting)

@@ -34,6 +34,10 @@ public enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible 
         switch error {
         case .notARegularFile:
             return " (move it away, or name another file with --graph FILE)"
+        case .untrustedLink:
+            return " (use --graph with a file in a directory of your own)"
+        case .danglingLink:
+            return " (create the file, or name another with --graph)"
         case .lockTimedOut(let path, _):
             return "; nothing was recorded (another process holds it: see fuser \(path))"
         case .cannotOpen, .cannotRead, .cannotLock:
