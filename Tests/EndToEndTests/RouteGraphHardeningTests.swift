@@ -72,6 +72,42 @@ struct RouteGraphHardeningTests {
         #expect(try run("routegraph-suggest", ["--graph", own, "--from", "Home"]).lines == ["Work"])
     }
 
+    /// A JSON object with none of the graph's keys is someone else's file: refused, kept.
+    @Test(arguments: [#"{"auths": {"registry": {"auth": "c2VjcmV0"}}}"#, "{}", "{ }\n"])
+    func aJSONObjectThatIsNotARouteGraphIsRefusedAndLeftAlone(content: String) throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        try scratch.write(content)
+        for (tool, arguments) in [("routegraph-visit", ["Home"]), ("routegraph-visit", ["Home", "Work"]), ("routegraph-suggest", [])] {
+            let r = try run(tool, ["--graph", scratch.graph] + arguments)
+            #expect(r.status == 2, "\(r)")
+            #expect(
+                r.stderr
+                    == "\(tool): \(scratch.graph): not a route graph (a JSON object without edges, lastVisitedLocation, places or version); the file was left unchanged (name the graph with --graph FILE)\n"
+            )
+        }
+        #expect(scratch.bytes() == Data(content.utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["graph.json"])
+    }
+
+    /// Keys this version does not know are another program's, or a later version's: a
+    /// visit keeps them, whether it patches the file or rewrites it.
+    @Test func unknownKeysOfARouteGraphAreKept() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        #expect(try run("routegraph-visit", ["--graph", scratch.graph, "--at", "1700000000", "Home", "Work"]).status == 0)
+        var text = String(decoding: try #require(scratch.bytes()), as: UTF8.self)
+        text = text.replacingOccurrences(of: "{\n", with: "{\n  \"comment\": \"my trips\",\n")
+        text = text.replacingOccurrences(of: "  \"version\"", with: "  \"synced\": {\"at\": [1, 2]},\n  \"version\"")
+        try scratch.write(text)
+        #expect(try run("routegraph-visit", ["--graph", scratch.graph, "Gym"]).status == 0)
+        #expect(try run("routegraph-visit", ["--graph", scratch.graph, "Home", "Pool", "--forget", "Gym"]).status == 0)
+        let parsed = try scratch.parsed()
+        #expect(parsed["comment"] as? String == "my trips")
+        #expect((parsed["synced"] as? [String: Any])?["at"] as? [Int] == [1, 2])
+        #expect(try run("routegraph-suggest", ["--graph", scratch.graph, "--from", "Home", "-s"]).lines == ["Pool", "Work"])
+    }
+
     /// The graph named by a FIFO, a device or standard input: an error at once, before any
     /// lock is taken, and no file is created next to it.
     @Test func aFIFOOrADeviceIsRefusedAtOnceAndNothingIsCreatedNextToIt() throws {

@@ -87,10 +87,10 @@ public struct GraphFile: Sendable {
         _ body: (inout RouteGraph) throws -> Result
     ) throws -> Result {
         // What is there is checked before anything is created next to it: a regular file
-        // or nothing (no FIFO.lock, no /dev/zero.lock), but nothing only when not reached
-        // through a link (no file made where a planted link points).
+        // or nothing (but not through a link), and a graph when no lock file says it is ours.
         let exists = try Self.fileSystem { () throws(FileSystemError) in try FileSystem.regularFileExists(at: path) }
         if !exists, let link { throw GraphFileError.fileSystem(.danglingLink(path: link, target: path)) }
+        if exists, (try? FileSystem.regularFileExists(at: lockPath)) != true { _ = try load() }
         let lock = try Self.fileSystem { () throws(FileSystemError) in
             try FileSystem.createDirectories(FileSystem.directory(of: path))
             return try FileLock(exclusiveAt: lockPath, timeout: lockTimeout, waiting: waiting)
@@ -161,9 +161,11 @@ public struct GraphFile: Sendable {
             // A graph file is a JSON object: anything else is probably the wrong file,
             // and not one to move away or restore.
             guard bytes.first(where: { !TextFolding.isASCIIWhitespace($0) }) == UInt8(ascii: "{") else {
-                throw .notAGraph(path: path, error: error)
+                throw .notAGraph(path: path, reason: "\(error)")
             }
             throw .corrupt(path: path, error: error, hasBackup: (try? FileSystem.regularFileExists(at: backupPath)) == true)
+        case .failure(.notAGraph):
+            throw .notAGraph(path: path, reason: "\(RouteGraphDecodingError.notAGraph)")
         case .failure(.unsupportedVersion(let found, let supported)):
             throw .unsupportedVersion(path: path, found: found, supported: supported)
         }

@@ -47,9 +47,9 @@ struct GraphFileContents {
         var time: Int64? { timeValue == .min ? nil : timeValue }
     }
 
-    /// The top-level keys the format knows.
+    /// The top-level keys the format knows (`successors`: of earlier versions, dropped).
     enum Key {
-        case edges, places, lastVisitedLocation, lastVisitedAt, version
+        case edges, places, lastVisitedLocation, lastVisitedAt, version, successors
         case other
     }
 
@@ -151,10 +151,12 @@ struct GraphFileContents {
                 let start = reader.offset
                 contents.version = try within("version", &reader) { (reader) throws(JSONError) in try reader.readInt64() }
                 if contents.version < 0 { throw reader.error("version: must not be negative", at: start) }
-            case .other:
+            case .other, .successors:
                 try reader.skipValue()
             }
-            contents.members.append(Member(key: key, start: keyStart, value: valueStart..<Int32(reader.offset)))
+            // Only whitespace and a comma come before the key's opening quote.
+            let quote = Int32(bytes[Int(keyStart)...].firstIndex(of: UInt8(ascii: "\"")) ?? Int(keyStart))
+            contents.members.append(Member(key: key, start: quote, value: valueStart..<Int32(reader.offset)))
         }
         try reader.finish()
         return contents
@@ -375,6 +377,7 @@ extension GraphFileContents.Key {
         case 5: self = bytes.elementsEqual("edges".utf8) ? .edges : .other
         case 6: self = bytes.elementsEqual("places".utf8) ? .places : .other
         case 7: self = bytes.elementsEqual("version".utf8) ? .version : .other
+        case 10: self = bytes.elementsEqual("successors".utf8) ? .successors : .other
         case 13: self = bytes.elementsEqual("lastVisitedAt".utf8) ? .lastVisitedAt : .other
         case 19: self = bytes.elementsEqual("lastVisitedLocation".utf8) ? .lastVisitedLocation : .other
         default: self = .other
