@@ -108,6 +108,44 @@ struct RouteGraphHardeningTests {
         #expect(try run("routegraph-suggest", ["--graph", scratch.graph, "--from", "Home", "-s"]).lines == ["Pool", "Work"])
     }
 
+    /// A time beyond the years 1970 to 9999 is refused on input; a file that holds one
+    /// (or any 64-bit time) is read, visited and suggested from without a crash.
+    @Test func extremeTimesAreRefusedOnInputAndNeverCrashTheTools() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        for time in ["-9223372036854775808", "-1", "253402300800", "10000-01-01", "1969-12-31T23:59:59Z"] {
+            let r = try run("routegraph-visit", ["--graph", scratch.graph, "--at=\(time)", "A", "B"])
+            #expect(r.status == 2 && r.stderr.hasPrefix("routegraph-visit: invalid --at '\(time)'"), "\(r)")
+            let log = try run("routegraph-visit", ["--graph", scratch.graph, "-t"], input: "\(time)\tA\n")
+            #expect(log.status == 2 && log.stderr.contains("invalid time '\(time)'"), "\(log)")
+        }
+        #expect(scratch.bytes() == nil)
+        #expect(try run("routegraph-visit", ["--graph", scratch.graph, "--at", "9999-12-31T23:59:59Z", "A"]).status == 0)
+        #expect(try run("routegraph-visit", ["--graph", scratch.graph, "--at", "0", "B"]).status == 0)
+        for (low, high) in [("-9223372036854775808", "9223372036854775807"), ("-9223372036854775807", "9223372036854775806")] {
+            try scratch.write(
+                """
+                {"edges":[{"origin":"A","destination":"B","weight":9223372036854775807,"lastVisitedAt":\(low)},
+                {"origin":"A","destination":"C","weight":1,"lastVisitedAt":\(high)}],
+                "lastVisitedAt":\(low),"lastVisitedLocation":"A",
+                "places":[{"name":"A","visits":9223372036854775807,"lastVisitedAt":\(high)},
+                {"name":"B","visits":1,"lastVisitedAt":\(low)},{"name":"D","visits":2,"lastVisitedAt":\(high)}],"version":1}
+                """)
+            for arguments in [
+                [], ["--half-life", "1"], ["-n0"], ["-n", "9223372036854775807"], ["--half-life", "9223372036854775807", "--from", "D"],
+            ] {
+                let r = try run("routegraph-suggest", ["--graph", scratch.graph] + arguments)
+                #expect(r.status == 0 && r.stderr == "", "\(arguments): \(r)")
+                #expect(Set(r.lines).isSuperset(of: ["B", "C"]), "\(arguments): \(r)")
+            }
+            for arguments in [["--trip-gap", "1h", "D"], ["--trip-gap", "9223372036854775807", "A"], ["E", "F"]] {
+                let r = try run("routegraph-visit", ["--graph", scratch.graph] + arguments)
+                #expect(r.status == 0 && r.stderr == "", "\(arguments): \(r)")
+            }
+            #expect(try run("routegraph-suggest", ["--graph", scratch.graph, "--half-life", "1", "-n0"]).status == 0)
+        }
+    }
+
     /// The graph named by a FIFO, a device or standard input: an error at once, before any
     /// lock is taken, and no file is created next to it.
     @Test func aFIFOOrADeviceIsRefusedAtOnceAndNothingIsCreatedNextToIt() throws {

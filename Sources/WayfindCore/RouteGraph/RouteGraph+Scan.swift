@@ -85,7 +85,7 @@ extension RouteGraph {
             if room == 0 { continue }
             if let filter, !filter(PlaceName.normalize(spelling).display) { continue }
             best.append(Candidate(place: index, score: score, time: time))
-            if best.count >= 4 * room + 256 { bar = keepBest(&best, room) }
+            if best.count >= 256 && (best.count - 256) / 4 >= room { bar = keepBest(&best, room) }
         }
         if best.count > room { _ = keepBest(&best, room) }
 

@@ -172,7 +172,7 @@ public struct RouteGraph: Sendable {
     ) -> Bool {
         let (display, key) = PlaceName.normalize(place)
         guard !key.isEmpty else { return false }
-        let startsTrip = newTrip || (tripGap.map { gap in lastVisitedAt.map { time - $0 > gap } ?? false } ?? false)
+        let startsTrip = newTrip || (tripGap.map { gap in lastVisitedAt.map { Self.age(at: time, since: $0) > gap } ?? false } ?? false)
         let here = intern(display: display, key: key)
         if let last = lastPlace, !startsTrip, last != here || selfLoops {
             strengthen(from: last, to: here, by: 1, at: time)

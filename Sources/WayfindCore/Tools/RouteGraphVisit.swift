@@ -170,7 +170,9 @@ public enum RouteGraphVisit {
                 }
                 let timeText = String(decoding: line[line.startIndex..<tab], as: UTF8.self)
                 guard let parsed = TimeText.timestamp(trimmed(timeText)) else {
-                    throw ToolError("\(origin): invalid time '\(timeText)' (expected Unix seconds or ISO 8601); nothing was recorded")
+                    throw ToolError(
+                        "\(origin): invalid time \(Shown.value(timeText)) (expected Unix seconds or ISO 8601 from 1970 to 9999); nothing was recorded"
+                    )
                 }
                 time = parsed
                 nameBytes = line[(tab + 1)...]
@@ -243,12 +245,13 @@ enum RouteGraphVisitFlags {
     static let at = Flag(
         "at", value: "TIME", help: "the time of the visits: Unix seconds or ISO 8601 (default now)",
         manHelp:
-            "Record the visits at TIME instead of now: Unix seconds, or ISO 8601 such as 2024-05-01T08:30:00+02:00 (UTC when no offset is given). For importing old logs.",
-        expected: "Unix seconds or ISO 8601 such as 2024-05-01T08:30:00Z", parse: TimeText.timestamp)
+            "Record the visits at TIME instead of now: Unix seconds, or ISO 8601 such as 2024-05-01T08:30:00+02:00 (UTC when no offset is given). For importing old logs. TIME must lie in the years 1970 to 9999 (0 to 253402300799); a time outside is refused with status 2, and nothing is recorded.",
+        expected: "Unix seconds or ISO 8601 from 1970 to 9999, such as 2024-05-01T08:30:00Z", parse: TimeText.timestamp)
     static let timestamped = Flag(
         "timestamped", short: "t", help: "each input line is TIME<TAB>PLACE",
         manHelp:
-            "Each line of standard input is TIME, a tab, and PLACE, with TIME as for --at, so a whole history is imported in one call.")
+            "Each line of standard input is TIME, a tab, and PLACE, with TIME as for --at (years 1970 to 9999), so a whole history is imported in one call. One bad line refuses the whole batch."
+    )
     static let newTrip = Flag("new-trip", short: "N", help: "the first visit starts a trip: no edge from the last place")
     static let tripGap = Flag(
         "trip-gap", value: "DURATION", help: "a visit more than DURATION after the last one starts a trip (off)",

@@ -53,7 +53,7 @@ import Testing
     @Test func badValuesAreRefusedWithOneMessageShape() {
         #expect(
             message { _ = try visit(["--at", "yesterday"]) }
-                == "invalid --at 'yesterday' (expected Unix seconds or ISO 8601 such as 2024-05-01T08:30:00Z)")
+                == "invalid --at 'yesterday' (expected Unix seconds or ISO 8601 from 1970 to 9999, such as 2024-05-01T08:30:00Z)")
         #expect(
             message { _ = try visit(["--trip-gap", "soon"]) } == "invalid --trip-gap 'soon' (expected a duration such as 90, 30m, 3h or 2d)"
         )
