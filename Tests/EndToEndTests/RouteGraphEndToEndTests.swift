@@ -143,11 +143,12 @@ struct RouteGraphEndToEndTests {
         _ = try visit(["A", "B", "C"], graph: scratch.graph)
         let forgot = try visit(["--forget", "b"], graph: scratch.graph)
         #expect(forgot.status == 0 && forgot.stderr == "")
-        #expect(try visit(["--forget", "Nowhere"], graph: scratch.graph).stderr == "routegraph-visit: Nowhere: no such place to forget\n")
+        #expect(
+            try visit(["--forget", "Nowhere"], graph: scratch.graph).stderr == "routegraph-visit: no such place to forget: 'Nowhere'\n")
         let quiet = try visit(["--forget", "Nowhere", "-q"], graph: scratch.graph)
         #expect(quiet.status == 1 && quiet.stderr == "")
         let long = try visit(["--forget", String(repeating: "é", count: 60_000)], graph: scratch.graph)
-        #expect(long.stderr == "routegraph-visit: \(String(repeating: "é", count: 80))…: no such place to forget\n")
+        #expect(long.stderr == "routegraph-visit: no such place to forget: '\(String(repeating: "é", count: 60))…' (120000 bytes)\n")
         #expect(try suggest(["-n0", "--from", "A"], graph: scratch.graph).lines == ["C"])
     }
 

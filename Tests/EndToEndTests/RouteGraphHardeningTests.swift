@@ -215,4 +215,32 @@ struct RouteGraphHardeningTests {
         #expect(scratch.bytes() != before)
         #expect(try run("routegraph-suggest", ["--graph", scratch.graph, "--from", "Home"]).lines == ["Gym"])
     }
+
+    /// Names are quoted and cut short in messages; a name with a NUL byte in the file is
+    /// refused as one on input is.
+    @Test func messagesCutLongValuesAndANULInAStoredNameIsRefused() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let long = String(repeating: "9", count: 500)
+        let log = try run("routegraph-visit", ["--graph", scratch.graph, "-t"], input: "\(long)x\tHome\n")
+        #expect(
+            log.stderr
+                == "routegraph-visit: standard input, line 1: invalid time '\(long.prefix(60))…' (501 bytes) (expected Unix seconds or ISO 8601 from 1970 to 9999); nothing was recorded\n",
+            "\(log)")
+        for name in [#"A\u0000B"#, #"\u0000"#] {
+            for text in [
+                #"{"edges":[],"lastVisitedLocation":"\#(name)","version":1}"#,
+                #"{"edges":[{"origin":"X","destination":"\#(name)"}],"version":1}"#,
+                #"{"edges":[],"places":[{"name":"\#(name)","visits":1}],"version":1}"#,
+            ] {
+                try scratch.write(text)
+                for (tool, arguments) in [("routegraph-visit", ["Home"]), ("routegraph-suggest", ["-n0"])] {
+                    let r = try run(tool, ["--graph", scratch.graph] + arguments)
+                    #expect(r.status == 2 && r.stdout.isEmpty, "\(text): \(r)")
+                    #expect(r.stderr.contains(": a place name must not contain a NUL byte"), "\(text): \(r)")
+                }
+                #expect(scratch.bytes() == Data(text.utf8))
+            }
+        }
+    }
 }

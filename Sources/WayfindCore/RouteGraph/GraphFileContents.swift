@@ -297,18 +297,24 @@ struct GraphFileContents {
     }
 
     /// Reads a string value as a name: a span of the file, or of `decodedNames` when it
-    /// has escapes.
+    /// has escapes. A name with a NUL (`\u0000`) is refused, as on input: `-z` output
+    /// would cut it.
     private mutating func readName(_ reader: inout JSONReader) throws(JSONError) -> Name {
         let input = reader.bytes
-        return try reader.readStringBytes { bytes in
+        reader.skipWhitespace()
+        let start = reader.offset
+        let name = try reader.readStringBytes { bytes -> Name? in
             if let base = bytes.baseAddress, let inputBase = input.baseAddress, base >= inputBase,
                 base + bytes.count <= inputBase + input.count
             {
                 return Name(start: Int32(base - inputBase), count: Int32(bytes.count))
             }
+            if bytes.contains(0) { return nil }
             let start = decodedNames.append(bytes)
             return Name(start: Int32(-start - 1), count: Int32(bytes.count))
         }
+        guard let name else { throw reader.error("a place name must not contain a NUL byte", at: start) }
+        return name
     }
 
     private static func span(_ bytes: UnsafeRawBufferPointer, in input: UnsafeRawBufferPointer) -> Name {

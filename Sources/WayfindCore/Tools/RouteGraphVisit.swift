@@ -105,11 +105,7 @@ public enum RouteGraphVisit {
                 throw ToolError(error.description)
             }
             if !options.quiet {
-                for place in outcome.unknown {
-                    // A pasted paragraph is not worth echoing whole.
-                    let shown = place.utf8.count > 200 ? String(place.prefix(80)) + "…" : place
-                    errors.report("\(shown): no such place to forget")
-                }
+                for place in outcome.unknown { errors.report("no such place to forget: \(Shown.value(place))") }
             }
             let forgotten = options.forget.count - outcome.unknown.count
             return outcome.recorded + forgotten > 0 ? .success : .nothingFound
