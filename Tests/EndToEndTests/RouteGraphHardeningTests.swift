@@ -216,6 +216,20 @@ struct RouteGraphHardeningTests {
         #expect(try run("routegraph-suggest", ["--graph", scratch.graph, "--from", "Home"]).lines == ["Gym"])
     }
 
+    /// A graph file whose owner took its write permission away is not changed.
+    @Test func aReadOnlyGraphFileIsNotChanged() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        #expect(try run("routegraph-visit", ["--graph", scratch.graph, "Home"]).status == 0)
+        chmod(scratch.graph, 0o444)
+        let before = scratch.bytes()
+        let r = try run("routegraph-visit", ["--graph", scratch.graph, "Work"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "routegraph-visit: \(scratch.graph) is read-only; nothing was recorded (make it writable to record visits)\n")
+        #expect(scratch.bytes() == before)
+        #expect(try run("routegraph-suggest", ["--graph", scratch.graph, "--from", "Nowhere"]).lines == ["Home"])
+    }
+
     /// Names are quoted and cut short in messages; a name with a NUL byte in the file is
     /// refused as one on input is.
     @Test func messagesCutLongValuesAndANULInAStoredNameIsRefused() throws {

@@ -90,6 +90,8 @@ public enum FileSystem {
         let exists = stat(path, &existing) == 0
         if exists {
             guard existing.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+            // Root may write anything: the owner's write bit says whether the file may change.
+            guard existing.st_mode & S_IWUSR != 0 else { throw .readOnly(path: path) }
             mode = existing.st_mode & 0o7777
         }
         let spareName = path + ".tmp"

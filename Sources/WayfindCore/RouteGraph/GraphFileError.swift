@@ -35,6 +35,8 @@ public enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible 
         switch error {
         case .notARegularFile:
             return " (move it away, or name another file with --graph FILE)"
+        case .readOnly:
+            return "; nothing was recorded (make it writable to record visits)"
         case .untrustedLink:
             return " (use --graph with a file in a directory of your own)"
         case .danglingLink:
