@@ -143,11 +143,12 @@ struct RouteGraphEndToEndTests {
         _ = try visit(["A", "B", "C"], graph: scratch.graph)
         let forgot = try visit(["--forget", "b"], graph: scratch.graph)
         #expect(forgot.status == 0 && forgot.stderr == "")
-        #expect(try visit(["--forget", "Nowhere"], graph: scratch.graph).stderr == "routegraph-visit: Nowhere: no such place to forget\n")
+        #expect(
+            try visit(["--forget", "Nowhere"], graph: scratch.graph).stderr == "routegraph-visit: no such place to forget: 'Nowhere'\n")
         let quiet = try visit(["--forget", "Nowhere", "-q"], graph: scratch.graph)
         #expect(quiet.status == 1 && quiet.stderr == "")
         let long = try visit(["--forget", String(repeating: "é", count: 60_000)], graph: scratch.graph)
-        #expect(long.stderr == "routegraph-visit: \(String(repeating: "é", count: 80))…: no such place to forget\n")
+        #expect(long.stderr == "routegraph-visit: no such place to forget: '\(String(repeating: "é", count: 80))…' (120000 bytes)\n")
         #expect(try suggest(["-n0", "--from", "A"], graph: scratch.graph).lines == ["C"])
     }
 
@@ -507,7 +508,8 @@ struct RouteGraphEndToEndTests {
             """
         let r = try Binaries.shell(script)
         #expect(r.status == 0)
-        #expect(r.stderr == "")
+        // A visit may wait long enough to say so (on a busy machine), but none fails.
+        #expect(r.stderr.split(separator: "\n").allSatisfy { $0.contains(": waiting for the lock on ") }, "\(r)")
         // With self-loops every visit but the very first adds exactly 1.
         #expect(try scratch.totalWeight() == 8 * 500 - 1)
         let places = try #require(try scratch.parsed()["places"] as? [[String: Any]])

@@ -10,6 +10,7 @@ complete -c routegraph-visit -l max-places -d 'keep at most N places, dropping t
 complete -c routegraph-visit -l self-loops -d 'record an edge when a place follows itself'
 complete -c routegraph-visit -s z -l null-data -d 'input places end with NUL, not newline'
 complete -c routegraph-visit -s q -l quiet -d 'do not warn about places to forget that are unknown'
+complete -c routegraph-visit -l lock-timeout -d 'give up after waiting DURATION for another visit\'s lock (default 30s)' -r -f
 complete -c routegraph-visit -s h -l help -d 'show this help and exit'
 complete -c routegraph-visit -s V -l version -d 'show the version and exit'
 complete -c routegraph-visit -l generate -d 'print the man page or a shell completion script and exit' -r -f -a 'man complete-bash complete-zsh complete-fish'

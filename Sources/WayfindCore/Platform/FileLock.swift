@@ -20,19 +20,47 @@ public struct FileLock: ~Copyable {
     public let path: String
     private let descriptor: Int32
 
-    /// Opens (creating it, mode 0600, never through a symlink) and locks `path`, waiting
-    /// as long as another holder keeps it.
-    public init(exclusiveAt path: String) throws(FileSystemError) {
+    /// How long a wait goes before `waiting` is called, in milliseconds.
+    static let noticeDelay: Int64 = 1000
+    /// The longest pause between two tries, in milliseconds: short, so that a waiter
+    /// polling is not much slower to get a lock just released than one the kernel wakes.
+    static let longestPause: Int64 = 8
+
+    /// Opens (creating it, mode 0600, never through a symlink) and locks `path`. While
+    /// another process holds the lock, it tries again every few milliseconds, calls
+    /// `waiting` once after a second, and gives up after `timeout` seconds. (Polling,
+    /// not a blocking `flock`: that could only be cut short by a signal.)
+    public init(exclusiveAt path: String, timeout: Int64, waiting: () -> Void) throws(FileSystemError) {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .cannotOpen(path: path, errno: errno) }
-        while flock(descriptor, LOCK_EX) != 0 {
+        let start = Self.milliseconds()
+        let limit = timeout < Int64.max / 1000 ? timeout * 1000 : .max
+        var pause: Int64 = 1
+        var noticed = false
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             if code == EINTR { continue }
-            close(descriptor)
-            throw .cannotLock(path: path, errno: code)
+            let waited = Self.milliseconds() - start
+            guard code == EWOULDBLOCK, waited < limit else {
+                close(descriptor)
+                throw code == EWOULDBLOCK ? .lockTimedOut(path: path, seconds: timeout) : .cannotLock(path: path, errno: code)
+            }
+            if !noticed && waited >= Self.noticeDelay {
+                noticed = true
+                waiting()
+            }
+            usleep(useconds_t(pause * 1000))
+            pause = min(pause * 2, Self.longestPause)
         }
         self.path = path
         self.descriptor = descriptor
+    }
+
+    /// A monotonic clock, in milliseconds.
+    private static func milliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// Releases the lock now rather than at the end of the scope.

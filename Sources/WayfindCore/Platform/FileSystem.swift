@@ -38,23 +38,20 @@ public enum FileSystem {
     /// shared `flock` while the mapping lives, and saves never write into a file held so;
     /// where the file system has no such locks, it is read without.
     public static func mapFile(at path: String) throws(FileSystemError) -> FileMapping? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO opens at once (to be refused), instead of waiting for a writer.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         if descriptor < 0 {
             let code = errno
             if code == ENOENT { return nil }
             throw .cannotOpen(path: path, errno: code)
         }
-        while flock(descriptor, LOCK_SH) != 0 && errno == EINTR {}
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            let code = errno
+        let code = fstat(descriptor, &info) == 0 ? 0 : errno
+        guard code == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
-            throw .cannotRead(path: path, errno: code)
+            throw code != 0 ? .cannotRead(path: path, errno: code) : .notARegularFile(path: path)
         }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
-            throw .notARegularFile(path: path)
-        }
+        while flock(descriptor, LOCK_SH) != 0 && errno == EINTR {}
         let size = Int(info.st_size)
         guard size > 0 else { return FileMapping(descriptor: descriptor, bytes: UnsafeRawBufferPointer(start: nil, count: 0)) }
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
@@ -93,6 +90,8 @@ public enum FileSystem {
         let exists = stat(path, &existing) == 0
         if exists {
             guard existing.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+            // Root may write anything: the owner's write bit says whether the file may change.
+            guard existing.st_mode & S_IWUSR != 0 else { throw .readOnly(path: path) }
             mode = existing.st_mode & 0o7777
         }
         let spareName = path + ".tmp"
@@ -148,13 +147,21 @@ public enum FileSystem {
 
     /// `path` with its last component's symbolic links followed (relative targets are
     /// taken from the link's directory); `path` itself when it is not a link or does
-    /// not exist. A dangling link resolves to where it points, so a save creates the
-    /// file there.
+    /// not exist. A dangling link resolves to where it points. A link that
+    /// `mayFollowLink` forbids is not followed: `.untrustedLink`.
     public static func resolvingSymbolicLinks(_ path: String) throws(FileSystemError) -> String {
         var current = path
         for _ in 0..<maximumLinkHops {
             var info = stat()
             guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
+            // Another user's link in a directory we cannot stat is not followed either.
+            var folder = stat()
+            let user = geteuid()
+            let trusted =
+                info.st_uid == user
+                || (stat(directory(of: current), &folder) == 0
+                    && mayFollowLink(owner: info.st_uid, directoryMode: folder.st_mode, directoryOwner: folder.st_uid, user: user))
+            guard trusted else { throw .untrustedLink(path: current, owner: info.st_uid) }
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let count = readlink(current, &buffer, buffer.count - 1)
             guard count > 0 else { throw .cannotRead(path: current, errno: errno) }
@@ -167,6 +174,28 @@ public enum FileSystem {
             }
         }
         throw .cannotOpen(path: path, errno: ELOOP)
+    }
+
+    /// Whether a symbolic link owned by `owner`, in a directory with `directoryMode` owned
+    /// by `directoryOwner`, may be followed on behalf of `user`.
+    ///
+    /// The kernel's `protected_symlinks` rule, applied by us because we read the link
+    /// ourselves (`readlink`), where the kernel's check does not apply: a link is followed
+    /// when the user owns it, or when it sits in a directory that is neither writable by
+    /// others nor sticky, or when the link's owner also owns the directory. Else whoever
+    /// can write to a shared directory such as /tmp could plant `trips.json -> ~/.ssh/config`
+    /// and point the user's next save at any file of theirs. (The kernel asks for sticky
+    /// *and* world-writable; either one is enough here, the stricter reading.)
+    ///
+    ///     link owner  directory          user   followed
+    ///     1000        1777 root          1000   yes: the user's own link
+    ///     65534       1777 root          1000   no: another user's, in /tmp
+    ///     65534       0777 root          1000   no: world-writable, not sticky
+    ///     65534       1755 root          1000   no: sticky, not world-writable
+    ///     65534       1777 65534         1000   yes: the directory's owner's link
+    ///     0           0755 root          1000   yes: /dev/stdin, a link of root's in /dev
+    public static func mayFollowLink(owner: uid_t, directoryMode: mode_t, directoryOwner: uid_t, user: uid_t) -> Bool {
+        owner == user || directoryMode & (S_ISVTX | S_IWOTH) == 0 || owner == directoryOwner
     }
 
     /// Creates `path` and any missing parents with mode 0700.
@@ -182,10 +211,13 @@ public enum FileSystem {
         }
     }
 
-    /// Whether `path` names a regular file (following symbolic links).
-    public static func isRegularFile(at path: String) -> Bool {
+    /// Whether a regular file is at `path` (links followed); throws `.notARegularFile`
+    /// for anything else (a directory, FIFO or device), without opening it.
+    public static func regularFileExists(at path: String) throws(FileSystemError) -> Bool {
         var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        guard stat(path, &status) == 0 else { return false }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+        return true
     }
 
     /// The directory part of `path`: `a/b` → `a`, `b` → `.`, `/b` → `/`.

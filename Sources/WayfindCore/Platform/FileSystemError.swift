@@ -27,6 +27,15 @@ public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible
     case cannotCreateDirectory(path: String, errno: Int32)
     /// The path exists but is a directory, device or other non-regular file.
     case notARegularFile(path: String)
+    /// The file's owner took away its write permission.
+    case readOnly(path: String)
+    /// A symbolic link that another user owns, in a directory others can write to: not
+    /// followed (see `FileSystem.mayFollowLink`).
+    case untrustedLink(path: String, owner: UInt32)
+    /// A symbolic link to nothing: no file is created through it.
+    case danglingLink(path: String, target: String)
+    /// Another process held the lock for the whole time allowed.
+    case lockTimedOut(path: String, seconds: Int64)
 
     /// The errno value, if the failure came from a system call.
     public var errno: Int32? {
@@ -35,7 +44,7 @@ public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible
             .cannotSync(_, let code), .cannotLock(_, let code), .cannotRename(_, _, let code),
             .cannotCreateDirectory(_, let code):
             code
-        case .notARegularFile: nil
+        case .notARegularFile, .readOnly, .untrustedLink, .danglingLink, .lockTimedOut: nil
         }
     }
 
@@ -65,6 +74,13 @@ public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible
         case .cannotRename(let from, let to, let code): "cannot rename \(from) to \(to): \(Self.reason(code))"
         case .cannotCreateDirectory(let path, let code): "cannot create directory \(path): \(Self.reason(code))"
         case .notARegularFile(let path): "\(path) is not a regular file"
+        case .readOnly(let path): "\(path) is read-only"
+        case .untrustedLink(let path, let owner):
+            "\(path) is a symbolic link of another user (uid \(owner)) in a shared directory; not followed"
+        case .danglingLink(let path, let target):
+            "\(path) is a symbolic link to \(target), which does not exist; nothing was created there"
+        case .lockTimedOut(let path, let seconds):
+            "gave up waiting for the lock on \(path) after \(seconds) second\(seconds == 1 ? "" : "s")"
         }
     }
 

@@ -12,22 +12,31 @@
 /// error and, for a file that looks like a graph (a JSON object), how to recover.
 /// A symbolic link is followed once, at creation: the lock, the temporary file, the
 /// backup and the rename all happen next to the real file, so the link stays a link.
+/// A link another user planted in a shared directory is not followed, and no file is
+/// created through a dangling link (`update` fails instead).
 public struct GraphFile: Sendable {
     /// The graph file's path.
     public let path: String
+    /// The path given, when it is a symbolic link to `path`.
+    let link: String?
+    /// How long `update` waits for another process's lock before it gives up, in seconds.
+    public static let defaultLockTimeout: Int64 = 30
 
     /// A graph file at `path`; nothing is touched until it is loaded or updated.
     public init(path: String) {
         self.path = path
+        link = nil
     }
 
     /// A graph file at `path`, or at what it points to when it is a symbolic link.
+    /// Anything but a regular file there (a FIFO, a device, `/dev/stdin` on a pipe) is
+    /// refused at once, before it is opened.
     public init(resolving path: String) throws(GraphFileError) {
-        do {
-            self.path = try FileSystem.resolvingSymbolicLinks(path)
-        } catch {
-            throw .fileSystem(error)
+        self.path = try Self.fileSystem { () throws(FileSystemError) in
+            _ = try FileSystem.regularFileExists(at: path)
+            return try FileSystem.resolvingSymbolicLinks(path)
         }
+        link = self.path == path ? nil : path
     }
 
     /// The sidecar file that `update(_:)` locks.
@@ -69,18 +78,22 @@ public struct GraphFile: Sendable {
     /// describe the change as changes to the file's bytes (and the result to return):
     /// then the changed file is saved (same lock, same atomic save, same backup) and
     /// `body` never runs. When it returns nil, or the file is missing or empty, the graph
-    /// is loaded and `body` changes it.
+    /// is loaded and `body` changes it. A lock held by another process is waited for at
+    /// most `lockTimeout` seconds, and `waiting` is called once a second has passed.
     @discardableResult
     func update<Result>(
+        lockTimeout: Int64 = defaultLockTimeout, waiting: () -> Void = {},
         patching patch: (GraphFileContents, UnsafeRawBufferPointer) -> ([FileChange], Result)?,
         _ body: (inout RouteGraph) throws -> Result
     ) throws -> Result {
-        let lock: FileLock
-        do {
+        // What is there is checked before anything is created next to it: a regular file
+        // or nothing (but not through a link), and a graph when no lock file says it is ours.
+        let exists = try Self.fileSystem { () throws(FileSystemError) in try FileSystem.regularFileExists(at: path) }
+        if !exists, let link { throw GraphFileError.fileSystem(.danglingLink(path: link, target: path)) }
+        if exists, (try? FileSystem.regularFileExists(at: lockPath)) != true { _ = try load() }
+        let lock = try Self.fileSystem { () throws(FileSystemError) in
             try FileSystem.createDirectories(FileSystem.directory(of: path))
-            lock = try FileLock(exclusiveAt: lockPath)
-        } catch {
-            throw GraphFileError.fileSystem(error)
+            return try FileLock(exclusiveAt: lockPath, timeout: lockTimeout, waiting: waiting)
         }
         var graph = RouteGraph()
         if let file = try read() {
@@ -112,18 +125,21 @@ public struct GraphFile: Sendable {
     }
 
     private func save(_ pieces: [UnsafeRawBufferPointer]) throws(GraphFileError) {
-        do {
+        try Self.fileSystem { () throws(FileSystemError) in
             try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: backupPath)
-        } catch {
-            throw .fileSystem(error)
         }
     }
 
     /// The file, mapped; nil when there is no file, or an empty one (an empty graph).
     private func read() throws(GraphFileError) -> FileMapping? {
+        let file = try Self.fileSystem { () throws(FileSystemError) in try FileSystem.mapFile(at: path) }
+        return file.flatMap { $0.bytes.isEmpty ? nil : $0 }
+    }
+
+    /// What `body` returns; its failure as a `GraphFileError`.
+    private static func fileSystem<T: ~Copyable>(_ body: () throws(FileSystemError) -> T) throws(GraphFileError) -> T {
         do {
-            guard let file = try FileSystem.mapFile(at: path), file.bytes.count > 0 else { return nil }
-            return file
+            return try body()
         } catch {
             throw .fileSystem(error)
         }
@@ -145,9 +161,11 @@ public struct GraphFile: Sendable {
             // A graph file is a JSON object: anything else is probably the wrong file,
             // and not one to move away or restore.
             guard bytes.first(where: { !TextFolding.isASCIIWhitespace($0) }) == UInt8(ascii: "{") else {
-                throw .notAGraph(path: path, error: error)
+                throw .notAGraph(path: path, reason: "\(error)")
             }
-            throw .corrupt(path: path, error: error, hasBackup: FileSystem.isRegularFile(at: backupPath))
+            throw .corrupt(path: path, error: error, hasBackup: (try? FileSystem.regularFileExists(at: backupPath)) == true)
+        case .failure(.notAGraph):
+            throw .notAGraph(path: path, reason: "\(RouteGraphDecodingError.notAGraph)")
         case .failure(.unsupportedVersion(let found, let supported)):
             throw .unsupportedVersion(path: path, found: found, supported: supported)
         }

@@ -47,9 +47,9 @@ struct GraphFileContents {
         var time: Int64? { timeValue == .min ? nil : timeValue }
     }
 
-    /// The top-level keys the format knows.
+    /// The top-level keys the format knows (`successors`: of earlier versions, dropped).
     enum Key {
-        case edges, places, lastVisitedLocation, lastVisitedAt, version
+        case edges, places, lastVisitedLocation, lastVisitedAt, version, successors
         case other
     }
 
@@ -151,10 +151,12 @@ struct GraphFileContents {
                 let start = reader.offset
                 contents.version = try within("version", &reader) { (reader) throws(JSONError) in try reader.readInt64() }
                 if contents.version < 0 { throw reader.error("version: must not be negative", at: start) }
-            case .other:
+            case .other, .successors:
                 try reader.skipValue()
             }
-            contents.members.append(Member(key: key, start: keyStart, value: valueStart..<Int32(reader.offset)))
+            // Only whitespace and a comma come before the key's opening quote.
+            let quote = Int32(bytes[Int(keyStart)...].firstIndex(of: UInt8(ascii: "\"")) ?? Int(keyStart))
+            contents.members.append(Member(key: key, start: quote, value: valueStart..<Int32(reader.offset)))
         }
         try reader.finish()
         return contents
@@ -295,18 +297,24 @@ struct GraphFileContents {
     }
 
     /// Reads a string value as a name: a span of the file, or of `decodedNames` when it
-    /// has escapes.
+    /// has escapes. A name with a NUL (`\u0000`) is refused, as on input: `-z` output
+    /// would cut it.
     private mutating func readName(_ reader: inout JSONReader) throws(JSONError) -> Name {
         let input = reader.bytes
-        return try reader.readStringBytes { bytes in
+        reader.skipWhitespace()
+        let start = reader.offset
+        let name = try reader.readStringBytes { bytes -> Name? in
             if let base = bytes.baseAddress, let inputBase = input.baseAddress, base >= inputBase,
                 base + bytes.count <= inputBase + input.count
             {
                 return Name(start: Int32(base - inputBase), count: Int32(bytes.count))
             }
+            if bytes.contains(0) { return nil }
             let start = decodedNames.append(bytes)
             return Name(start: Int32(-start - 1), count: Int32(bytes.count))
         }
+        guard let name else { throw reader.error("a place name must not contain a NUL byte", at: start) }
+        return name
     }
 
     private static func span(_ bytes: UnsafeRawBufferPointer, in input: UnsafeRawBufferPointer) -> Name {
@@ -375,6 +383,7 @@ extension GraphFileContents.Key {
         case 5: self = bytes.elementsEqual("edges".utf8) ? .edges : .other
         case 6: self = bytes.elementsEqual("places".utf8) ? .places : .other
         case 7: self = bytes.elementsEqual("version".utf8) ? .version : .other
+        case 10: self = bytes.elementsEqual("successors".utf8) ? .successors : .other
         case 13: self = bytes.elementsEqual("lastVisitedAt".utf8) ? .lastVisitedAt : .other
         case 19: self = bytes.elementsEqual("lastVisitedLocation".utf8) ? .lastVisitedLocation : .other
         default: self = .other

@@ -7,8 +7,9 @@ public enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible 
     /// or truncated): where and what is wrong, and whether a backup (`FILE.bak`) is
     /// there to restore.
     case corrupt(path: String, error: JSONError, hasBackup: Bool = false)
-    /// The file is not a route graph at all (not a JSON object): probably the wrong file.
-    case notAGraph(path: String, error: JSONError)
+    /// The file is not a route graph at all (not a JSON object, or one without any of the
+    /// graph's keys): probably the wrong file, someone else's.
+    case notAGraph(path: String, reason: String)
     /// The file was written by a newer program.
     case unsupportedVersion(path: String, found: Int64, supported: Int)
 
@@ -21,8 +22,8 @@ public enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible 
             "\(path): not a valid route graph: \(error); the file was left unchanged (to recover, "
                 + (hasBackup ? "restore the previous copy from \(path).bak, or " : "")
                 + "move \(path) away to start a new graph)"
-        case .notAGraph(let path, let error):
-            "\(path): not a route graph (\(error)); the file was left unchanged (name the graph with --graph FILE)"
+        case .notAGraph(let path, let reason):
+            "\(path): not a route graph (\(reason)); the file was left unchanged (name the graph with --graph FILE)"
         case .unsupportedVersion(let path, let found, let supported):
             "\(path): format version \(found) is newer than this program supports (\(supported)); "
                 + "upgrade wayfind to use it (the file was left unchanged)"
@@ -34,6 +35,14 @@ public enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible 
         switch error {
         case .notARegularFile:
             return " (move it away, or name another file with --graph FILE)"
+        case .readOnly:
+            return "; nothing was recorded (make it writable to record visits)"
+        case .untrustedLink:
+            return " (use --graph with a file in a directory of your own)"
+        case .danglingLink:
+            return " (create the file, or name another with --graph)"
+        case .lockTimedOut(let path, _):
+            return "; nothing was recorded (another process holds it: see fuser \(path))"
         case .cannotOpen, .cannotRead, .cannotLock:
             return error.isPermissionProblem ? " (check the permissions of the file and its folder, or use --graph FILE)" : ""
         case .cannotWrite, .cannotSync, .cannotRename, .cannotCreateDirectory:

@@ -48,12 +48,22 @@ extension GraphLocation {
             """
             The route graph is a JSON file, described in routegraph(5). Its place is the first of: \
             the --graph option; $ROUTEGRAPH_FILE; $XDG_STATE_HOME/wayfind/routegraph.json when \
-            XDG_STATE_HOME is an absolute path; $HOME/.local/state/wayfind/routegraph.json. \
-            Missing directories are created with mode 0700 and a new file with mode 0600. \
-            Next to it live FILE.lock (the lock every change takes), FILE.bak (the \
-            previous version, kept by every save) and FILE.tmp (the version before that, \
-            reused as scratch space by the next save). A symbolic link at FILE is followed, \
-            and stays a link.
+            XDG_STATE_HOME is an absolute path; $HOME/.local/state/wayfind/routegraph.json. Missing \
+            directories are created with mode 0700 and a new file with mode 0600. Next to it live \
+            FILE.lock (the lock every change takes), FILE.bak (the previous version, kept by every \
+            save) and FILE.tmp (the version before that, reused as scratch space by the next save). \
+            A symbolic link at FILE is followed, and stays a link, with two exceptions: a link that \
+            another user owns, in a directory that others may write to or that is sticky (such as \
+            /tmp), is not followed unless that user owns the directory too (the kernel's \
+            protected_symlinks rule, which we apply because we resolve the link ourselves); and no \
+            file is created through a link that points to nothing. Either is an error (status 2). \
+            FILE must be a regular file: a directory, FIFO, device or pipe (such as /dev/stdin in a \
+            pipeline) is refused before anything is opened, locked or created next to it. A JSON \
+            object with none of the graph's keys (edges, lastVisitedLocation, places, version) is \
+            someone else's file: refused, and left unchanged. A visit waits for another process's \
+            lock on FILE.lock, says on standard error after a second which lock it waits for, and \
+            gives up with status 2 after 30 seconds (routegraph-visit --lock-timeout). Reading takes \
+            no lock on FILE.lock and never waits for it.
             """),
         ManSection(
             "ENVIRONMENT",

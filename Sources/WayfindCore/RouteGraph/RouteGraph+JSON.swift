@@ -58,6 +58,9 @@ extension RouteGraph {
         if contents.version > Self.currentVersion {
             throw .unsupportedVersion(found: contents.version, supported: Self.currentVersion)
         }
+        guard contents.members.contains(where: { [.edges, .places, .lastVisitedLocation, .version].contains($0.key) }) else {
+            throw .notAGraph
+        }
         return contents
     }
 
@@ -94,6 +97,8 @@ extension RouteGraph {
         lastVisitedAt = lastPlace == nil ? nil : contents.lastVisitedAt
         if !contents.hasRecords { estimateStatisticsFromEdges() }
         version = Int(clamping: contents.version)
+        otherMembers = contents.members.filter { $0.key == .other }.map { Array(bytes[Int($0.start)..<Int($0.value.upperBound)]) }
+            .sorted { $0.lexicographicallyPrecedes($1) }
     }
 
     /// The graph as the bytes of a graph file, ending with a newline.
@@ -101,7 +106,17 @@ extension RouteGraph {
         typealias F = GraphFileFormat
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256 + links.count * 120 + placeTable.count * 64)
+        var others = otherMembers[...]
+        /// Writes the other members whose keys sort before `key`.
+        func othersBefore(_ key: StaticString) {
+            let quoted = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+            while let member = others.first, member.dropFirst().lexicographicallyPrecedes(quoted) {
+                bytes += [0x20, 0x20] + others.removeFirst() + [0x2C, 0x0A]
+            }
+        }
         F.append(F.documentStart, to: &bytes)
+        othersBefore("edges\"")
+        F.append(F.edgesStart, to: &bytes)
         for (index, link) in links.enumerated() {
             F.append(index == 0 ? F.firstElement : F.elementSeparator, to: &bytes)
             F.appendEdge(
@@ -110,8 +125,18 @@ extension RouteGraph {
         }
         F.append(links.isEmpty ? F.emptyListEnd : F.listEnd, to: &bytes)
         if let lastPlace {
-            F.appendHeader(lastVisitedAt: lastVisitedAt, lastVisitedLocation: placeTable[lastPlace].name, to: &bytes)
+            othersBefore("lastVisitedAt\"")
+            if let lastVisitedAt {
+                F.append(F.headerTime, to: &bytes)
+                JSONWriter.appendInteger(lastVisitedAt, to: &bytes)
+                F.append(F.memberEnd, to: &bytes)
+            }
+            othersBefore("lastVisitedLocation\"")
+            F.append(F.headerLocation, to: &bytes)
+            JSONWriter.appendQuoted(placeTable[lastPlace].name, to: &bytes)
+            F.append(F.memberEnd, to: &bytes)
         }
+        othersBefore("places\"")
         F.append(F.placesStart, to: &bytes)
         var isFirst = true
         for index in referencedPlaces() {
@@ -122,6 +147,9 @@ extension RouteGraph {
             F.appendRecord(name: place.name, visits: place.visits, time: place.lastVisitedAt, to: &bytes)
         }
         F.append(isFirst ? F.emptyListEnd : F.listEnd, to: &bytes)
+        othersBefore("version\"")
+        F.append(F.version, to: &bytes)
+        for member in others { bytes += [0x2C, 0x0A, 0x20, 0x20] + member }
         F.append(F.documentEnd, to: &bytes)
         return bytes
     }
@@ -140,7 +168,7 @@ extension RouteGraph {
 /// that the reader's fast path (`GraphFileContents`) compares the file's bytes with.
 ///
 ///     {                                    documentStart
-///       "edges": [                         (firstElement before the first line)
+///       "edges": [                         edgesStart (firstElement before the first line)
 ///         {"destination":"B","lastVisitedAt":1700000000,"origin":"A","weight":1},
 ///         …                                (elementSeparator between lines)
 ///       ],                                 listEnd (emptyListEnd: "[],")
@@ -149,22 +177,27 @@ extension RouteGraph {
 ///       "places": [                        placesStart
 ///         {"lastVisitedAt":1700000000,"name":"B","visits":1}
 ///       ],
-///       "version": 1                       documentEnd
-///     }
+///       "version": 1                       version
+///     }                                    documentEnd
+///
+/// Members this version does not know go where their keys sort, each on a line of
+/// its own: `  "key": value,`.
 ///
 /// (Literals are computed properties: a stored static costs a lazy-initialization check
 /// at every use.)
 enum GraphFileFormat {
-    static var documentStart: StaticString { "{\n  \"edges\": [" }
+    static var documentStart: StaticString { "{\n" }
+    static var edgesStart: StaticString { "  \"edges\": [" }
     static var firstElement: StaticString { "\n    " }
     static var elementSeparator: StaticString { ",\n    " }
     static var listEnd: StaticString { "\n  ],\n" }
     static var emptyListEnd: StaticString { "],\n" }
     static var headerTime: StaticString { "  \"lastVisitedAt\": " }
     static var headerLocation: StaticString { "  \"lastVisitedLocation\": " }
-    static var headerLineEnd: StaticString { ",\n" }
+    static var memberEnd: StaticString { ",\n" }
     static var placesStart: StaticString { "  \"places\": [" }
-    static var documentEnd: StaticString { "  \"version\": 1\n}\n" }
+    static var version: StaticString { "  \"version\": 1" }
+    static var documentEnd: StaticString { "\n}\n" }
 
     // The literals before a name end with its opening quote (the name's closing quote is
     // written by `appendName` and read with the name).
@@ -212,18 +245,6 @@ enum GraphFileFormat {
         append(recordVisits, to: &bytes)
         JSONWriter.appendInteger(Int64(visits), to: &bytes)
         append(objectEnd, to: &bytes)
-    }
-
-    /// Appends the header lines between the edges and the places.
-    static func appendHeader(lastVisitedAt: Int64?, lastVisitedLocation: String, to bytes: inout [UInt8]) {
-        if let lastVisitedAt {
-            append(headerTime, to: &bytes)
-            JSONWriter.appendInteger(lastVisitedAt, to: &bytes)
-            append(headerLineEnd, to: &bytes)
-        }
-        append(headerLocation, to: &bytes)
-        JSONWriter.appendQuoted(lastVisitedLocation, to: &bytes)
-        append(headerLineEnd, to: &bytes)
     }
 
     /// Appends a name after the literal that ends with its opening quote: escaped, then

@@ -85,7 +85,7 @@ extension RouteGraph {
             if room == 0 { continue }
             if let filter, !filter(PlaceName.normalize(spelling).display) { continue }
             best.append(Candidate(place: index, score: score, time: time))
-            if best.count >= 4 * room + 256 { bar = keepBest(&best, room) }
+            if best.count >= 256 && (best.count - 256) / 4 >= room { bar = keepBest(&best, room) }
         }
         if best.count > room { _ = keepBest(&best, room) }
 
@@ -132,9 +132,9 @@ extension RouteGraph {
     /// calling `visit(_:at:selfLoops:newTrip:tripGap:)` and `prune(maxPlaces:)` (0: no
     /// limit) and saving would record it; nil when the file must be loaded and saved whole:
     ///
-    /// - it is not in the current version, lacks `places` or the header values, has a key
-    ///   twice or keys this version does not know (such as the `successors` of earlier
-    ///   versions), or an empty list the visit would add to;
+    /// - it is not in the current version, lacks `places` or the header values, has one
+    ///   of its keys twice or the `successors` of earlier versions (which a save drops),
+    ///   or an empty list the visit would add to;
     /// - the last place is named with another spelling than it is shown with (the edge
     ///   this visit adds could then change how it is shown), or the visited place's record
     ///   with another spelling than the visit's (a full save writes the new one on every
@@ -150,7 +150,9 @@ extension RouteGraph {
         var timeSpan: Range<Int32>? = nil
         var locationSpan: Range<Int32>? = nil
         for (index, member) in contents.members.enumerated() {
-            guard member.key != .other, !contents.members[..<index].contains(where: { $0.key == member.key }) else {
+            guard member.key != .successors,
+                member.key == .other || !contents.members[..<index].contains(where: { $0.key == member.key })
+            else {
                 return nil
             }
             if member.key == .lastVisitedAt { timeSpan = member.value }

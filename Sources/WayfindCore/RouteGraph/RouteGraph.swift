@@ -82,6 +82,9 @@ public struct RouteGraph: Sendable {
     var linkIndex: [UInt64: Int] = [:]
     /// Index of the place visited last.
     var lastPlace: Int?
+    /// The file's top-level members this version does not know, as they were written
+    /// (`"key": value`), sorted: kept, and written back in key order.
+    var otherMembers: [[UInt8]] = []
     /// Counts the changes made since the graph was created or read; `GraphFile.update`
     /// saves only when it moved, which is cheaper than comparing whole graphs.
     public internal(set) var revision = 0
@@ -169,7 +172,7 @@ public struct RouteGraph: Sendable {
     ) -> Bool {
         let (display, key) = PlaceName.normalize(place)
         guard !key.isEmpty else { return false }
-        let startsTrip = newTrip || (tripGap.map { gap in lastVisitedAt.map { time - $0 > gap } ?? false } ?? false)
+        let startsTrip = newTrip || (tripGap.map { gap in lastVisitedAt.map { Self.age(at: time, since: $0) > gap } ?? false } ?? false)
         let here = intern(display: display, key: key)
         if let last = lastPlace, !startsTrip, last != here || selfLoops {
             strengthen(from: last, to: here, by: 1, at: time)
@@ -355,10 +358,10 @@ public struct RouteGraph: Sendable {
 extension RouteGraph: Equatable {
     /// Graphs are equal when they would be saved the same: the same edges in the same
     /// order with the same spellings (byte for byte), weights and times, the same place
-    /// statistics (in any order), the same last place and time, and the same version.
-    /// Unreferenced places and internal numbering do not count.
+    /// statistics (in any order), the same last place and time, the same version and the
+    /// same other members. Unreferenced places and internal numbering do not count.
     public static func == (lhs: RouteGraph, rhs: RouteGraph) -> Bool {
-        guard lhs.version == rhs.version, lhs.lastVisitedAt == rhs.lastVisitedAt,
+        guard lhs.version == rhs.version, lhs.lastVisitedAt == rhs.lastVisitedAt, lhs.otherMembers == rhs.otherMembers,
             lhs.lastVisitedLocation.map(PlaceKey.init) == rhs.lastVisitedLocation.map(PlaceKey.init),
             lhs.links.count == rhs.links.count
         else { return false }

@@ -4,6 +4,8 @@ public enum RouteGraphDecodingError: Error, Sendable, Equatable, CustomStringCon
     case invalid(JSONError)
     /// The file was written by a newer program in a format this one does not know.
     case unsupportedVersion(found: Int64, supported: Int)
+    /// A JSON object without any of the graph's keys: someone else's file.
+    case notAGraph
 
     /// A lowercase message without the file name, which the caller adds.
     public var description: String {
@@ -12,6 +14,8 @@ public enum RouteGraphDecodingError: Error, Sendable, Equatable, CustomStringCon
             "\(error)"
         case .unsupportedVersion(let found, let supported):
             "format version \(found) is newer than this program supports (\(supported)); upgrade wayfind to use this file"
+        case .notAGraph:
+            "a JSON object without edges, lastVisitedLocation, places or version"
         }
     }
 }

@@ -118,7 +118,7 @@ extension RouteGraph {
             for link in links where link.origin == from && link.destination != from {
                 var score = Double(link.weight)
                 if let halfLife = request.halfLife, let time = link.lastVisitedAt {
-                    score *= Self.fade(age: request.now - time, halfLife: halfLife)
+                    score *= Self.fade(age: Self.age(at: request.now, since: time), halfLife: halfLife)
                 }
                 successors.append(Candidate(place: link.destination, score: score, time: link.lastVisitedAt ?? .min))
             }
@@ -174,12 +174,18 @@ extension RouteGraph {
         guard let time else {
             return halfLife == nil ? visits * Recency.older : visits
         }
-        let age = max(now - time, 0)
+        let age = max(Self.age(at: now, since: time), 0)
         if let halfLife { return visits * fade(age: age, halfLife: halfLife) }
         if age <= Recency.withinHour.seconds { return visits * Recency.withinHour.factor }
         if age <= Recency.withinDay.seconds { return visits * Recency.withinDay.factor }
         if age <= Recency.withinWeek.seconds { return visits * Recency.withinWeek.factor }
         return visits * Recency.older
+    }
+
+    /// `now − time`, saturated: a file may hold any 64-bit time.
+    static func age(at now: Int64, since time: Int64) -> Int64 {
+        let (age, overflow) = now.subtractingReportingOverflow(time)
+        return overflow ? (time < 0 ? .max : .min) : age
     }
 
     /// `2^(−age/halfLife)`; times in the future count as now.

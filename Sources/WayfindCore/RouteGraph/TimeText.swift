@@ -1,7 +1,7 @@
 /// Times and durations as people type them on a command line or in a visit log.
 ///
 ///     durations    90   90s   30m   2h   7d   2w        (a bare number is seconds)
-///     timestamps   1700000000                         (Unix seconds)
+///     timestamps   1700000000                         (Unix seconds, years 1970 to 9999)
 ///                  2023-11-14T22:13:20Z   2023-11-14T23:13:20+01:00
 ///                  2023-11-14 22:13:20    2023-11-14T22:13   2023-11-14
 ///
@@ -26,13 +26,17 @@ public enum TimeText {
         return overflow ? nil : total
     }
 
-    /// The Unix time in `text` (seconds, or ISO 8601 as above), or nil.
+    /// The times accepted: the years 1970 to 9999 (UTC). Earlier or later is a mistake
+    /// (a negative number, a time in milliseconds), and keeps the arithmetic of ages far
+    /// from overflow.
+    public static let range: ClosedRange<Int64> = 0...253_402_300_799
+
+    /// The Unix time in `text` (seconds, or ISO 8601 as above), or nil; nil too for a
+    /// time outside `range`.
     public static func timestamp(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
-        if !bytes.isEmpty, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 || $0 == 0x2D }), !bytes.dropFirst().contains(0x2D) {
-            return Int64(text)
-        }
-        return iso8601(bytes)
+        let time = bytes.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } ? Int64(text) : iso8601(bytes)
+        return time.flatMap { range.contains($0) ? $0 : nil }
     }
 
     /// `YYYY-MM-DD`, then optionally `T` or space, `hh:mm`, optionally `:ss` and a

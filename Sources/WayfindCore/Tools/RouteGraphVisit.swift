@@ -85,7 +85,8 @@ public enum RouteGraphVisit {
                     else { return nil }
                     return (patched, (1, []))
                 }
-                outcome = try file.update(patching: patch) { graph in
+                let waiting = { errors.report("waiting for the lock on \(file.lockPath), which another process holds") }
+                outcome = try file.update(lockTimeout: options.lockTimeout, waiting: waiting, patching: patch) { graph in
                     var unknown: [String] = []
                     for place in options.forget where !graph.forget(place) { unknown.append(place) }
                     var recorded = 0
@@ -104,11 +105,7 @@ public enum RouteGraphVisit {
                 throw ToolError(error.description)
             }
             if !options.quiet {
-                for place in outcome.unknown {
-                    // A pasted paragraph is not worth echoing whole.
-                    let shown = place.utf8.count > 200 ? String(place.prefix(80)) + "…" : place
-                    errors.report("\(shown): no such place to forget")
-                }
+                for place in outcome.unknown { errors.report("no such place to forget: \(MessageValue.quoted(place))") }
             }
             let forgotten = options.forget.count - outcome.unknown.count
             return outcome.recorded + forgotten > 0 ? .success : .nothingFound
@@ -169,7 +166,9 @@ public enum RouteGraphVisit {
                 }
                 let timeText = String(decoding: line[line.startIndex..<tab], as: UTF8.self)
                 guard let parsed = TimeText.timestamp(trimmed(timeText)) else {
-                    throw ToolError("\(origin): invalid time '\(timeText)' (expected Unix seconds or ISO 8601); nothing was recorded")
+                    throw ToolError(
+                        "\(origin): invalid time \(MessageValue.quoted(timeText)) (expected Unix seconds or ISO 8601 from 1970 to 9999); nothing was recorded"
+                    )
                 }
                 time = parsed
                 nameBytes = line[(tab + 1)...]
@@ -208,6 +207,8 @@ public struct RouteGraphVisitOptions {
     public var selfLoops: Bool
     public var nullData: Bool
     public var quiet: Bool
+    /// How long to wait for another process's lock on the graph, in seconds.
+    public var lockTimeout: Int64
 
     /// Resolves options; throws `UsageError` for bad values.
     public init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
@@ -231,6 +232,7 @@ public struct RouteGraphVisitOptions {
         }
         tripGap = try parsed.value(of: F.tripGap)
         maximumPlaces = try parsed.value(of: F.maxPlaces) ?? RouteGraphVisit.defaultMaximumPlaces
+        lockTimeout = try parsed.value(of: F.lockTimeout) ?? GraphFile.defaultLockTimeout
     }
 }
 
@@ -239,12 +241,13 @@ enum RouteGraphVisitFlags {
     static let at = Flag(
         "at", value: "TIME", help: "the time of the visits: Unix seconds or ISO 8601 (default now)",
         manHelp:
-            "Record the visits at TIME instead of now: Unix seconds, or ISO 8601 such as 2024-05-01T08:30:00+02:00 (UTC when no offset is given). For importing old logs.",
-        expected: "Unix seconds or ISO 8601 such as 2024-05-01T08:30:00Z", parse: TimeText.timestamp)
+            "Record the visits at TIME instead of now: Unix seconds, or ISO 8601 such as 2024-05-01T08:30:00+02:00 (UTC when no offset is given). For importing old logs. TIME must lie in the years 1970 to 9999 (0 to 253402300799); a time outside is refused with status 2, and nothing is recorded.",
+        expected: "Unix seconds or ISO 8601 from 1970 to 9999, such as 2024-05-01T08:30:00Z", parse: TimeText.timestamp)
     static let timestamped = Flag(
         "timestamped", short: "t", help: "each input line is TIME<TAB>PLACE",
         manHelp:
-            "Each line of standard input is TIME, a tab, and PLACE, with TIME as for --at, so a whole history is imported in one call.")
+            "Each line of standard input is TIME, a tab, and PLACE, with TIME as for --at (years 1970 to 9999), so a whole history is imported in one call. One bad line refuses the whole batch."
+    )
     static let newTrip = Flag("new-trip", short: "N", help: "the first visit starts a trip: no edge from the last place")
     static let tripGap = Flag(
         "trip-gap", value: "DURATION", help: "a visit more than DURATION after the last one starts a trip (off)",
@@ -263,11 +266,16 @@ enum RouteGraphVisitFlags {
     static let selfLoops = Flag("self-loops", help: "record an edge when a place follows itself")
     static let nullData = Flag("null-data", short: "z", help: "input places end with NUL, not newline")
     static let quiet = Flag("quiet", short: "q", help: "do not warn about places to forget that are unknown")
+    static let lockTimeout = Flag(
+        "lock-timeout", value: "DURATION", help: "give up after waiting DURATION for another visit's lock (default 30s)",
+        manHelp:
+            "While another process changes the graph, a visit waits for it, saying so on standard error after a second. After DURATION (30s by default; seconds, or a number followed by s, m, h, d or w) it gives up with status 2 and records nothing.",
+        expected: "a duration such as 5, 30s or 2m", parse: TimeText.duration)
 
     /// The table, in `--help` order.
     static let table: [FlagSpec] = [
         GraphLocation.flag.spec, at.spec, timestamped.spec, newTrip.spec, tripGap.spec, forget.spec, maxPlaces.spec,
-        selfLoops.spec, nullData.spec, quiet.spec,
+        selfLoops.spec, nullData.spec, quiet.spec, lockTimeout.spec,
     ]
 }
 

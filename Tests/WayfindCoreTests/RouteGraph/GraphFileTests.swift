@@ -190,6 +190,25 @@ struct GraphFileTests {
         #expect(fileBytes(file.path) == content)
     }
 
+    /// A visit refuses a name with a NUL (which `-z` output would cut); a file holding
+    /// one, escaped as `\u0000`, is refused as corrupt, wherever the name is.
+    @Test(arguments: [
+        #"{"edges":[],"lastVisitedLocation":"A\u0000B","version":1}"#,
+        #"{"edges":[{"origin":"X","destination":"\u0000"}],"version":1}"#,
+        #"{"edges":[],"places":[{"name":"A\u0000","visits":1}],"version":1}"#,
+    ])
+    func aNULInAStoredPlaceNameIsRefused(content: String) throws {
+        let scratch = ScratchDirectory()
+        defer { scratch.cleanUp() }
+        let file = GraphFile(path: scratch.path + "/graph.json")
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data(content.utf8))
+        let error = #expect(throws: GraphFileError.self) { try file.update { $0.visit("Home", at: 1) } }
+        #expect(error?.description.contains(": a place name must not contain a NUL byte") == true, "\(String(describing: error))")
+        #expect(throws: GraphFileError.self) { try file.load() }
+        #expect(throws: GraphFileError.self) { try file.suggestions(for: SuggestionRequest(limit: nil, now: 1)) }
+        #expect(fileBytes(file.path) == Array(content.utf8))
+    }
+
     @Test func aNewerVersionIsRefusedAndLeftAlone() throws {
         let scratch = ScratchDirectory()
         defer { scratch.cleanUp() }

@@ -187,6 +187,41 @@ struct SuggestionsTests {
         #expect(TimeText.timestamp(text) == nil)
     }
 
+    /// Times are accepted in the years 1970 to 9999 only: a negative number or one in
+    /// milliseconds is a mistake, and the bound keeps every age far from overflow.
+    @Test(arguments: [
+        "-1", "-9223372036854775808", "253402300800", "9223372036854775807", "1969-12-31T23:59:59Z", "10000-01-01",
+        "9999-12-31T23:59:59-01:00",
+    ])
+    func timesOutsideTheYears1970To9999AreRefused(text: String) {
+        #expect(TimeText.timestamp(text) == nil)
+    }
+
+    @Test func theFirstAndLastSecondsOfTheRangeAreAccepted() {
+        #expect(TimeText.timestamp("0") == 0)
+        #expect(TimeText.timestamp("9999-12-31T23:59:59Z") == 253_402_300_799)
+        #expect(TimeText.timestamp("253402300799") == 253_402_300_799)
+    }
+
+    /// A file may hold any 64-bit time: ages saturate instead of trapping, and a graph
+    /// holding the extremes ranks, with and without a half-life, and takes visits.
+    @Test func extremeTimesInAGraphNeverTrap() {
+        #expect(RouteGraph.age(at: .max, since: .min) == .max)
+        #expect(RouteGraph.age(at: .min, since: .max) == .min)
+        #expect(RouteGraph.age(at: 10, since: 3) == 7)
+        var graph = RouteGraph()
+        graph.visit("A", at: .min + 1)
+        graph.visit("B", at: .max)
+        graph.visit("C", at: .min + 1, tripGap: 60)
+        graph.visit("D", at: .max, tripGap: 60)
+        for halfLife: Int64? in [nil, 1, .max] {
+            for now: Int64 in [.min, 0, .max] {
+                let request = SuggestionRequest(from: "A", limit: nil, halfLife: halfLife, now: now)
+                #expect(graph.suggestions(for: request).map(\.place).contains("B"))
+            }
+        }
+    }
+
     @Test(arguments: [(11.0, "11"), (3.25, "3.25"), (0.125, "0.125"), (5.0004, "5"), (1.0 / 3, "0.333"), (0, "0")])
     func scoresArePrintedWithAtMostThreeDecimals(score: Double, text: String) {
         #expect(RouteGraphSuggest.formatScore(score) == text)
