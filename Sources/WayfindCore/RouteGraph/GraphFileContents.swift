@@ -144,9 +144,11 @@ struct GraphFileContents {
                     try reader.readNullIfPresent() ? nil : try contents.readName(&reader)
                 }
             case .lastVisitedAt:
-                contents.lastVisitedAt = try within("lastVisitedAt", &reader) { (reader) throws(JSONError) in
+                let time = try within("lastVisitedAt", &reader) { (reader) throws(JSONError) in
                     try reader.readNullIfPresent() ? nil : try reader.readInt64()
                 }
+                // Int64.min means "no time" here as in every edge and record (`timeValue`).
+                contents.lastVisitedAt = time == .min ? nil : time
             case .version:
                 let start = reader.offset
                 contents.version = try within("version", &reader) { (reader) throws(JSONError) in try reader.readInt64() }

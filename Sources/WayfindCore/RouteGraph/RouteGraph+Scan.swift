@@ -135,6 +135,8 @@ extension RouteGraph {
     /// - it is not in the current version, lacks `places` or the header values, has one
     ///   of its keys twice or the `successors` of earlier versions (which a save drops),
     ///   or an empty list the visit would add to;
+    /// - the last place has no record with visits (a full save may drop it once it is not
+    ///   last);
     /// - the last place is named with another spelling than it is shown with (the edge
     ///   this visit adds could then change how it is shown), or the visited place's record
     ///   with another spelling than the visit's (a full save writes the new one on every
@@ -210,6 +212,10 @@ extension RouteGraph {
         guard consistent, maxPlaces <= 0 || Self.namesFewPlaces(contents, in: bytes, atMost: maxPlaces - 2) else {
             return nil
         }
+        // A last place of no visits is kept only for being last (or on an edge): once
+        // another place is last, a full save may drop its record. Only an edited file has
+        // one; leave it to the full save.
+        guard lastRecords.contains(where: { contents.records[$0].visits > 0 }) else { return nil }
         // A visit spelled otherwise than the place's record changes how the place is
         // shown, and so every line that names it.
         if let recordMatch {
