@@ -29,14 +29,16 @@ public enum RouteGraphVisit {
             with one that is not is refused whole.
             """,
         flags: RouteGraphVisitFlags.table + [StandardFlags.help(), StandardFlags.version, StandardFlags.generate],
-        positionalCompletion: .none,
+        positionalCompletion: .places,
         manSections: GraphLocation.manSections + [
             ManSection(
                 "EXIT STATUS",
                 """
                 0 if a visit was recorded or a place forgotten, 1 if there was nothing to \
                 record (empty input, or only unknown places to forget), 2 if an error \
-                occurred. On error nothing is recorded and the graph file is left as it was.
+                occurred. On error nothing is recorded and the graph file is left as it was. \
+                With no PLACE and a terminal on standard input, the usage is printed (exit 2) \
+                instead of waiting for visits typed in.
                 """),
             ManSection(
                 "EXAMPLES",
@@ -216,7 +218,11 @@ public struct RouteGraphVisitOptions {
         graph = try parsed.value(of: GraphLocation.flag)
         forget = try parsed.value(of: F.forget)
         places = parsed.positionals
-        if places.isEmpty && forget.isEmpty { places = ["-"] }
+        if places.isEmpty && forget.isEmpty {
+            // Visits would be read from the keyboard, silently: say how to call the tool.
+            if context.inputIsTerminal { throw UsageError("no PLACE given, and standard input is a terminal") }
+            places = ["-"]
+        }
         timestamped = try parsed.value(of: F.timestamped)
         newTrip = try parsed.value(of: F.newTrip)
         selfLoops = try parsed.value(of: F.selfLoops)
@@ -255,8 +261,8 @@ enum RouteGraphVisitFlags {
             "A visit more than DURATION after the previous one starts a new trip, with no edge from the previous place. DURATION is seconds, or a number followed by s, m, h, d or w (3h). Off by default.",
         expected: "a duration such as 90, 30m, 3h or 2d", parse: TimeText.duration)
     static let forget = Flag(
-        "forget", values: "PLACE", help: "remove PLACE and all its edges (repeatable)", expected: "a place name",
-        parse: RouteGraphVisit.placeName)
+        "forget", values: "PLACE", help: "remove PLACE and all its edges (repeatable)", completion: .places,
+        expected: "a place name", parse: RouteGraphVisit.placeName)
     static let maxPlaces = Flag(
         "max-places", value: "N", help: "keep at most N places, dropping the least used (default 50000; 0: no limit)",
         manHelp:

@@ -61,21 +61,6 @@ struct MagickeyToolTests {
         #expect(result.output.hasPrefix("Bean There\t"))
     }
 
-    @Test func withNothingToReadFromATerminalTheToolsPrintTheirUsage() throws {
-        for (tool, name) in [(MagickeySuggest.run, "magickey-suggest"), (MagickeyFind.run, "magickey-find")]
-            as [(ToolRun, String)]
-        {
-            let result = runInProcess(tool, [], inputIsTerminal: true)
-            #expect(result.status == .error)
-            #expect(result.output == "")
-            #expect(result.errors.hasPrefix("\(name): no "))
-            #expect(result.errors.contains("standard input is a terminal"))
-            #expect(result.errors.contains("--help"))
-            // Not a terminal: standard input is read (here, empty: nothing found).
-            #expect(runInProcess(tool, []).status == .nothingFound)
-        }
-    }
-
     @Test func jsonErrorsAreInArcGISShapeOnStandardOutput() throws {
         let cases: [(ToolRun, [String], String)] = [
             (MagickeySuggest.run, ["--json", "--country", "XX", "paris"], "unknown country 'XX' in --country"),
