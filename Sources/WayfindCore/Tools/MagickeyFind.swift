@@ -4,7 +4,7 @@
 /// The magickey-find tool: its flag table and `run`.
 public enum MagickeyFind {
     /// Locations per collection by default (ArcGIS's suggest → find flow uses 5), and the cap.
-    public static let defaultCollectionLocations = 5
+    public static let defaultCollectionLocations = Geocoder.defaultCollectionPlaces
     public static let maximumLocations = 50
 
     /// Half the side of the extent reported around a place, in degrees, by size: a large
@@ -123,13 +123,12 @@ public enum MagickeyFind {
                 if context.inputIsTerminal { throw UsageError("no key given, and standard input is a terminal") }
                 requests = try readRequests(context)
             }
-            let gazetteer = try Gazetteer(options: options, context: context)
-            let finder = KeyFinder(gazetteer: gazetteer, options: options, maxLocations: maxLocations)
+            let geocoder = try options.geocoder(context: context)
             var printed = 0
             var failed = false
             for request in requests {
                 do {
-                    let found = try finder.find(request)
+                    let found = try find(request, in: geocoder, options: options, maxLocations: maxLocations)
                     printed += found.count
                     write(found, json: options.json, to: output)
                 } catch let error as ToolError {
@@ -142,6 +141,24 @@ public enum MagickeyFind {
             }
             if failed { return .error }
             return printed > 0 ? .success : .nothingFound
+        }
+    }
+
+    /// The places for one request: a key (with its suggestion text, if any) or a text.
+    static func find(_ request: Request, in geocoder: Geocoder, options: MagickeyOptions, maxLocations: Int?) throws(ToolError)
+        -> [FoundPlace]
+    {
+        do {
+            if let key = request.key {
+                return try geocoder.find(
+                    magicKey: key, text: request.text, near: options.bias.location, distance: options.bias.radius,
+                    filters: options.filters, limit: maxLocations)
+            }
+            return try geocoder.find(
+                text: request.text ?? "", near: options.bias.location, distance: options.bias.radius, filters: options.filters,
+                limit: maxLocations ?? 1)
+        } catch {
+            throw ToolError(error.description)
         }
     }
 
@@ -243,146 +260,5 @@ public enum MagickeyFind {
             output.write(fields.joined(separator: "\t") + "\n")
             output.endRecord()
         }
-    }
-}
-
-/// Resolves requests against one gazetteer.
-struct KeyFinder {
-    let gazetteer: Gazetteer
-    let options: MagickeyOptions
-    let maxLocations: Int?
-
-    init(gazetteer: Gazetteer, options: MagickeyOptions, maxLocations: Int?) {
-        self.gazetteer = gazetteer
-        self.options = options
-        self.maxLocations = maxLocations
-    }
-
-    /// The places for `request`.
-    func find(_ request: Request) throws(ToolError) -> [FoundPlace] {
-        guard let keyText = request.key else { return try findText(request.text ?? "") }
-        let key: MagicKey
-        do { key = try MagicKey.decode(keyText) } catch { throw ToolError(error.description) }
-        do {
-            if gazetteer.path == nil {
-                guard key.fingerprint == gazetteer.index.fingerprint else { return try mismatch(request, key: keyText) }
-                return try findEmbedded(key)
-            }
-            return try findScanning(key, request: request, keyText: keyText)
-        } catch let error as GazetteerError {
-            throw ToolError(error.description)
-        } catch let error as ToolError {
-            throw error
-        } catch {
-            throw ToolError("\(error)")
-        }
-    }
-
-    typealias Request = MagickeyFind.Request
-
-    private func mismatch(_ request: Request, key: String) throws(ToolError) -> [FoundPlace] {
-        // A label's commas separate its parts: `Paris, Île-de-France, France` is three
-        // groups of query words.
-        if let text = request.text, !text.isEmpty { return try findText(String(text.map { $0 == "," ? " " : $0 })) }
-        let which = gazetteer.path.map { "--places \(MessageValue.plain($0))" } ?? "the embedded gazetteer"
-        throw ToolError(
-            "magicKey \(MessageValue.quoted(key)) belongs to a different gazetteer than \(which); give it with its suggestion text, or use --places with the file it came from"
-        )
-    }
-
-    private func findText(_ text: String) throws(ToolError) -> [FoundPlace] {
-        let search = PlaceSearch(text: text, bias: options.bias, filters: options.filters, limit: maxLocations ?? 1)
-        return try gazetteer.search(search).places
-    }
-
-    private func findEmbedded(_ key: MagicKey) throws -> [FoundPlace] {
-        let tsv = EmbeddedGazetteer.tsv
-        let schema = GazetteerSchema.detect(firstLine: PlaceSearch.firstLine(tsv))!.schema
-        let row = PlaceRow(schema: schema, path: EmbeddedGazetteer.path)
-        switch key {
-        case .place(_, let offset, let line):
-            guard offset > 0, offset < tsv.count, tsv[offset - 1] == 0x0A else {
-                throw ToolError("magicKey names no row of the embedded gazetteer")
-            }
-            try PlaceSearch.split(row, tsv: tsv, offset: offset, line: line)
-            return [
-                FoundPlace(place: Place(row: row, names: nil), rank: RankKey(tier: 0, band: 0, importance: 0, order: 0), score: 100)
-            ]
-        case .collection(_, let category, let location):
-            let index = gazetteer.index
-            guard let c = index.categories.firstIndex(of: category) else { return [] }
-            let bias = LocationBias(location: location, radius: nil)
-            var best: [(RankKey, Int)] = []
-            let limit = maxLocations ?? MagickeyFind.defaultCollectionLocations
-            for r in 0..<index.rowCount where index.categoryIndex(ofRow: r) == c {
-                let coordinate = index.coordinate(ofRow: r)
-                guard options.filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: category) else {
-                    continue
-                }
-                let key = Self.collectionKey(
-                    coordinate: coordinate, location: location, bias: bias, population: index.population(ofRow: r), category: category,
-                    order: r)
-                PlaceSearch.insert(r, key: key, into: &best, limit: limit)
-            }
-            return try best.map { (key, r) in
-                try PlaceSearch.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
-                return FoundPlace(place: Place(row: row, names: nil), rank: key, score: 100)
-            }
-        }
-    }
-
-    /// Nearest first when the key has a location (distance in metres as the order),
-    /// otherwise most important first.
-    static func collectionKey(
-        coordinate: Coordinate, location: Coordinate?, bias: LocationBias, population: Int, category: String, order: Int
-    ) -> RankKey {
-        if let location {
-            return RankKey(tier: 0, band: 0, importance: -location.distance(to: coordinate), order: order)
-        }
-        return RankKey(tier: 0, band: 0, importance: placeImportance(population: population, category: category), order: order)
-    }
-
-    private func findScanning(_ key: MagicKey, request: Request, keyText: String) throws -> [FoundPlace] {
-        let path = gazetteer.path!
-        let descriptor = try MagickeyOptions.open(path, context: gazetteer.context)
-        defer { if path != "-" { descriptor.close() } }
-        var scanner = GazetteerScanner(path: path, matcher: nil)
-        var best: [(RankKey, FoundPlace)] = []
-        let limit: Int
-        switch key {
-        case .place(_, let offset, _):
-            limit = 1
-            try scanner.scan(descriptor) { row, _ throws(GazetteerError) in
-                if row.offset == offset {
-                    let place = Place(row: row, names: gazetteer.index)
-                    best = [
-                        (
-                            RankKey(tier: 0, band: 0, importance: 0, order: 0),
-                            FoundPlace(place: place, rank: RankKey(tier: 0, band: 0, importance: 0, order: 0), score: 100)
-                        )
-                    ]
-                }
-                return true
-            }
-        case .collection(_, let category, let location):
-            limit = maxLocations ?? MagickeyFind.defaultCollectionLocations
-            let bias = LocationBias(location: location, radius: nil)
-            try scanner.scan(descriptor) { row, _ throws(GazetteerError) in
-                guard row.category == category,
-                    options.filters.accepts(countryCode: row.countryCode, coordinate: row.coordinate, category: category)
-                else { return true }
-                let k = Self.collectionKey(
-                    coordinate: row.coordinate, location: location, bias: bias, population: row.population, category: category,
-                    order: row.offset)
-                if PlaceSearch.qualifies(k, best, limit: limit) {
-                    PlaceSearch.insert(
-                        FoundPlace(place: Place(row: row, names: gazetteer.index), rank: k, score: 100), key: k, into: &best,
-                        limit: limit)
-                }
-                return true
-            }
-        }
-        guard scanner.fingerprint.value == key.fingerprint else { return try mismatch(request, key: keyText) }
-        return best.map(\.1)
     }
 }

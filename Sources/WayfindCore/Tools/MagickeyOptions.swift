@@ -115,14 +115,12 @@ public struct MagickeyOptions {
         return out
     }
 
-    /// Opens `--places` for a scan; the caller closes it.
-    static func open(_ path: String, context: ToolContext) throws(ToolError) -> FileDescriptor {
-        if path == "-" { return context.standardInput }
-        do {
-            return try FileDescriptor.openForReading(path)
-        } catch {
-            throw ToolError("cannot read gazetteer \(MessageValue.plain(path)): \(error.description.lowercasedFirst())")
+    /// The geocoder the options name: the embedded gazetteer or the `--places` file.
+    func geocoder(context: ToolContext) throws(ToolError) -> Geocoder {
+        guard let placesPath else {
+            do { return try Geocoder.embedded() } catch { throw ToolError(error.description) }
         }
+        return Geocoder.file(placesPath, context: context)
     }
 
     /// The lines `--version` adds: the gazetteer and its licence.

@@ -107,22 +107,16 @@ public enum MagickeySuggest {
             } else {
                 queries = [parsed.positionals.joined(separator: " ")]
             }
-            let gazetteer = try Gazetteer(options: options, context: context)
-            defer { gazetteer.close() }
+            let geocoder = try options.geocoder(context: context)
             var printed = 0
             for query in queries {
-                let search = PlaceSearch(text: query, bias: options.bias, filters: options.filters, limit: limit)
-                let result = try gazetteer.search(search)
-                var suggestions: [(text: String, key: String, isCollection: Bool)] = []
-                for category in result.collections {
-                    let key = MagicKey.collection(fingerprint: result.fingerprint, category: category, location: options.bias.location)
-                    suggestions.append((PlaceCategory.displayName(category), key.encoded, true))
+                let suggestions: [Geocoder.Suggestion]
+                do {
+                    suggestions = try geocoder.suggest(
+                        query, near: options.bias.location, distance: options.bias.radius, filters: options.filters, limit: limit)
+                } catch {
+                    throw ToolError((error as? GeocoderError)?.description ?? "\(error)")
                 }
-                for found in result.places {
-                    let key = MagicKey.place(fingerprint: result.fingerprint, offset: found.place.offset, line: found.place.line)
-                    suggestions.append((found.place.label, key.encoded, false))
-                }
-                suggestions = Array(suggestions.prefix(limit))
                 printed += suggestions.count
                 if options.json {
                     var json = JSONText()
@@ -134,7 +128,7 @@ public enum MagickeySuggest {
                         json.string(s.text)
                         json.raw(",")
                         json.key("magicKey")
-                        json.string(s.key)
+                        json.string(s.magicKey)
                         json.raw(",")
                         json.key("isCollection")
                         json.raw(s.isCollection ? "true" : "false")
@@ -145,7 +139,7 @@ public enum MagickeySuggest {
                     output.endRecord()
                 } else {
                     for s in suggestions {
-                        output.write(s.text + "\t" + s.key + "\t" + (s.isCollection ? "true" : "false") + "\n")
+                        output.write(s.text + "\t" + s.magicKey + "\t" + (s.isCollection ? "true" : "false") + "\n")
                         output.endRecord()
                     }
                 }
@@ -176,40 +170,5 @@ public enum MagickeySuggest {
             if block.last == 0x0A { lines.removeLast() }
         }
         return lines.filter { !$0.allSatisfy(\.isWhitespace) }
-    }
-}
-
-/// The gazetteer a run searches: the embedded one or a `--places` file.
-final class Gazetteer {
-    let path: String?
-    let index: PlacesIndex
-    let context: ToolContext
-
-    init(options: MagickeyOptions, context: ToolContext) throws(ToolError) {
-        path = options.placesPath
-        self.context = context
-        do {
-            index = try EmbeddedGazetteer.index()
-        } catch {
-            throw ToolError(error.description)
-        }
-    }
-
-    func close() {}
-
-    /// Runs `search` over the gazetteer.
-    func search(_ search: PlaceSearch) throws(ToolError) -> SearchResult {
-        do {
-            guard let path else { return try search.search(index: index, tsv: EmbeddedGazetteer.tsv) }
-            let descriptor = try MagickeyOptions.open(path, context: context)
-            defer { if path != "-" { descriptor.close() } }
-            return try search.search(scanning: descriptor, path: path == "-" ? "(standard input)" : path, names: index)
-        } catch let error as GazetteerError {
-            throw ToolError(error.description)
-        } catch let error as ToolError {
-            throw error
-        } catch {
-            throw ToolError("\(error)")
-        }
     }
 }

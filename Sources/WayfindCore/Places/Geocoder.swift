@@ -1,0 +1,293 @@
+/// An offline geocoder: the suggest → magicKey → find flow of ArcGIS's geocoding service
+/// over a gazetteer, as magickey-suggest and magickey-find run it.
+///
+///     let geocoder = try Geocoder(tsv: Array(tsvText.utf8))   // or WayfindPlaces' .embedded()
+///     let first = try geocoder.suggest("sao pau", near: Coordinate(latitude: -23, longitude: -46))[0]
+///     let place = try geocoder.find(magicKey: first.magicKey)[0].place   // São Paulo, with its coordinate
+///
+/// Suggestions match as smartgrep does (every query word starts a different word of the
+/// name, alternate names, region or country; case and accents ignored) and rank as the
+/// tools' man pages describe. A magicKey names its gazetteer (by fingerprint) and its row,
+/// so finding one reads one row.
+public final class Geocoder {
+    /// A suggestion: what a search box shows, and the key that finds it.
+    public struct Suggestion: Sendable, Equatable {
+        /// The label (`Kraków, Małopolskie, Poland`) or a collection's name (`Capital`).
+        public var text: String
+        /// The opaque key `find(magicKey:)` resolves.
+        public var magicKey: String
+        /// Whether the suggestion is a category of places rather than one place.
+        public var isCollection: Bool
+    }
+
+    /// Where the places are.
+    enum Source {
+        /// A gazetteer in memory with its index (the embedded one, or bytes given).
+        case indexed(tsv: UnsafeBufferPointer<UInt8>, index: PlacesIndex, path: String)
+        /// A gazetteer file (or `-`, standard input), read in one pass per request.
+        case file(path: String, context: ToolContext)
+    }
+
+    let source: Source
+    /// Names for the codes of a GeoNames dump: the embedded index, when installed.
+    let names: PlacesIndex?
+    /// The bytes `init(tsv:)` copied (the index, then the TSV), freed with the geocoder.
+    private let storage: UnsafeMutableBufferPointer<UInt8>?
+
+    init(source: Source, storage: UnsafeMutableBufferPointer<UInt8>? = nil) {
+        self.source = source
+        self.storage = storage
+        names = try? EmbeddedGazetteer.index()
+    }
+
+    deinit { storage?.deallocate() }
+
+    /// A geocoder over a gazetteer in memory: TSV with a header row naming at least
+    /// `name`, `latitude` and `longitude` columns (see `man magickey-suggest`, GAZETTEER).
+    /// The bytes are copied and indexed once; every row is checked.
+    public convenience init(tsv: some Collection<UInt8>) throws(GeocoderError) {
+        let text = Array(tsv)
+        let indexBytes: [UInt8]
+        do {
+            indexBytes = try text.withUnsafeBufferPointer { (bytes) throws(GazetteerError) in try PlacesIndex.build(tsv: bytes) }
+        } catch {
+            throw GeocoderError(error.description)
+        }
+        // The index first: it is read as 32-bit words, and an allocation is aligned.
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: indexBytes.count + text.count)
+        _ = storage.initialize(from: indexBytes + text)
+        let tsvPart = UnsafeBufferPointer(rebasing: storage[indexBytes.count...])
+        guard let index = PlacesIndex(UnsafeBufferPointer(rebasing: storage[..<indexBytes.count])) else {
+            storage.deallocate()
+            throw GeocoderError("the gazetteer could not be indexed")
+        }
+        self.init(source: .indexed(tsv: tsvPart, index: index, path: "(gazetteer)"), storage: storage)
+    }
+
+    /// The geocoder over the embedded gazetteer (installed by the magickey tools and by
+    /// `WayfindPlaces`).
+    package static func embedded() throws(GeocoderError) -> Geocoder {
+        do {
+            return Geocoder(source: .indexed(tsv: EmbeddedGazetteer.tsv, index: try EmbeddedGazetteer.index(), path: EmbeddedGazetteer.path))
+        } catch {
+            throw GeocoderError(error.description)
+        }
+    }
+
+    /// A geocoder over the gazetteer file at `path` (`-`: standard input), read again for
+    /// every request (magickey's `--places`).
+    package static func file(_ path: String, context: ToolContext) -> Geocoder {
+        Geocoder(source: .file(path: path, context: context))
+    }
+
+    // MARK: Suggest
+
+    /// Up to `limit` suggestions for the partial text `text`, best first: the collections
+    /// the text names (`capitals`), then places.
+    ///
+    /// - Parameters:
+    ///   - near: rank places near this point first (nothing is excluded).
+    ///   - distance: the radius of that bias in metres (default 50 km).
+    ///   - filters: exclude places by country, extent or category.
+    public func suggest(
+        _ text: String, near location: Coordinate? = nil, distance: Double? = nil, filters: PlaceFilters = PlaceFilters(),
+        limit: Int = 5
+    ) throws(GeocoderError) -> [Suggestion] {
+        let bias = LocationBias(location: location, radius: distance)
+        let result = try search(PlaceSearch(text: text, bias: bias, filters: filters, limit: limit))
+        var suggestions: [Suggestion] = []
+        for category in result.collections {
+            let key = MagicKey.collection(fingerprint: result.fingerprint, category: category, location: location)
+            suggestions.append(Suggestion(text: PlaceCategory.displayName(category), magicKey: key.encoded, isCollection: true))
+        }
+        for found in result.places {
+            let key = MagicKey.place(fingerprint: result.fingerprint, offset: found.place.offset, line: found.place.line)
+            suggestions.append(Suggestion(text: found.place.label, magicKey: key.encoded, isCollection: false))
+        }
+        return Array(suggestions.prefix(limit))
+    }
+
+    // MARK: Find
+
+    /// The places a magicKey stands for: one place, or a collection's places nearest where
+    /// it was suggested (at most `limit`, default 5). A key from another gazetteer is found
+    /// by `text`, its suggestion's text, when given (ranked with `near` and `distance` as
+    /// `find(text:)` ranks); otherwise it is an error.
+    public func find(
+        magicKey: String, text: String? = nil, near location: Coordinate? = nil, distance: Double? = nil,
+        filters: PlaceFilters = PlaceFilters(), limit: Int? = nil
+    ) throws(GeocoderError) -> [FoundPlace] {
+        let fallback = Fallback(text: text, location: location, distance: distance, filters: filters, limit: limit)
+        let key: MagicKey
+        do { key = try MagicKey.decode(magicKey) } catch { throw GeocoderError(error.description) }
+        do {
+            switch source {
+            case .indexed(let tsv, let index, let path):
+                guard key.fingerprint == index.fingerprint else { return try mismatch(magicKey, fallback) }
+                return try findIndexed(key, tsv: tsv, index: index, path: path, filters: filters, limit: limit)
+            case .file(let path, let context):
+                let found = try findScanning(key, path: path, context: context, filters: filters, limit: limit)
+                return try found ?? mismatch(magicKey, fallback)
+            }
+        } catch let error as GazetteerError {
+            throw GeocoderError(error.description)
+        } catch let error as GeocoderError {
+            throw error
+        } catch {
+            throw GeocoderError("\(error)")
+        }
+    }
+
+    /// The best places for `text`, ranked as suggestions are.
+    public func find(
+        text: String, near location: Coordinate? = nil, distance: Double? = nil, filters: PlaceFilters = PlaceFilters(), limit: Int = 1
+    ) throws(GeocoderError) -> [FoundPlace] {
+        try search(PlaceSearch(text: text, bias: LocationBias(location: location, radius: distance), filters: filters, limit: limit))
+            .places
+    }
+
+    /// The most places a collection's key finds when no limit is given.
+    public static let defaultCollectionPlaces = 5
+
+    // MARK: Internals
+
+    /// Runs `search` over the gazetteer.
+    func search(_ search: PlaceSearch) throws(GeocoderError) -> SearchResult {
+        do {
+            switch source {
+            case .indexed(let tsv, let index, _):
+                return try search.search(index: index, tsv: tsv)
+            case .file(let path, let context):
+                let descriptor = try Self.open(path, context: context)
+                defer { if path != "-" { descriptor.close() } }
+                return try search.search(scanning: descriptor, path: path == "-" ? "(standard input)" : path, names: names)
+            }
+        } catch let error as GazetteerError {
+            throw GeocoderError(error.description)
+        } catch let error as GeocoderError {
+            throw error
+        } catch {
+            throw GeocoderError("\(error)")
+        }
+    }
+
+    /// Opens a gazetteer file; the caller closes it (not standard input).
+    static func open(_ path: String, context: ToolContext) throws(GeocoderError) -> FileDescriptor {
+        if path == "-" { return context.standardInput }
+        do {
+            return try FileDescriptor.openForReading(path)
+        } catch {
+            throw GeocoderError("cannot read gazetteer \(MessageValue.plain(path)): \(error.description.lowercasedFirst())")
+        }
+    }
+
+    /// How a key of another gazetteer is found instead.
+    private struct Fallback {
+        var text: String?
+        var location: Coordinate?
+        var distance: Double?
+        var filters: PlaceFilters
+        var limit: Int?
+    }
+
+    private func mismatch(_ key: String, _ fallback: Fallback) throws(GeocoderError) -> [FoundPlace] {
+        // A label's commas separate its parts: `Paris, Île-de-France, France` is three
+        // groups of query words.
+        if let text = fallback.text, !text.isEmpty {
+            return try find(
+                text: String(text.map { $0 == "," ? " " : $0 }), near: fallback.location, distance: fallback.distance,
+                filters: fallback.filters, limit: fallback.limit ?? 1)
+        }
+        let which: String
+        switch source {
+        case .indexed(_, _, let path) where path == EmbeddedGazetteer.path: which = "the embedded gazetteer"
+        case .indexed: which = "this gazetteer"
+        case .file(let path, _): which = "--places \(MessageValue.plain(path))"
+        }
+        throw GeocoderError(
+            "magicKey \(MessageValue.quoted(key)) belongs to a different gazetteer than \(which); give it with its suggestion text, or use --places with the file it came from"
+        )
+    }
+
+    private func findIndexed(
+        _ key: MagicKey, tsv: UnsafeBufferPointer<UInt8>, index: PlacesIndex, path: String, filters: PlaceFilters, limit: Int?
+    ) throws -> [FoundPlace] {
+        let schema = GazetteerSchema.detect(firstLine: PlaceSearch.firstLine(tsv))!.schema
+        let row = PlaceRow(schema: schema, path: path)
+        switch key {
+        case .place(_, let offset, let line):
+            guard offset > 0, offset < tsv.count, tsv[offset - 1] == 0x0A else {
+                throw GeocoderError("magicKey names no row of \(path == EmbeddedGazetteer.path ? "the embedded gazetteer" : "this gazetteer")")
+            }
+            try PlaceSearch.split(row, tsv: tsv, offset: offset, line: line)
+            return [FoundPlace(place: Place(row: row, names: nil), rank: RankKey(tier: 0, band: 0, importance: 0, order: 0), score: 100)]
+        case .collection(_, let category, let location):
+            guard let c = index.categories.firstIndex(of: category) else { return [] }
+            var best: [(RankKey, Int)] = []
+            let limit = limit ?? Self.defaultCollectionPlaces
+            for r in 0..<index.rowCount where index.categoryIndex(ofRow: r) == c {
+                let coordinate = index.coordinate(ofRow: r)
+                guard filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: category) else {
+                    continue
+                }
+                let key = Self.collectionKey(
+                    coordinate: coordinate, location: location, population: index.population(ofRow: r), category: category, order: r)
+                PlaceSearch.insert(r, key: key, into: &best, limit: limit)
+            }
+            return try best.map { (key, r) in
+                try PlaceSearch.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
+                return FoundPlace(place: Place(row: row, names: nil), rank: key, score: 100)
+            }
+        }
+    }
+
+    /// Nearest first when the key has a location (distance in metres as the order),
+    /// otherwise most important first.
+    static func collectionKey(coordinate: Coordinate, location: Coordinate?, population: Int, category: String, order: Int) -> RankKey {
+        if let location {
+            return RankKey(tier: 0, band: 0, importance: -location.distance(to: coordinate), order: order)
+        }
+        return RankKey(tier: 0, band: 0, importance: placeImportance(population: population, category: category), order: order)
+    }
+
+    /// The key's places from one pass over the file; nil when the key is of another file.
+    private func findScanning(_ key: MagicKey, path: String, context: ToolContext, filters: PlaceFilters, limit: Int?) throws
+        -> [FoundPlace]?
+    {
+        let descriptor = try Self.open(path, context: context)
+        defer { if path != "-" { descriptor.close() } }
+        var scanner = GazetteerScanner(path: path, matcher: nil)
+        var best: [(RankKey, FoundPlace)] = []
+        switch key {
+        case .place(_, let offset, _):
+            try scanner.scan(descriptor) { row, _ throws(GazetteerError) in
+                if row.offset == offset {
+                    let rank = RankKey(tier: 0, band: 0, importance: 0, order: 0)
+                    best = [(rank, FoundPlace(place: Place(row: row, names: names), rank: rank, score: 100))]
+                }
+                return true
+            }
+        case .collection(_, let category, let location):
+            let limit = limit ?? Self.defaultCollectionPlaces
+            try scanner.scan(descriptor) { row, _ throws(GazetteerError) in
+                guard row.category == category, filters.accepts(countryCode: row.countryCode, coordinate: row.coordinate, category: category)
+                else { return true }
+                let k = Self.collectionKey(
+                    coordinate: row.coordinate, location: location, population: row.population, category: category, order: row.offset)
+                if PlaceSearch.qualifies(k, best, limit: limit) {
+                    PlaceSearch.insert(FoundPlace(place: Place(row: row, names: names), rank: k, score: 100), key: k, into: &best, limit: limit)
+                }
+                return true
+            }
+        }
+        guard scanner.fingerprint.value == key.fingerprint else { return nil }
+        return best.map(\.1)
+    }
+}
+
+/// Why a geocoder request failed: one lowercase line, as the tools print it.
+public struct GeocoderError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The message.
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
