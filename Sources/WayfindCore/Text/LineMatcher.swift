@@ -91,7 +91,27 @@ public final class LineMatcher {
         lowercase.deallocate()
     }
 
-    /// Whether `line` matches. With `recordRanges`, fills `ranges` and `lastScore`.
+    /// Whether `line` matches: each query word starts a different word of it, in any
+    /// order, ignoring case and accents (`LineMatcher(MatchQuery("x bin"))` matches
+    /// `xmark.bin.fill`, `MatchQuery("sao")` matches `São Paulo`).
+    public func matches(_ line: String) -> Bool {
+        var line = line
+        return line.withUTF8 { matches($0) }
+    }
+
+    /// The parts of `line` the query words matched (word prefixes, merged where they
+    /// overlap), for highlighting; nil when the line does not match.
+    public func matchedRanges(in line: String) -> [Range<String.Index>]? {
+        var copy = line
+        guard copy.withUTF8({ matches($0, recordRanges: true) }) else { return nil }
+        let utf8 = line.utf8
+        return ranges.map { range in
+            utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)
+        }
+    }
+
+    /// Whether the UTF-8 bytes `line` match (the fast entry: no copy, no allocation).
+    /// With `recordRanges`, fills `ranges` and `lastScore`.
     public func matches(_ line: UnsafeBufferPointer<UInt8>, recordRanges: Bool = false) -> Bool {
         if words.isEmpty {
             if recordRanges {

@@ -111,3 +111,18 @@ func highlighted(_ query: String, _ line: String, mode: WordMode = .all) -> [Str
         #expect(matcher.lastScore.atLineStart == false)
     }
 }
+
+/// The String entry points apps use, on the README's examples.
+@Suite("LineMatcher: strings")
+struct LineMatcherStringTests {
+    @Test func stringsMatchAsBytesDo() {
+        #expect(LineMatcher(MatchQuery("x bin")).matches("xmark.bin.fill"))
+        #expect(LineMatcher(MatchQuery("sao")).matches("São Paulo"))
+        #expect(!LineMatcher(MatchQuery("paulo sao x")).matches("São Paulo"))
+        let matcher = LineMatcher(MatchQuery("pau sã"))
+        let line = "São Paulo"
+        let ranges = matcher.matchedRanges(in: line)
+        #expect(ranges?.map { String(line[$0]) } == ["Sã", "Pau"])
+        #expect(matcher.matchedRanges(in: "Rio") == nil)
+    }
+}
