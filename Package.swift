@@ -7,6 +7,7 @@ let package = Package(
     name: "wayfind",
     products: [
         .library(name: "WayfindCore", targets: ["WayfindCore"]),
+        .library(name: "WayfindPlaces", targets: ["WayfindPlaces"]),
         .executable(name: "smartgrep", targets: ["smartgrep"]),
         .executable(name: "magickey-suggest", targets: ["magickey-suggest"]),
         .executable(name: "magickey-find", targets: ["magickey-find"]),
@@ -25,11 +26,13 @@ let package = Package(
         // the binary uses them in place instead of decoding them at start-up.
         .target(name: "WayfindUnicodeData"),
         // The core does not link the gazetteer: only the magickey tools carry its 7.5 MB
-        // (they hand it to `EmbeddedGazetteer.install`), so smartgrep stays small.
+        // (WayfindPlaces hands it to `EmbeddedGazetteer.install`), so smartgrep stays small.
         .target(name: "WayfindCore", dependencies: ["WayfindUnicodeData"]),
+        // The embedded gazetteer for apps and the magickey tools: `Geocoder.embedded()`.
+        .target(name: "WayfindPlaces", dependencies: ["WayfindCore", "WayfindPlacesData"]),
         .executableTarget(name: "smartgrep", dependencies: ["WayfindCore"]),
-        .executableTarget(name: "magickey-suggest", dependencies: ["WayfindCore", "WayfindPlacesData"]),
-        .executableTarget(name: "magickey-find", dependencies: ["WayfindCore", "WayfindPlacesData"]),
+        .executableTarget(name: "magickey-suggest", dependencies: ["WayfindCore", "WayfindPlaces"]),
+        .executableTarget(name: "magickey-find", dependencies: ["WayfindCore", "WayfindPlaces"]),
         // Regenerates Sources/WayfindPlacesData/places.index (`make places-index`).
         .executableTarget(name: "wayfind-places-index", dependencies: ["WayfindCore"]),
         .executableTarget(name: "routegraph-visit", dependencies: ["WayfindCore"]),

@@ -1,8 +1,6 @@
 import WayfindCore
-import WayfindPlacesData
+import WayfindPlaces
 
-EmbeddedGazetteer.install(
-    tsv: UnsafeBufferPointer(start: wayfind_places_tsv(), count: wayfind_places_tsv_count()),
-    index: UnsafeBufferPointer(start: wayfind_places_index(), count: wayfind_places_index_count()))
+EmbeddedPlaces.install()
 let status = MagickeySuggest.run(Array(CommandLine.arguments.dropFirst()), context: .process())
 Platform.exit(status.rawValue)

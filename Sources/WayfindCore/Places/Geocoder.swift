@@ -1,7 +1,7 @@
 /// An offline geocoder: the suggest → magicKey → find flow of ArcGIS's geocoding service
 /// over a gazetteer, as magickey-suggest and magickey-find run it.
 ///
-///     let geocoder = try Geocoder(tsv: Array(tsvText.utf8))   // or WayfindPlaces' .embedded()
+///     let geocoder = try Geocoder.embedded()   // WayfindPlaces; or Geocoder(tsv: bytes)
 ///     let first = try geocoder.suggest("sao pau", near: Coordinate(latitude: -23, longitude: -46))[0]
 ///     let place = try geocoder.find(magicKey: first.magicKey)[0].place   // São Paulo, with its coordinate
 ///
@@ -66,7 +66,7 @@ public final class Geocoder {
 
     /// The geocoder over the embedded gazetteer (installed by the magickey tools and by
     /// `WayfindPlaces`).
-    package static func embedded() throws(GeocoderError) -> Geocoder {
+    package static func installedEmbedded() throws(GeocoderError) -> Geocoder {
         do {
             return Geocoder(source: .indexed(tsv: EmbeddedGazetteer.tsv, index: try EmbeddedGazetteer.index(), path: EmbeddedGazetteer.path))
         } catch {

@@ -118,7 +118,7 @@ public struct MagickeyOptions {
     /// The geocoder the options name: the embedded gazetteer or the `--places` file.
     func geocoder(context: ToolContext) throws(ToolError) -> Geocoder {
         guard let placesPath else {
-            do { return try Geocoder.embedded() } catch { throw ToolError(error.description) }
+            do { return try Geocoder.installedEmbedded() } catch { throw ToolError(error.description) }
         }
         return Geocoder.file(placesPath, context: context)
     }
