@@ -87,13 +87,14 @@ public struct RouteGraph: Sendable {
     var otherMembers: [[UInt8]] = []
     /// Counts the changes made since the graph was created or read; `GraphFile.update`
     /// saves only when it moved, which is cheaper than comparing whole graphs.
-    public internal(set) var revision = 0
+    package internal(set) var revision = 0
 
     /// When the last visit happened, in Unix seconds.
     public internal(set) var lastVisitedAt: Int64?
-    /// The format version this graph was read from: 0 for the seed's format (no
-    /// `version` key) and for new graphs; saving always writes `currentVersion`.
-    public internal(set) var version: Int = 0
+    /// The format version this graph was read from (0 for the seed's format, which has
+    /// no `version` key); `currentVersion` for a new graph. Saving always writes
+    /// `currentVersion`.
+    public internal(set) var version: Int = RouteGraph.currentVersion
 
     /// Creates an empty graph.
     public init() {}
@@ -111,7 +112,7 @@ public struct RouteGraph: Sendable {
     }
 
     /// How many edges the graph has.
-    public var edgeCount: Int { links.count }
+    package var edgeCount: Int { links.count }
 
     /// The display names of all places that are on an edge or were visited last.
     public var places: [String] {
@@ -152,7 +153,7 @@ public struct RouteGraph: Sendable {
     /// The identity of a place name: whitespace trimmed, runs of whitespace collapsed to
     /// one space, and every scalar case- and accent-folded (see `PlaceName`). Two names
     /// are the same place exactly when their keys are equal; an empty key names no place.
-    public static func placeKey(_ name: String) -> String {
+    package static func placeKey(_ name: String) -> String {
         PlaceName.normalize(name).key
     }
 
@@ -358,10 +359,11 @@ public struct RouteGraph: Sendable {
 extension RouteGraph: Equatable {
     /// Graphs are equal when they would be saved the same: the same edges in the same
     /// order with the same spellings (byte for byte), weights and times, the same place
-    /// statistics (in any order), the same last place and time, the same version and the
-    /// same other members. Unreferenced places and internal numbering do not count.
+    /// statistics (in any order), the same last place and time, and the same other
+    /// members. Unreferenced places, internal numbering and the version read (saving
+    /// writes the current one) do not count.
     public static func == (lhs: RouteGraph, rhs: RouteGraph) -> Bool {
-        guard lhs.version == rhs.version, lhs.lastVisitedAt == rhs.lastVisitedAt, lhs.otherMembers == rhs.otherMembers,
+        guard lhs.lastVisitedAt == rhs.lastVisitedAt, lhs.otherMembers == rhs.otherMembers,
             lhs.lastVisitedLocation.map(PlaceKey.init) == rhs.lastVisitedLocation.map(PlaceKey.init),
             lhs.links.count == rhs.links.count
         else { return false }
