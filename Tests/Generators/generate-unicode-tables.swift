@@ -370,12 +370,11 @@ let swiftOutput = """
 
     /// The constants of the folding tables in `WayfindUnicodeData`, which `FoldingTables`
     /// (UnicodeFolding.swift) reads in place.
-    @usableFromInline
     enum UnicodeTableData {
         /// The Unicode version of the scalar properties the tables were generated from.
         static let unicodeVersion = (major: \(unicodeVersion.major), minor: \(unicodeVersion.minor))
         /// log2 of the stage-2 block size.
-        @inlinable static var blockShift: UInt32 { \(blockShift) }
+        static var blockShift: UInt32 { \(blockShift) }
         /// The number of entries of `wayfind_fold_stage1()`.
         static let stage1Count = \(stage1.count)
         /// The number of entries of `wayfind_fold_stage2()`.

@@ -20,68 +20,68 @@
 /// A command-line mistake: an unknown, ambiguous or malformed option.
 ///
 /// Printed once, at the edge, as `toolname: message`, followed by the usage hint.
-public struct UsageError: Error, Equatable, CustomStringConvertible {
+package struct UsageError: Error, Equatable, CustomStringConvertible {
     /// What went wrong, lowercase, naming the offending option as it was typed or, for a
     /// long option, by its full name: `unknown option '--frob'`.
-    public var message: String
+    package var message: String
 
     /// An error with the given message.
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// One flag occurrence: its long name without dashes and its value (nil for a switch).
 ///
 /// A struct, not a tuple: a tuple element type costs every start-up a run-time metadata
 /// instantiation (about 70,000 instructions, a tenth of a small routegraph run).
-public struct ParsedFlag: Sendable, Equatable {
-    public var long: String
-    public var value: String?
+package struct ParsedFlag: Sendable, Equatable {
+    package var long: String
+    package var value: String?
 
-    public init(_ long: String, _ value: String?) {
+    package init(_ long: String, _ value: String?) {
         self.long = long
         self.value = value
     }
 }
 
 /// The result of parsing a command line: flags in command-line order, then positionals.
-public struct ParsedArguments: Sendable, Equatable {
+package struct ParsedArguments: Sendable, Equatable {
     /// Every flag occurrence in command-line order, keyed by its long name without dashes.
     ///
     /// `value` is nil for a switch; for a flag with an optional value that was left out it
     /// is the declared default, so only switches have nil values.
-    public var flags: [ParsedFlag]
+    package var flags: [ParsedFlag]
     /// The non-option words in order, including a lone `-` and everything after `--`.
-    public var positionals: [String]
+    package var positionals: [String]
 
     /// Parsed arguments with the given flags and positionals.
-    public init(flags: [ParsedFlag] = [], positionals: [String] = []) {
+    package init(flags: [ParsedFlag] = [], positionals: [String] = []) {
         self.flags = flags
         self.positionals = positionals
     }
 
     /// Whether the flag with this long name was given at least once.
-    public func has(_ long: String) -> Bool {
+    package func has(_ long: String) -> Bool {
         flags.contains { $0.long == long }
     }
 
     /// How many times the flag with this long name was given (for `-vvv` style flags).
-    public func count(_ long: String) -> Int {
+    package func count(_ long: String) -> Int {
         flags.reduce(0) { $0 + ($1.long == long ? 1 : 0) }
     }
 
     /// The value of the last occurrence of the flag, or nil if it was not given or is a
     /// switch. The last one wins, as in most Unix tools.
-    public func lastValue(_ long: String) -> String? {
+    package func lastValue(_ long: String) -> String? {
         flags.last { $0.long == long }?.value
     }
 
     /// The values of every occurrence of the flag, in command-line order.
-    public func values(_ long: String) -> [String] {
+    package func values(_ long: String) -> [String] {
         flags.compactMap { $0.long == long ? $0.value : nil }
     }
 }
@@ -90,7 +90,7 @@ public struct ParsedArguments: Sendable, Equatable {
 ///
 /// See the top of this file for the rules. Throws a `UsageError` for an unknown or
 /// ambiguous option, a missing required value, or a value given to a switch.
-public func parseArguments(
+package func parseArguments(
     _ arguments: [String], spec: ToolSpec
 ) throws(UsageError) -> ParsedArguments {
     var result = ParsedArguments()

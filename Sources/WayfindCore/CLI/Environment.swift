@@ -3,19 +3,19 @@
 ///
 /// Building a `[String: String]` of the whole environment at start-up took half of a
 /// smartgrep run on empty input; a tool reads two or three variables at most.
-public struct Environment: Sendable, ExpressibleByDictionaryLiteral {
+package struct Environment: Sendable, ExpressibleByDictionaryLiteral {
     private let fixed: [String: String]?
 
     /// The process environment.
-    public static let process = Environment(fixed: nil)
+    package static let process = Environment(fixed: nil)
 
     private init(fixed: [String: String]?) { self.fixed = fixed }
 
     /// A fixed set of variables.
-    public init(_ variables: [String: String]) { fixed = variables }
+    package init(_ variables: [String: String]) { fixed = variables }
 
     /// A fixed set of variables, from a literal.
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init(dictionaryLiteral elements: (String, String)...) {
         var variables: [String: String] = [:]
         for (name, value) in elements { variables[name] = value }
         fixed = variables
@@ -23,13 +23,13 @@ public struct Environment: Sendable, ExpressibleByDictionaryLiteral {
 
     /// The value of `name`, or nil when it is unset. Bytes that are not valid UTF-8 come
     /// back as U+FFFD (see `isValidUTF8`).
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         if let fixed { return fixed[name] }
         return Platform.environmentVariable(name)
     }
 
     /// Whether `name` is unset or holds valid UTF-8 (a fixed set always does).
-    public func isValidUTF8(_ name: String) -> Bool {
+    package func isValidUTF8(_ name: String) -> Bool {
         fixed != nil || Platform.environmentVariableIsValidUTF8(name)
     }
 }

@@ -1,5 +1,5 @@
 /// How every wayfind tool exits, like grep.
-public enum ExitStatus: Int32, Sendable {
+package enum ExitStatus: Int32, Sendable {
     /// A result was printed (a line selected, a suggestion found).
     case success = 0
     /// Nothing was found.

@@ -23,7 +23,7 @@ private let helpLineWidth = 80
 private let helpMaxOptionColumn = 30
 
 /// The full `--help` text, ending in a newline.
-public func renderHelp(_ spec: ToolSpec) -> String {
+package func renderHelp(_ spec: ToolSpec) -> String {
     var lines = ["\(spec.name) - \(spec.summary)", ""]
 
     for (number, usage) in spec.usage.enumerated() {
@@ -52,7 +52,7 @@ public func renderHelp(_ spec: ToolSpec) -> String {
 
 /// The one line printed after a usage error: `Try 'NAME --help' for more information.`
 /// (without a trailing newline).
-public func renderUsageHint(_ spec: ToolSpec) -> String {
+package func renderUsageHint(_ spec: ToolSpec) -> String {
     "Try '\(spec.name) --help' for more information."
 }
 

@@ -8,22 +8,22 @@
 ///     not a magicKey: 'AQDlsHHPSlNGPtDxAcEBm5LeWQ'
 ///     not a magicKey: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA…' (4000000 bytes)
 ///     not a magicKey: 'two\nlines'
-public enum MessageValue {
+package enum MessageValue {
     /// The most characters (Unicode scalars) shown of a value: a whole magicKey (26 to
     /// 40), a coordinate or a typical path fits, and the start of a longer value is
     /// enough to recognise it.
-    public static let shownCharacters = 80
+    package static let shownCharacters = 80
 
     /// `value` in single quotes, cut after `shownCharacters` with its length in bytes:
     /// `'AAAA…' (4000000 bytes)`.
-    public static func quoted(_ value: String) -> String {
+    package static func quoted(_ value: String) -> String {
         let (shown, wasCut) = cut(value)
         return wasCut ? "'\(shown)…' (\(value.utf8.count) bytes)" : "'\(shown)'"
     }
 
     /// `value` without quotes (for paths, which messages show bare), cut the same way:
     /// `/tmp/aaaa… (5000 bytes)`.
-    public static func plain(_ value: String) -> String {
+    package static func plain(_ value: String) -> String {
         let (shown, wasCut) = cut(value)
         return wasCut ? "\(shown)… (\(value.utf8.count) bytes)" : shown
     }

@@ -4,7 +4,7 @@
 /// `--line-buffered`). A write to a closed pipe sets `isClosed` and drops everything after
 /// it: a tool checks `isClosed` in its loops and ends quietly with success, as a filter
 /// piped into `head -1` should.
-public final class OutputBuffer {
+package final class OutputBuffer {
     /// Bytes are flushed when the buffer holds at least this many: large enough that a
     /// write(2) costs little per byte, small enough to stay in L2 cache.
     static let flushThreshold = 64 * 1024
@@ -15,14 +15,14 @@ public final class OutputBuffer {
     private var capacity: Int
     private var used = 0
     /// Flush after every `endRecord()`.
-    public var isLineBuffered: Bool
+    package var isLineBuffered: Bool
     /// True once the reader has gone away (EPIPE); later writes are dropped.
-    public private(set) var isClosed = false
+    package private(set) var isClosed = false
     /// The first write error other than a broken pipe, if any.
-    public private(set) var writeError: SystemError?
+    package private(set) var writeError: SystemError?
 
     /// A writer to `destination`.
-    public init(_ destination: FileDescriptor, lineBuffered: Bool = false) {
+    package init(_ destination: FileDescriptor, lineBuffered: Bool = false) {
         self.destination = destination
         self.isLineBuffered = lineBuffered
         capacity = Self.flushThreshold * 2
@@ -43,7 +43,7 @@ public final class OutputBuffer {
     }
 
     /// A buffer that only collects (never writes), e.g. to hold lines for sorting.
-    public init(collecting: ()) {
+    package init(collecting: ()) {
         self.destination = nil
         self.isLineBuffered = false
         capacity = Self.flushThreshold
@@ -51,16 +51,16 @@ public final class OutputBuffer {
     }
 
     /// The number of bytes held.
-    public var count: Int { used }
+    package var count: Int { used }
 
     /// Calls `body` with the bytes held.
-    public func withCollectedBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    package func withCollectedBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: storage, count: used))
     }
 
     /// Appends raw bytes.
     @inline(__always)
-    public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         if bytes.count >= Self.flushThreshold && destination != nil {
             flush()
             writeDirect(UnsafeRawPointer(bytes.baseAddress!), count: bytes.count)
@@ -75,26 +75,26 @@ public final class OutputBuffer {
 
     /// Appends raw bytes from a pointer range.
     @inline(__always)
-    public func write(_ start: UnsafePointer<UInt8>, count: Int) {
+    package func write(_ start: UnsafePointer<UInt8>, count: Int) {
         write(UnsafeBufferPointer(start: start, count: count))
     }
 
     /// Appends one byte.
     @inline(__always)
-    public func write(byte: UInt8) {
+    package func write(byte: UInt8) {
         reserve(1)
         storage[used] = byte
         used += 1
     }
 
     /// Appends the UTF-8 of `text`.
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         var text = text
         text.withUTF8 { write($0) }
     }
 
     /// Appends a decimal integer.
-    public func write(decimal value: Int) {
+    package func write(decimal value: Int) {
         if value < 0 {
             write(byte: UInt8(ascii: "-"))
             write(decimal: -value)
@@ -120,12 +120,12 @@ public final class OutputBuffer {
 
     /// Marks the end of an output record: flushes when line-buffered or the buffer is full.
     @inline(__always)
-    public func endRecord() {
+    package func endRecord() {
         if isLineBuffered || used >= Self.flushThreshold { flush() }
     }
 
     /// Writes out everything buffered.
-    public func flush() {
+    package func flush() {
         guard used > 0, destination != nil else { return }
         writeDirect(storage, count: used)
         used = 0

@@ -1,28 +1,28 @@
 /// Everything a tool reads from the world, injected so tests can run tools in-process.
-public struct ToolContext: Sendable {
+package struct ToolContext: Sendable {
     /// Where standard input comes from.
-    public var standardInput: FileDescriptor
+    package var standardInput: FileDescriptor
     /// Where results go.
-    public var standardOutput: FileDescriptor
+    package var standardOutput: FileDescriptor
     /// Where diagnostics go.
-    public var standardError: FileDescriptor
+    package var standardError: FileDescriptor
     /// The environment variables.
-    public var environment: Environment
+    package var environment: Environment
     /// Whether standard output is a terminal (colour and line buffering follow it).
-    public var outputIsTerminal: Bool
+    package var outputIsTerminal: Bool
     /// Whether standard input is a terminal: a tool that would read its input from there
     /// with nothing given prints its usage instead of waiting silently.
-    public var inputIsTerminal = false
+    package var inputIsTerminal = false
     /// The current time in Unix seconds.
-    public var now: @Sendable () -> Int64
+    package var now: @Sendable () -> Int64
     /// The position (1 for the first argument after the program's name) of the first
     /// command-line argument that is not valid UTF-8, if any. Swift's
     /// `CommandLine.arguments` replaces such bytes with U+FFFD, which would name another
     /// place or file, so `runTool` refuses the command line instead.
-    public var invalidUTF8Argument: Int? = nil
+    package var invalidUTF8Argument: Int? = nil
 
     /// A context over explicit descriptors.
-    public init(
+    package init(
         standardInput: FileDescriptor = .standardInput,
         standardOutput: FileDescriptor = .standardOutput,
         standardError: FileDescriptor = .standardError,

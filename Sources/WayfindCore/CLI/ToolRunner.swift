@@ -3,31 +3,31 @@
 /// turn it all into an exit status.
 
 /// The package version, shown by `--version` and in man pages.
-public enum WayfindVersion {
+package enum WayfindVersion {
     /// The release number.
-    public static let number = "0.1.0"
+    package static let number = "0.1.0"
     /// The date printed in generated man pages (fixed, so regenerating is reproducible).
-    public static let manDate = "2026-11-22"
+    package static let manDate = "2026-11-22"
 }
 
 /// A runtime failure a tool reports on stderr before exiting with status 2.
-public struct ToolError: Error, Equatable, Sendable {
+package struct ToolError: Error, Equatable, Sendable {
     /// The message, lowercase, naming the offending value or path.
-    public var message: String
+    package var message: String
     /// An error with this message.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 }
 
 /// The flags every tool has.
-public enum StandardFlags {
+package enum StandardFlags {
     /// `--help` (with `-h` unless the tool gives `-h` another meaning, as grep does).
-    public static func help(short: Bool = true) -> FlagSpec {
+    package static func help(short: Bool = true) -> FlagSpec {
         FlagSpec("help", short: short ? "h" : nil, help: "show this help and exit")
     }
     /// `-V`/`--version`.
-    public static let version = FlagSpec("version", short: "V", help: "show the version and exit")
+    package static let version = FlagSpec("version", short: "V", help: "show the version and exit")
     /// `--generate=KIND`: the man page or a shell completion, rendered from the flag table.
-    public static let generate = generate()
+    package static let generate = generate()
 
     /// `--generate=KIND` with kinds of the tool's own after the common ones (see
     /// `ToolSpec.generators`), described by `extraHelp`.
@@ -45,19 +45,19 @@ public enum StandardFlags {
 }
 
 /// Writes `tool: message` lines to standard error, unbuffered.
-public struct ErrorReporter {
+package struct ErrorReporter {
     /// The tool name that prefixes every message.
-    public let tool: String
+    package let tool: String
     let destination: FileDescriptor
 
     /// A reporter for `tool` writing to `destination`.
-    public init(tool: String, destination: FileDescriptor) {
+    package init(tool: String, destination: FileDescriptor) {
         self.tool = tool
         self.destination = destination
     }
 
     /// Prints `tool: message`.
-    public func report(_ message: String) {
+    package func report(_ message: String) {
         var line = "\(tool): \(message)\n"
         line.withUTF8 { buffer in
             try? destination.writeAll(UnsafeRawPointer(buffer.baseAddress!), count: buffer.count)
@@ -65,7 +65,7 @@ public struct ErrorReporter {
     }
 
     /// Prints a plain line (no prefix).
-    public func plain(_ text: String) {
+    package func plain(_ text: String) {
         var line = text.hasSuffix("\n") ? text : text + "\n"
         line.withUTF8 { buffer in
             try? destination.writeAll(UnsafeRawPointer(buffer.baseAddress!), count: buffer.count)
@@ -82,7 +82,7 @@ public struct ErrorReporter {
 ///   - extraVersionLines: lines after `NAME (wayfind) VERSION` in `--version` (licences).
 ///   - body: the tool's own work; it writes results to the output buffer and returns the
 ///     exit status, or throws `ToolError` / `UsageError`.
-public func runTool(
+package func runTool(
     _ spec: ToolSpec, arguments: [String], context: ToolContext, extraVersionLines: [String] = [],
     body: (ParsedArguments, OutputBuffer, ErrorReporter) throws -> ExitStatus
 ) -> ExitStatus {
@@ -195,7 +195,7 @@ package enum ArcGISError {
 
 extension ToolContext {
     /// The real process context: standard streams, the environment, the system clock.
-    public static func process() -> ToolContext {
+    package static func process() -> ToolContext {
         Platform.ignoreBrokenPipeSignal()
         var context = ToolContext(
             environment: .process,

@@ -4,7 +4,7 @@
 /// rendered from one `ToolSpec`, so they cannot disagree.
 
 /// How a shell should complete a flag's value or a positional argument.
-public enum CompletionKind: Sendable, Equatable {
+package enum CompletionKind: Sendable, Equatable {
     /// Nothing to offer.
     case none
     /// A file path.
@@ -19,7 +19,7 @@ public enum CompletionKind: Sendable, Equatable {
 }
 
 /// Whether a flag takes a value.
-public enum FlagValue: Sendable, Equatable {
+package enum FlagValue: Sendable, Equatable {
     /// A switch: `--quiet`.
     case none
     /// A required value: `--max-count N`, `--max-count=N`, `-m N`, `-mN`.
@@ -29,21 +29,21 @@ public enum FlagValue: Sendable, Equatable {
 }
 
 /// One command-line flag.
-public struct FlagSpec: Sendable, Equatable {
+package struct FlagSpec: Sendable, Equatable {
     /// The long name without dashes, e.g. `max-count`. Also the key in `ParsedArguments`.
-    public var long: String
+    package var long: String
     /// The one-letter short form, e.g. `m`, if any.
-    public var short: Character?
+    package var short: Character?
     /// Whether and how the flag takes a value.
-    public var value: FlagValue
+    package var value: FlagValue
     /// One line for `--help` and the completions.
-    public var help: String
+    package var help: String
     /// Longer text for the man page; `help` when empty.
-    public var manHelp: String
+    package var manHelp: String
     /// How a shell completes the value.
-    public var completion: CompletionKind
+    package var completion: CompletionKind
 
-    public init(
+    package init(
         _ long: String, short: Character? = nil, value: FlagValue = .none, help: String,
         manHelp: String = "", completion: CompletionKind = .none
     ) {
@@ -60,33 +60,33 @@ public struct FlagSpec: Sendable, Equatable {
 ///
 /// Paragraphs are separated by blank lines; a line starting with two spaces is shown as an
 /// example (verbatim).
-public struct ManSection: Sendable, Equatable {
-    public var title: String
-    public var body: String
-    public init(_ title: String, _ body: String) {
+package struct ManSection: Sendable, Equatable {
+    package var title: String
+    package var body: String
+    package init(_ title: String, _ body: String) {
         self.title = title
         self.body = body
     }
 }
 
 /// Everything about one tool that its help, man page and completions need.
-public struct ToolSpec: Sendable {
+package struct ToolSpec: Sendable {
     /// The binary name, e.g. `smartgrep`.
-    public var name: String
+    package var name: String
     /// One-line summary for the man page NAME section and the first line of `--help`.
-    public var summary: String
+    package var summary: String
     /// Usage lines without the tool name, e.g. `[OPTIONS] QUERY [FILE...]`.
-    public var usage: [String]
+    package var usage: [String]
     /// The description paragraph(s) for `--help` and DESCRIPTION.
-    public var description: String
+    package var description: String
     /// The flags, in the order `--help` lists them.
-    public var flags: [FlagSpec]
+    package var flags: [FlagSpec]
     /// How a shell completes positional arguments.
-    public var positionalCompletion: CompletionKind
+    package var positionalCompletion: CompletionKind
     /// Extra man page sections after OPTIONS (e.g. MATCHING, EXIT STATUS, EXAMPLES).
-    public var manSections: [ManSection]
+    package var manSections: [ManSection]
     /// The man page section number, usually 1.
-    public var manSectionNumber: Int
+    package var manSectionNumber: Int
     /// `--generate` kinds of the tool's own besides man and the completions, each with
     /// what renders it from the parsed command line (routegraph-suggest's shell set-up).
     package var generators: [String: @Sendable (ParsedArguments) throws(UsageError) -> String] = [:]
@@ -94,7 +94,7 @@ public struct ToolSpec: Sendable {
     /// printed on standard output in ArcGIS's error shape (see `ArcGISError`).
     package var jsonErrorsFlag: String? = nil
 
-    public init(
+    package init(
         name: String, summary: String, usage: [String], description: String,
         flags: [FlagSpec], positionalCompletion: CompletionKind = .file, jsonErrorsFlag: String? = nil,
         manSections: [ManSection] = [], manSectionNumber: Int = 1,

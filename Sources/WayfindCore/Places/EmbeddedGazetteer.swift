@@ -10,7 +10,7 @@ public enum EmbeddedGazetteer {
     nonisolated(unsafe) private static var installed: (tsv: UnsafeBufferPointer<UInt8>, index: UnsafeBufferPointer<UInt8>)?
 
     /// Makes the embedded bytes available (called by the magickey tools' `main.swift`).
-    public static func install(tsv: UnsafeBufferPointer<UInt8>, index: UnsafeBufferPointer<UInt8>) {
+    package static func install(tsv: UnsafeBufferPointer<UInt8>, index: UnsafeBufferPointer<UInt8>) {
         installed = (tsv, index)
     }
 
@@ -18,22 +18,22 @@ public enum EmbeddedGazetteer {
     public static let attribution = "Contains data from GeoNames (geonames.org), licensed under CC BY 4.0."
 
     /// The bytes of places.tsv.
-    public static var tsv: UnsafeBufferPointer<UInt8> {
+    package static var tsv: UnsafeBufferPointer<UInt8> {
         installed?.tsv ?? UnsafeBufferPointer(start: nil, count: 0)
     }
 
     /// The bytes of places.index.
-    public static var indexBytes: UnsafeBufferPointer<UInt8> {
+    package static var indexBytes: UnsafeBufferPointer<UInt8> {
         installed?.index ?? UnsafeBufferPointer(start: nil, count: 0)
     }
 
     /// The index, checked against the TSV's size (the fingerprint test is in the unit
     /// tests: hashing 4.5 MB on every run would cost a millisecond).
-    public static func index() throws(GazetteerError) -> PlacesIndex {
+    package static func index() throws(GazetteerError) -> PlacesIndex {
         guard let index = PlacesIndex(indexBytes), index.tsvSize == tsv.count else { throw .staleIndex }
         return index
     }
 
     /// The name shown in messages.
-    public static let path = "(embedded gazetteer)"
+    package static let path = "(embedded gazetteer)"
 }

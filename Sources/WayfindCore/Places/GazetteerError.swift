@@ -1,5 +1,5 @@
 /// What can be wrong with a gazetteer file, with the file and line in every message.
-public enum GazetteerError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum GazetteerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be opened or read.
     case cannotRead(path: String, reason: String)
     /// The first line is neither a header with name, latitude and longitude columns nor a
@@ -17,7 +17,7 @@ public enum GazetteerError: Error, Equatable, Sendable, CustomStringConvertible 
     case staleIndex
 
     /// A lowercase message naming the file and line.
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotRead(let path, let reason):
             "cannot read gazetteer \(MessageValue.plain(path)): \(reason)"

@@ -5,11 +5,11 @@
 /// step, one multiply and one shift, so it runs at several GB/s and never limits the
 /// `--places` scan. The state is fed in order, block by block, so a file read in pieces
 /// gets the same fingerprint as one read whole.
-public struct GazetteerFingerprint {
+package struct GazetteerFingerprint {
     /// The multiplier: 2⁶⁴/φ, odd, with well-spread bits (as in Fibonacci hashing).
     static let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
     /// The starting state: any fixed value; this one spells "wayfind1".
-    public static let seed: UInt64 = 0x7761_7966_696E_6431
+    package static let seed: UInt64 = 0x7761_7966_696E_6431
 
     private var state: UInt64
     private var pending: UInt64 = 0
@@ -17,7 +17,7 @@ public struct GazetteerFingerprint {
     private var length: UInt64 = 0
 
     /// A fresh fingerprint, or one with a different `seed` for other uses (checksums).
-    public init(seed: UInt64 = GazetteerFingerprint.seed) { state = seed }
+    package init(seed: UInt64 = GazetteerFingerprint.seed) { state = seed }
 
     @inline(__always)
     private mutating func mix(_ word: UInt64) {
@@ -26,7 +26,7 @@ public struct GazetteerFingerprint {
     }
 
     /// Feeds bytes.
-    public mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard var p = bytes.baseAddress else { return }
         var count = bytes.count
         length &+= UInt64(count)
@@ -55,12 +55,12 @@ public struct GazetteerFingerprint {
     }
 
     /// Feeds an array of bytes.
-    public mutating func update(_ bytes: [UInt8]) {
+    package mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { update($0) }
     }
 
     /// The fingerprint of everything fed (murmur3's finaliser over the state and length).
-    public var value: UInt64 {
+    package var value: UInt64 {
         var copy = self
         if copy.pendingCount > 0 { copy.mix(copy.pending | 0x80 << UInt64(8 * copy.pendingCount)) }
         var h = copy.state ^ copy.length
@@ -73,14 +73,14 @@ public struct GazetteerFingerprint {
     }
 
     /// The fingerprint of `bytes`.
-    public static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    package static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var f = GazetteerFingerprint()
         f.update(bytes)
         return f.value
     }
 
     /// Sixteen lowercase hex digits, for messages.
-    public static func hex(_ value: UInt64) -> String {
+    package static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

@@ -13,17 +13,17 @@
 /// counts only in the name columns (not in `Europe/Paris`), and rows that cannot rank
 /// into the results or whose region cannot hold the anchor word are skipped before they
 /// are matched (see `DumpRowFilter`).
-public struct GazetteerScanner {
+package struct GazetteerScanner {
     /// The file name used in messages (`-` is shown as standard input).
-    public let path: String
+    package let path: String
     /// The query whose candidates to flag, if any; without one every row is a candidate.
     let matcher: LineMatcher?
     /// The fingerprint of every byte read so far.
-    public private(set) var fingerprint = GazetteerFingerprint()
+    package private(set) var fingerprint = GazetteerFingerprint()
     /// The schema, once the first line has been read.
-    public private(set) var schema: GazetteerSchema? = nil
+    package private(set) var schema: GazetteerSchema? = nil
     /// Whether non-candidate rows are split and passed to the caller too.
-    public var splitEveryRow = false
+    package var splitEveryRow = false
     /// For a GeoNames dump: the checks that decide from a row's raw columns whether it can
     /// be a result (`DumpRowFilter`). With it, anchor hits count only in the name columns,
     /// and rows that cannot rank or match are only counted.
@@ -32,19 +32,19 @@ public struct GazetteerScanner {
     /// The longest row accepted, in bytes (1 MiB). A GeoNames row is at most about 10 KB
     /// (its alternate names are cut at 10,000 characters); without a limit one huge row,
     /// or input without newlines (`/dev/zero`), would be held and matched whole.
-    public static let maximumRowLength = 1 << 20
+    package static let maximumRowLength = 1 << 20
     /// The longest row accepted by this scanner (settable for tests).
-    public var rowLimit = GazetteerScanner.maximumRowLength
+    package var rowLimit = GazetteerScanner.maximumRowLength
 
     /// A scanner for rows of `path`, flagging candidates for `matcher`.
-    public init(path: String, matcher: LineMatcher?) {
+    package init(path: String, matcher: LineMatcher?) {
         self.path = path
         self.matcher = matcher
     }
 
     /// Reads `descriptor` to its end, calling `body` for each candidate row (each row,
     /// with `splitEveryRow`) with whether it can match. `body` returns false to stop early (the fingerprint is then incomplete).
-    public mutating func scan(
+    package mutating func scan(
         _ descriptor: FileDescriptor,
         _ body: (PlaceRow, _ isCandidate: Bool) throws(GazetteerError) -> Bool
     ) throws(GazetteerError) {
@@ -67,7 +67,7 @@ public struct GazetteerScanner {
     }
 
     /// Scans bytes held in memory (the embedded gazetteer, tests).
-    public mutating func scan(
+    package mutating func scan(
         bytes: UnsafeBufferPointer<UInt8>,
         _ body: (PlaceRow, _ isCandidate: Bool) throws(GazetteerError) -> Bool
     ) throws(GazetteerError) {

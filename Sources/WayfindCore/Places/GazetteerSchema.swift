@@ -11,7 +11,7 @@
 /// columns; a `category` column makes its values collections (`coffee`).
 
 /// A field the tools read from a row.
-public enum PlaceField: Int, CaseIterable, Sendable {
+package enum PlaceField: Int, CaseIterable, Sendable {
     case id, name, asciiName, alternateNames, latitude, longitude, featureCode, category
     case countryCode, countryName, admin1Code, admin1Name, population
 
@@ -39,9 +39,9 @@ public enum PlaceField: Int, CaseIterable, Sendable {
 }
 
 /// The layout of one gazetteer file.
-public struct GazetteerSchema: Sendable, Equatable {
+package struct GazetteerSchema: Sendable, Equatable {
     /// The two formats.
-    public enum Format: Sendable, Equatable {
+    package enum Format: Sendable, Equatable {
         /// Our TSV: a header row, columns by name.
         case tsv
         /// A GeoNames dump (cities500.txt, allCountries.txt): 19 columns, no header.
@@ -49,23 +49,23 @@ public struct GazetteerSchema: Sendable, Equatable {
     }
 
     /// The columns of a GeoNames dump (geonames.org/export, "geoname" table).
-    public static let geonamesColumnCount = 19
+    package static let geonamesColumnCount = 19
 
     /// The format.
-    public var format: Format
+    package var format: Format
     /// How many columns every row has.
-    public var columnCount: Int
+    package var columnCount: Int
     /// For each `PlaceField.rawValue`, its column index, or -1.
-    public var columns: [Int]
+    package var columns: [Int]
 
     /// The column of `field`, or nil.
-    public func column(_ field: PlaceField) -> Int? {
+    package func column(_ field: PlaceField) -> Int? {
         let c = columns[field.rawValue]
         return c >= 0 ? c : nil
     }
 
     /// GeoNames' fixed layout.
-    public static let geonames: GazetteerSchema = {
+    package static let geonames: GazetteerSchema = {
         var columns = [Int](repeating: -1, count: PlaceField.allCases.count)
         columns[PlaceField.id.rawValue] = 0
         columns[PlaceField.name.rawValue] = 1
@@ -83,7 +83,7 @@ public struct GazetteerSchema: Sendable, Equatable {
     /// The schema announced by `firstLine`, or nil when it is neither format.
     ///
     /// `isHeader` tells whether the first line is a header (to skip) or already a row.
-    public static func detect(firstLine: UnsafeBufferPointer<UInt8>) -> (schema: GazetteerSchema, isHeader: Bool)? {
+    package static func detect(firstLine: UnsafeBufferPointer<UInt8>) -> (schema: GazetteerSchema, isHeader: Bool)? {
         let fields = firstLine.split(separator: 0x09, omittingEmptySubsequences: false)
         // A header: its cells are names; find ours among them (case-insensitive).
         let names = fields.map { String(decoding: $0, as: UTF8.self).lowercased().trimmingSpaces() }

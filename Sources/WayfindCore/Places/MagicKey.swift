@@ -15,26 +15,26 @@
 /// O(1) (seek to the offset), and is refused cleanly when mistyped or truncated (the
 /// checksum) or when it comes from another gazetteer (the fingerprint). A key for Paris
 /// looks like `AQAhG8yBq0Mj2KqPtO8BkqMC2x9s3A`.
-public enum MagicKey: Equatable, Sendable {
+package enum MagicKey: Equatable, Sendable {
     /// A single place: where its row starts and its line number.
     case place(fingerprint: UInt64, offset: Int, line: Int)
     /// A collection: the category and the location it was suggested near, if any.
     case collection(fingerprint: UInt64, category: String, location: Coordinate?)
 
     /// The format version written.
-    public static let version: UInt8 = 1
+    package static let version: UInt8 = 1
     /// The checksum's seed: any value other than the fingerprint's.
     static let checksumSeed: UInt64 = 0x6D61_6769_636B_6579
 
     /// The gazetteer the key belongs to.
-    public var fingerprint: UInt64 {
+    package var fingerprint: UInt64 {
         switch self {
         case .place(let f, _, _), .collection(let f, _, _): f
         }
     }
 
     /// The key as text.
-    public var encoded: String {
+    package var encoded: String {
         var bytes: [UInt8] = [Self.version]
         switch self {
         case .place(let fingerprint, let offset, let line):
@@ -62,7 +62,7 @@ public enum MagicKey: Equatable, Sendable {
     }
 
     /// Decodes `text`, or throws: not a key at all, or a version we do not read.
-    public static func decode(_ text: String) throws(MagicKeyError) -> MagicKey {
+    package static func decode(_ text: String) throws(MagicKeyError) -> MagicKey {
         guard let bytes = Base64URL.decode(text), bytes.count >= 2 + 8 + 2 + 4 else {
             throw .notAKey(text)
         }
@@ -125,13 +125,13 @@ public enum MagicKey: Equatable, Sendable {
 }
 
 /// Why a string is not a usable magicKey.
-public enum MagicKeyError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum MagicKeyError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Not a key we made: wrong characters, wrong length, or a failed checksum.
     case notAKey(String)
     /// A key of a format version this build does not read.
     case unsupportedVersion(key: String, version: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notAKey(let text): "not a magicKey: \(MessageValue.quoted(text))"
         case .unsupportedVersion(let key, let version):

@@ -31,9 +31,13 @@ public struct Coordinate: Sendable, Equatable {
 
 /// A rectangle of longitudes and latitudes: `--extent MINLON,MINLAT,MAXLON,MAXLAT`.
 public struct Extent: Sendable, Equatable {
+    /// The west edge, degrees east.
     public var minLongitude: Double
+    /// The south edge, degrees north.
     public var minLatitude: Double
+    /// The east edge, degrees east.
     public var maxLongitude: Double
+    /// The north edge, degrees north.
     public var maxLatitude: Double
 
     /// An extent.
@@ -70,9 +74,9 @@ public struct Place: Sendable, Equatable {
     /// The population, 0 when unknown.
     public var population: Int
     /// Where its row starts in the gazetteer file (part of its magicKey).
-    public var offset: Int
+    package var offset: Int
     /// The row's line number, from 1.
-    public var line: Int
+    package var line: Int
 
     /// `Name, Region, Country`, leaving out empty parts: `Kraków, Małopolskie, Poland`.
     public var label: String {

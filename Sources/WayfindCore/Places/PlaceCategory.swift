@@ -1,10 +1,10 @@
 /// Categories: what a place is (`capital`, `admin_seat`, `city`, `section`, or a user
 /// TSV's own values such as `coffee`), and the collections a query can name.
-public enum PlaceCategory {
+package enum PlaceCategory {
     /// GeoNames' feature codes mapped as the embedded places.tsv maps them: PPLC is a
     /// capital, PPLA…PPLA4 an admin seat, PPLX a section of a city, any other populated
     /// place (class P) a city; other features keep their code in lower case (`mt`, `lk`).
-    public static func fromFeatureCode(_ code: UnsafeBufferPointer<UInt8>) -> String {
+    package static func fromFeatureCode(_ code: UnsafeBufferPointer<UInt8>) -> String {
         let text = String(decoding: code, as: UTF8.self)
         switch text {
         case "PPLC": return "capital"
@@ -16,12 +16,12 @@ public enum PlaceCategory {
     }
 
     /// The categories `fromFeatureCode` gives populated places (GeoNames' PPL codes).
-    public static let populatedPlaceCategories = ["capital", "admin_seat", "section", "city"]
+    package static let populatedPlaceCategories = ["capital", "admin_seat", "section", "city"]
 
     /// How much a category raises a place's importance over its bare population: a
     /// capital is the place people most often mean (Paris, France over a larger suburb),
     /// a region's seat next; a section of a city is usually meant only by its full name.
-    public static func importanceFactor(_ category: String) -> Double {
+    package static func importanceFactor(_ category: String) -> Double {
         switch category {
         case "capital": 4
         case "admin_seat": 2
@@ -31,7 +31,7 @@ public enum PlaceCategory {
     }
 
     /// The words a category is called by: `admin_seat` is "admin seat".
-    public static func displayName(_ category: String) -> String {
+    package static func displayName(_ category: String) -> String {
         var name = category.replacingUnderscores()
         if let first = name.first {
             name = first.uppercased() + name.dropFirst()
@@ -41,17 +41,17 @@ public enum PlaceCategory {
 
     /// The category's name folded for comparison: `Admin Seat`, `admin_seat` and
     /// `admin seat` are all `admin seat`.
-    public static func normalized(_ category: String) -> [UInt8] {
+    package static func normalized(_ category: String) -> [UInt8] {
         TextFolding.fold(category.replacingUnderscores())
     }
 
     /// A query must have at least this many letters to suggest a collection: with one or
     /// two letters every category would be offered on every keystroke.
-    public static let minimumCollectionQueryLength = 3
+    package static let minimumCollectionQueryLength = 3
 
     /// Whether `query` names `category`: every query word starts a different word of the
     /// category's name or of its plural (`capitals`, `admin seats`), as smartgrep matches.
-    public static func queryNames(_ matcher: LineMatcher, category: String) -> Bool {
+    package static func queryNames(_ matcher: LineMatcher, category: String) -> Bool {
         let letters = matcher.query.words.reduce(0) { $0 + $1.count }
         guard letters >= minimumCollectionQueryLength else { return false }
         for form in [category.replacingUnderscores(), category.replacingUnderscores() + "s"] {

@@ -5,13 +5,28 @@ public struct PlaceFilters: Sendable {
     /// The rectangle places must lie in, if any.
     public var extent: Extent? = nil
     /// Normalized category names (`PlaceCategory.normalized`); empty means any.
-    public var categories: [[UInt8]] = []
+    package var categories: [[UInt8]] = []
 
-    /// No filter.
-    public init() {}
+    /// Filters: places in `countries` (ISO alpha-2 codes; empty: any), inside `extent`,
+    /// of `categories` (names such as `capital`, `admin seat`, `capitals`; empty: any).
+    public init(countries: [String] = [], extent: Extent? = nil, categories: [String] = []) {
+        self.countries = countries.map { $0.uppercased() }
+        self.extent = extent
+        for name in categories {
+            let normalized = PlaceCategory.normalized(name)
+            // `capitals` means `capital`.
+            if Self.isPlural(normalized) { self.categories.append(Array(normalized.dropLast())) }
+            self.categories.append(normalized)
+        }
+    }
+
+    /// Whether a category name may be a plural: `capitals`, `admin seats` (not `city`).
+    static func isPlural(_ name: [UInt8]) -> Bool {
+        name.last == UInt8(ascii: "s") && name.count > 3 && String(decoding: name, as: UTF8.self) != "city"
+    }
 
     /// Whether a place passes.
-    public func accepts(countryCode: String, coordinate: Coordinate, category: String) -> Bool {
+    package func accepts(countryCode: String, coordinate: Coordinate, category: String) -> Bool {
         if !countries.isEmpty && !countries.contains(countryCode) { return false }
         if let extent, !extent.contains(coordinate) { return false }
         if !categories.isEmpty && !categories.contains(PlaceCategory.normalized(category)) { return false }

@@ -1,19 +1,19 @@
 /// One row of a gazetteer, split into fields in place: byte ranges into the line, no
 /// copies. The scanner reuses one `PlaceRow` for every line, so reading a 200 MB dump
 /// allocates nothing per row.
-public final class PlaceRow {
+package final class PlaceRow {
     /// The schema the row is split by.
-    public let schema: GazetteerSchema
+    package let schema: GazetteerSchema
     /// The file name in messages.
-    public let path: String
+    package let path: String
     /// The row's bytes, without the newline (and without a trailing carriage return).
-    public private(set) var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    package private(set) var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     /// The line number, from 1.
-    public private(set) var line = 0
+    package private(set) var line = 0
     /// Where the line starts in the file.
-    public private(set) var offset = 0
+    package private(set) var offset = 0
     /// Latitude and longitude, parsed and range-checked by `split`.
-    public private(set) var coordinate = Coordinate(latitude: 0, longitude: 0)
+    package private(set) var coordinate = Coordinate(latitude: 0, longitude: 0)
 
     /// For each `PlaceField.rawValue`, its column, or -1.
     private let columnOfField: UnsafeMutablePointer<Int>
@@ -22,14 +22,14 @@ public final class PlaceRow {
     private let checkedTextFieldCount: Int
     /// Where each column of the row starts (`locateColumns`): column `c` is
     /// `columnStarts[c] ..< columnStarts[c + 1] - 1` of `bytes`.
-    public let columnStarts: UnsafeMutablePointer<Int>
+    package let columnStarts: UnsafeMutablePointer<Int>
     private let columnCount: Int
     /// The fields printed as text, which must be valid UTF-8 (an id, a country code and a
     /// category are printed with invalid bytes replaced).
     private static let textFields: [PlaceField] = [.name, .admin1Name, .countryName]
 
     /// A row splitter for `schema`.
-    public init(schema: GazetteerSchema, path: String) {
+    package init(schema: GazetteerSchema, path: String) {
         self.schema = schema
         self.path = path
         columnCount = schema.columnCount
@@ -58,7 +58,7 @@ public final class PlaceRow {
     /// longitude from -180 to 180, and valid UTF-8 in the fields printed as text. A row
     /// that no query matches is checked too, so that what one run accepts, every run
     /// accepts: a key magickey-suggest prints, magickey-find resolves.
-    public func split(_ line: UnsafeBufferPointer<UInt8>, number: Int, offset: Int) throws(GazetteerError) {
+    package func split(_ line: UnsafeBufferPointer<UInt8>, number: Int, offset: Int) throws(GazetteerError) {
         var count = line.count
         if count > 0 && line[count - 1] == 0x0D { count -= 1 }
         bytes = UnsafeBufferPointer(rebasing: line[0..<count])
@@ -111,7 +111,7 @@ public final class PlaceRow {
     /// by the next, or lands beyond the columns): whether a group of eight bytes holds a
     /// tab is a coin toss the branch predictor loses, and this is the scan's hottest loop.
     @inline(__always)
-    public func locateColumns(
+    package func locateColumns(
         _ line: UnsafeBufferPointer<UInt8>, number: Int, into starts: UnsafeMutablePointer<Int>
     ) throws(GazetteerError) {
         let base = line.baseAddress!
@@ -160,23 +160,23 @@ public final class PlaceRow {
 
     /// The entries `locateColumns` may write: one per column and one past the last, and
     /// room for a group of eight bytes' tabs beyond.
-    public var columnStartsCapacity: Int { columnCount + 9 }
+    package var columnStartsCapacity: Int { columnCount + 9 }
 
     /// The bytes of `field`; empty when the schema has no such column.
     @inline(__always)
-    public func field(_ field: PlaceField) -> UnsafeBufferPointer<UInt8> {
+    package func field(_ field: PlaceField) -> UnsafeBufferPointer<UInt8> {
         let c = columnOfField[field.rawValue]
         guard c >= 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
         return UnsafeBufferPointer(rebasing: bytes[columnStarts[c]..<(columnStarts[c + 1] - 1)])
     }
 
     /// `field` as a string (invalid UTF-8 repaired; `split` refuses it in the text fields).
-    public func string(_ field: PlaceField) -> String {
+    package func string(_ field: PlaceField) -> String {
         String(decoding: self.field(field), as: UTF8.self)
     }
 
     /// The population, 0 when empty or not a number.
-    public var population: Int { Self.parsePopulation(field(.population)) }
+    package var population: Int { Self.parsePopulation(field(.population)) }
 
     /// A population field's value: its digits, 0 when empty or not a number.
     @inline(__always)
@@ -191,14 +191,14 @@ public final class PlaceRow {
 
     /// The category: the `category` column, else one derived from a GeoNames feature code
     /// (`PlaceCategory.fromFeatureCode`), else empty.
-    public var category: String {
+    package var category: String {
         if schema.column(.category) != nil { return string(.category) }
         if schema.column(.featureCode) != nil { return PlaceCategory.fromFeatureCode(field(.featureCode)) }
         return ""
     }
 
     /// The country code, upper case.
-    public var countryCode: String { string(.countryCode).uppercased() }
+    package var countryCode: String { string(.countryCode).uppercased() }
 
     /// Parses `-12.345`, `7`, `+0.5`: a sign, digits, an optional fraction. Nil for
     /// anything else, including an empty field. Every row's coordinates pass through here,

@@ -5,38 +5,40 @@
 
 /// A place found, with its rank.
 public struct FoundPlace: Sendable {
+    /// The place.
     public var place: Place
-    public var rank: RankKey
-    /// 0–100, see `matchScore`.
+    package var rank: RankKey
+    /// How well the text matched, 0–100 (100: every name word matched whole), as
+    /// ArcGIS's candidates score; see `matchScore`.
     public var score: Int
 }
 
 /// What a search returns: the best places, best first, and the collections the query names.
-public struct SearchResult: Sendable {
-    public var places: [FoundPlace] = []
+package struct SearchResult: Sendable {
+    package var places: [FoundPlace] = []
     /// Categories the query names, in the gazetteer's order.
-    public var collections: [String] = []
+    package var collections: [String] = []
     /// The fingerprint of the gazetteer searched.
-    public var fingerprint: UInt64 = 0
+    package var fingerprint: UInt64 = 0
 }
 
 /// One search: the compiled query, the bias and the filters.
-public final class PlaceSearch {
+package final class PlaceSearch {
     let matcher: LineMatcher
     /// The folded query words, for whole-name checks.
     let queryWords: Set<[UInt8]>
     let queryLetters: Int
-    public let bias: LocationBias
-    public let filters: PlaceFilters
+    package let bias: LocationBias
+    package let filters: PlaceFilters
     /// How many places to return.
-    public let limit: Int
+    package let limit: Int
     private var text: [UInt8] = []
     /// Whether a dump's rows are judged on their raw columns before matching (always, but
     /// for the tests that compare with matching every row in full).
     var prefiltersDumpRows = true
 
     /// A search for `text`.
-    public init(text: String, bias: LocationBias, filters: PlaceFilters, limit: Int) {
+    package init(text: String, bias: LocationBias, filters: PlaceFilters, limit: Int) {
         let query = MatchQuery(text, mode: .all)
         matcher = LineMatcher(query)
         queryWords = Set(query.words.flatMap { SearchText.words($0.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }) })
@@ -47,7 +49,7 @@ public final class PlaceSearch {
     }
 
     /// Whether the query has no words (nothing to suggest).
-    public var isEmpty: Bool { matcher.query.words.isEmpty }
+    package var isEmpty: Bool { matcher.query.words.isEmpty }
 
     // MARK: Row checks shared by both paths
 
@@ -85,7 +87,7 @@ public final class PlaceSearch {
     // MARK: The embedded gazetteer
 
     /// Searches the embedded gazetteer through `index`.
-    public func search(index: PlacesIndex, tsv: UnsafeBufferPointer<UInt8>) throws(GazetteerError) -> SearchResult {
+    package func search(index: PlacesIndex, tsv: UnsafeBufferPointer<UInt8>) throws(GazetteerError) -> SearchResult {
         var result = SearchResult(fingerprint: index.fingerprint)
         guard !isEmpty else { return result }
         for category in index.categories where PlaceCategory.queryNames(matcher, category: category) {
@@ -181,7 +183,7 @@ public final class PlaceSearch {
 
     /// Searches the file open as `descriptor` in one pass. `names` fills the region and
     /// country names of a GeoNames dump.
-    public func search(scanning descriptor: FileDescriptor, path: String, names: RegionNames?) throws(GazetteerError) -> SearchResult {
+    package func search(scanning descriptor: FileDescriptor, path: String, names: RegionNames?) throws(GazetteerError) -> SearchResult {
         var result = SearchResult()
         var scanner = GazetteerScanner(path: path, matcher: isEmpty ? nil : matcher)
         // A dump's rows are judged on their raw columns first (see `DumpRowFilter`).
@@ -237,7 +239,7 @@ public final class PlaceSearch {
 extension Place {
     /// The place in `row` (checked by `PlaceRow.split`), with names from `names` where the
     /// row has only codes.
-    public init(row: PlaceRow, names: RegionNames?) {
+    package init(row: PlaceRow, names: RegionNames?) {
         id = row.schema.column(.id) != nil ? row.string(.id) : String(row.line)
         name = row.string(.name)
         if row.schema.column(.admin1Name) != nil {

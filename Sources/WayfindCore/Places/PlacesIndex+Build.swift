@@ -2,7 +2,7 @@
 /// checks the committed index is current).
 extension PlacesIndex {
     /// The index of the TSV `bytes`, as `places.index` stores it.
-    public static func build(tsv bytes: UnsafeBufferPointer<UInt8>) throws(GazetteerError) -> [UInt8] {
+    package static func build(tsv bytes: UnsafeBufferPointer<UInt8>) throws(GazetteerError) -> [UInt8] {
         var scanner = GazetteerScanner(path: "places.tsv", matcher: nil)
         var rows: [UInt32] = []
         var categories: [String] = []

@@ -9,10 +9,10 @@
 /// code is included only when it is letters (US states, Canadian provinces): GeoNames'
 /// numeric codes (`11`, `A8`) mean nothing to a reader. The timezone, feature code and
 /// other columns are left out, so `europe` does not match every European town.
-public enum SearchText {
+package enum SearchText {
     /// Appends `row`'s searchable text to `text`, fields separated by tabs. `names` fills
     /// the country and region names a GeoNames dump lacks.
-    public static func append(_ row: PlaceRow, names: RegionNames?, to text: inout [UInt8]) {
+    package static func append(_ row: PlaceRow, names: RegionNames?, to text: inout [UInt8]) {
         for field in [PlaceField.name, .asciiName, .alternateNames, .countryCode, .countryName] {
             appendField(row.field(field), to: &text)
         }
@@ -45,7 +45,7 @@ public enum SearchText {
 
     /// The folded words of `text`, split where `LineMatcher` (mode `all`) splits a line: a
     /// query word prefixes one of these exactly when it matches that word alone.
-    public static func words(_ text: UnsafeBufferPointer<UInt8>) -> [[UInt8]] {
+    package static func words(_ text: UnsafeBufferPointer<UInt8>) -> [[UInt8]] {
         var folded: [UInt8] = []
         var isBreak: [Bool] = []
         // At most one word start per scalar, and one more when the text ends.
@@ -91,14 +91,14 @@ public enum SearchText {
     }
 
     /// `words` of a string.
-    public static func words(_ text: String) -> [[UInt8]] {
+    package static func words(_ text: String) -> [[UInt8]] {
         var text = text
         return text.withUTF8 { words($0) }
     }
 }
 
 /// Country and region names by code, for gazetteers (GeoNames dumps) that have only codes.
-public protocol RegionNames {
+package protocol RegionNames {
     /// The country's name for an ISO code (`FR` → `France`), or empty.
     func countryName(code: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>
     /// The admin-1 region's name (`US`, `TX` → `Texas`), or empty.

@@ -21,17 +21,17 @@
 ///    seats ×2, sections of cities ×½), so Paris, France (a capital) outranks a larger
 ///    suburb, and Springfield, Illinois (a state capital) ties up with larger namesakes.
 /// 4. File order, so equal keys always come out the same way.
-public struct RankKey: Comparable, Sendable {
+package struct RankKey: Comparable, Sendable {
     /// 0 for a whole-name match, 1 for a prefix.
-    public var tier: Int
+    package var tier: Int
     /// The distance band: 0 inside the radius (or no location given).
-    public var band: Int
+    package var band: Int
     /// Importance, higher first.
-    public var importance: Double
+    package var importance: Double
     /// The row number or offset, lower first.
-    public var order: Int
+    package var order: Int
 
-    public static func < (a: RankKey, b: RankKey) -> Bool {
+    package static func < (a: RankKey, b: RankKey) -> Bool {
         if a.tier != b.tier { return a.tier < b.tier }
         if a.band != b.band { return a.band < b.band }
         if a.importance != b.importance { return a.importance > b.importance }
@@ -40,26 +40,26 @@ public struct RankKey: Comparable, Sendable {
 }
 
 /// The location bias of a search.
-public struct LocationBias: Sendable {
+package struct LocationBias: Sendable {
     /// The radius when `--location` comes without `--distance`: a city and its
     /// surroundings, ArcGIS's idea of "near" for suggestions.
-    public static let defaultBiasRadius = 50_000.0
+    package static let defaultBiasRadius = 50_000.0
     /// The last band: everything beyond 2³⁰ radii is one band (the Earth is smaller).
     static let maximumBand = 30
 
     /// The point, if any.
-    public var location: Coordinate?
+    package var location: Coordinate?
     /// The radius in metres.
-    public var radius: Double
+    package var radius: Double
 
     /// A bias around `location` with `radius` metres.
-    public init(location: Coordinate?, radius: Double?) {
+    package init(location: Coordinate?, radius: Double?) {
         self.location = location
         self.radius = max(radius ?? Self.defaultBiasRadius, 1)
     }
 
     /// The band of `point`: 0 inside the radius, then 1 + ⌊log₂(d / r)⌋.
-    public func band(of point: Coordinate) -> Int {
+    package func band(of point: Coordinate) -> Int {
         guard let location else { return 0 }
         let d = location.distance(to: point)
         if d <= radius { return 0 }
@@ -70,13 +70,13 @@ public struct LocationBias: Sendable {
 /// The importance of a place: population × category factor, plus one so that places
 /// without a population still order by category.
 @inline(__always)
-public func placeImportance(population: Int, category: String) -> Double {
+package func placeImportance(population: Int, category: String) -> Double {
     Double(population + 1) * PlaceCategory.importanceFactor(category)
 }
 
 /// The `score` (0–100) `magickey-find` reports: 100 for a key or a whole-name match;
 /// for a prefix, the share of the name's letters the query typed, at least 50.
-public func matchScore(tier: Int, queryLetters: Int, name: String) -> Int {
+package func matchScore(tier: Int, queryLetters: Int, name: String) -> Int {
     if tier == 0 { return 100 }
     let nameLetters = TextFolding.fold(name).filter { $0 != 0x20 }.count
     guard nameLetters > 0 else { return 50 }

@@ -23,33 +23,33 @@ private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
 private func systemExit(_ status: Int32) -> Never { exit(status) }
 
 /// An error from the operating system: the call's errno and a lowercase description.
-public struct SystemError: Error, Equatable, Sendable {
+package struct SystemError: Error, Equatable, Sendable {
     /// The errno value.
-    public var code: Int32
+    package var code: Int32
     /// `strerror(code)`, e.g. "No such file or directory".
-    public var description: String { Platform.errorText(code) }
+    package var description: String { Platform.errorText(code) }
     /// Wraps an errno value.
-    public init(code: Int32) { self.code = code }
+    package init(code: Int32) { self.code = code }
     /// True when a write failed because the reader went away (`| head -1`).
-    public var isBrokenPipe: Bool { code == EPIPE }
+    package var isBrokenPipe: Bool { code == EPIPE }
 }
 
 /// An open file descriptor (not owned: closing is explicit).
-public struct FileDescriptor: Sendable, Equatable {
+package struct FileDescriptor: Sendable, Equatable {
     /// The raw descriptor.
-    public var rawValue: Int32
+    package var rawValue: Int32
     /// Wraps a raw descriptor.
-    public init(_ rawValue: Int32) { self.rawValue = rawValue }
+    package init(_ rawValue: Int32) { self.rawValue = rawValue }
 
     /// Standard input.
-    public static let standardInput = FileDescriptor(0)
+    package static let standardInput = FileDescriptor(0)
     /// Standard output.
-    public static let standardOutput = FileDescriptor(1)
+    package static let standardOutput = FileDescriptor(1)
     /// Standard error.
-    public static let standardError = FileDescriptor(2)
+    package static let standardError = FileDescriptor(2)
 
     /// Opens `path` read-only.
-    public static func openForReading(_ path: String) throws(SystemError) -> FileDescriptor {
+    package static func openForReading(_ path: String) throws(SystemError) -> FileDescriptor {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 { throw SystemError(code: errno) }
         var info = stat()
@@ -61,7 +61,7 @@ public struct FileDescriptor: Sendable, Equatable {
     }
 
     /// Reads up to `count` bytes into `buffer`; returns 0 at end of file. Retries EINTR.
-    public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(SystemError) -> Int {
+    package func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(SystemError) -> Int {
         while true {
             let n = systemRead(rawValue, buffer, count)
             if n >= 0 { return n }
@@ -71,7 +71,7 @@ public struct FileDescriptor: Sendable, Equatable {
     }
 
     /// Writes all `count` bytes. Retries EINTR and short writes.
-    public func writeAll(_ buffer: UnsafeRawPointer, count: Int) throws(SystemError) {
+    package func writeAll(_ buffer: UnsafeRawPointer, count: Int) throws(SystemError) {
         var done = 0
         while done < count {
             let n = systemWrite(rawValue, buffer + done, count - done)
@@ -84,42 +84,42 @@ public struct FileDescriptor: Sendable, Equatable {
     }
 
     /// Closes the descriptor, ignoring errors (read-only use).
-    public func close() { _ = systemClose(rawValue) }
+    package func close() { _ = systemClose(rawValue) }
 
     /// Whether the descriptor is a terminal.
-    public var isTerminal: Bool { isatty(rawValue) == 1 }
+    package var isTerminal: Bool { isatty(rawValue) == 1 }
 }
 
 /// Process-wide settings and C-library helpers.
-public enum Platform {
+package enum Platform {
     /// `strerror` as a Swift string.
-    public static func errorText(_ code: Int32) -> String {
+    package static func errorText(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
     }
 
     /// Makes writes to a closed pipe fail with EPIPE instead of killing the process, so a
     /// tool can end quietly when its reader goes away (`| head -1`).
-    public static func ignoreBrokenPipeSignal() {
+    package static func ignoreBrokenPipeSignal() {
         signal(SIGPIPE, SIG_IGN)
     }
 
     /// The value of the environment variable `name`, or nil when it is unset.
-    public static func environmentVariable(_ name: String) -> String? {
+    package static func environmentVariable(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         return String(cString: value)
     }
 
     /// Whether the environment variable `name` is unset or valid UTF-8
     /// (`environmentVariable` repairs invalid bytes into U+FFFD).
-    public static func environmentVariableIsValidUTF8(_ name: String) -> Bool {
+    package static func environmentVariableIsValidUTF8(_ name: String) -> Bool {
         guard let value = getenv(name) else { return true }
         return String(validatingCString: value) != nil
     }
 
     /// The position (1-based, after the program's name) of the first command-line argument
     /// that is not valid UTF-8, if any.
-    public static func firstInvalidUTF8Argument() -> Int? {
+    package static func firstInvalidUTF8Argument() -> Int? {
         let argv = CommandLine.unsafeArgv
         var index = 1
         while index < Int(CommandLine.argc) {
@@ -130,18 +130,18 @@ public enum Platform {
     }
 
     /// The current time in Unix seconds.
-    public static func currentTime() -> Int64 {
+    package static func currentTime() -> Int64 {
         Int64(time(nil))
     }
 
     /// Terminates the process with `status`, without running further Swift code.
-    public static func exit(_ status: Int32) -> Never {
+    package static func exit(_ status: Int32) -> Never {
         systemExit(status)
     }
 
     /// `memcmp(a, b, count) == 0`.
     @inline(__always)
-    public static func bytesEqual(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?, count: Int) -> Bool {
+    package static func bytesEqual(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?, count: Int) -> Bool {
         guard count > 0, let a, let b else { return true }
         return memcmp(a, b, count) == 0
     }
@@ -173,13 +173,13 @@ public enum Platform {
     }
 
     /// `exp2`: two to the power `x`.
-    public static func powerOfTwo(_ x: Double) -> Double {
+    package static func powerOfTwo(_ x: Double) -> Double {
         exp2(x)
     }
 
     /// `memchr`: the first `byte` in `[start, start+count)`, or nil.
     @inline(__always)
-    public static func findByte(_ byte: UInt8, in start: UnsafePointer<UInt8>, count: Int) -> UnsafePointer<UInt8>? {
+    package static func findByte(_ byte: UInt8, in start: UnsafePointer<UInt8>, count: Int) -> UnsafePointer<UInt8>? {
         guard count > 0, let p = memchr(start, Int32(byte), count) else { return nil }
         return UnsafePointer(p.assumingMemoryBound(to: UInt8.self))
     }
@@ -187,7 +187,7 @@ public enum Platform {
     /// The last `byte` in `[start, start+count)`, or nil: glibc's `memrchr`, which is not
     /// POSIX. A byte at a time: its callers search back to the start of a line.
     @inline(__always)
-    public static func findLastByte(_ byte: UInt8, in start: UnsafePointer<UInt8>, count: Int) -> UnsafePointer<UInt8>? {
+    package static func findLastByte(_ byte: UInt8, in start: UnsafePointer<UInt8>, count: Int) -> UnsafePointer<UInt8>? {
         var index = count
         while index > 0 {
             index &-= 1

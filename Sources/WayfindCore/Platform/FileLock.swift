@@ -15,9 +15,9 @@
 /// both would write. The sidecar is never renamed or deleted, so everyone always locks
 /// the same inode. (`flock` locks belong to the open file description, so two threads of
 /// one process that each open the lock file also exclude each other.)
-public struct FileLock: ~Copyable {
+package struct FileLock: ~Copyable {
     /// The lock file's path.
-    public let path: String
+    package let path: String
     private let descriptor: Int32
 
     /// How long a wait goes before `waiting` is called, in milliseconds.
@@ -30,7 +30,7 @@ public struct FileLock: ~Copyable {
     /// another process holds the lock, it tries again every few milliseconds, calls
     /// `waiting` once after a second, and gives up after `timeout` seconds. (Polling,
     /// not a blocking `flock`: that could only be cut short by a signal.)
-    public init(exclusiveAt path: String, timeout: Int64, waiting: () -> Void) throws(FileSystemError) {
+    package init(exclusiveAt path: String, timeout: Int64, waiting: () -> Void) throws(FileSystemError) {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .cannotOpen(path: path, errno: errno) }
         let start = Self.milliseconds()
@@ -64,7 +64,7 @@ public struct FileLock: ~Copyable {
     }
 
     /// Releases the lock now rather than at the end of the scope.
-    public consuming func release() {}
+    package consuming func release() {}
 
     deinit {
         // Closing the last descriptor of the open file description drops the lock.

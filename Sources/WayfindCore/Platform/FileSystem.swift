@@ -27,17 +27,17 @@
 /// backup as they were. `SIGXFSZ` is ignored, so a write past `ulimit -f` fails with
 /// `EFBIG` and gets the same clean-up. An existing file's permission bits are kept; a new
 /// file is 0600, as a visit log is private.
-public enum FileSystem {
+package enum FileSystem {
     /// The default permissions of files this module creates.
-    public static let privateFileMode: mode_t = 0o600
+    package static let privateFileMode: mode_t = 0o600
     /// The permissions of directories this module creates.
-    public static let privateDirectoryMode: mode_t = 0o700
+    package static let privateDirectoryMode: mode_t = 0o700
 
     /// The content of the regular file at `path`, mapped read-only (no copy: the pages
     /// are the page cache's), or nil if there is no such file. The file stays open under a
     /// shared `flock` while the mapping lives, and saves never write into a file held so;
     /// where the file system has no such locks, it is read without.
-    public static func mapFile(at path: String) throws(FileSystemError) -> FileMapping? {
+    package static func mapFile(at path: String) throws(FileSystemError) -> FileMapping? {
         // O_NONBLOCK: a FIFO opens at once (to be refused), instead of waiting for a writer.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         if descriptor < 0 {
@@ -63,13 +63,13 @@ public enum FileSystem {
     }
 
     /// The whole content of the regular file at `path`, or nil if there is no such file.
-    public static func readFile(at path: String) throws(FileSystemError) -> [UInt8]? {
+    package static func readFile(at path: String) throws(FileSystemError) -> [UInt8]? {
         try mapFile(at: path).map { Array($0.bytes) }
     }
 
     /// Replaces the file at `path` with `bytes` atomically (see the type's description),
     /// keeping the current file as `backupPath` if one is given.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, backupPath: String? = nil)
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, backupPath: String? = nil)
         throws(FileSystemError)
     {
         let result = bytes.withUnsafeBytes { buffer in
@@ -81,7 +81,7 @@ public enum FileSystem {
     /// Replaces the file at `path` with the concatenation of `pieces`, as
     /// `writeAtomically(_:to:backupPath:)` does; the pieces may point into a mapping of the
     /// file being replaced, which is never written.
-    public static func writeAtomically(pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil)
+    package static func writeAtomically(pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil)
         throws(FileSystemError)
     {
         ignoreFileSizeSignal()
@@ -149,7 +149,7 @@ public enum FileSystem {
     /// taken from the link's directory); `path` itself when it is not a link or does
     /// not exist. A dangling link resolves to where it points. A link that
     /// `mayFollowLink` forbids is not followed: `.untrustedLink`.
-    public static func resolvingSymbolicLinks(_ path: String) throws(FileSystemError) -> String {
+    package static func resolvingSymbolicLinks(_ path: String) throws(FileSystemError) -> String {
         var current = path
         for _ in 0..<maximumLinkHops {
             var info = stat()
@@ -194,12 +194,12 @@ public enum FileSystem {
     ///     65534       1755 root          1000   no: sticky, not world-writable
     ///     65534       1777 65534         1000   yes: the directory's owner's link
     ///     0           0755 root          1000   yes: /dev/stdin, a link of root's in /dev
-    public static func mayFollowLink(owner: uid_t, directoryMode: mode_t, directoryOwner: uid_t, user: uid_t) -> Bool {
+    package static func mayFollowLink(owner: uid_t, directoryMode: mode_t, directoryOwner: uid_t, user: uid_t) -> Bool {
         owner == user || directoryMode & (S_ISVTX | S_IWOTH) == 0 || owner == directoryOwner
     }
 
     /// Creates `path` and any missing parents with mode 0700.
-    public static func createDirectories(_ path: String) throws(FileSystemError) {
+    package static func createDirectories(_ path: String) throws(FileSystemError) {
         var info = stat()
         if stat(path, &info) == 0 { return }
         let parent = directory(of: path)
@@ -213,7 +213,7 @@ public enum FileSystem {
 
     /// Whether a regular file is at `path` (links followed); throws `.notARegularFile`
     /// for anything else (a directory, FIFO or device), without opening it.
-    public static func regularFileExists(at path: String) throws(FileSystemError) -> Bool {
+    package static func regularFileExists(at path: String) throws(FileSystemError) -> Bool {
         var status = stat()
         guard stat(path, &status) == 0 else { return false }
         guard status.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
@@ -221,7 +221,7 @@ public enum FileSystem {
     }
 
     /// The directory part of `path`: `a/b` → `a`, `b` → `.`, `/b` → `/`.
-    public static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }
@@ -231,7 +231,7 @@ public enum FileSystem {
 
     /// Makes a write beyond `RLIMIT_FSIZE` fail with `EFBIG` instead of killing the
     /// process with `SIGXFSZ`. Process-wide, and harmless to repeat.
-    public static func ignoreFileSizeSignal() {
+    package static func ignoreFileSizeSignal() {
         signal(SIGXFSZ, SIG_IGN)
     }
 
@@ -422,9 +422,9 @@ public enum FileSystem {
 
 /// A file mapped by `FileSystem.mapFile(at:)`: its bytes, valid as long as this lives,
 /// with the file open (and locked) as long.
-public final class FileMapping {
+package final class FileMapping {
     /// The file's bytes.
-    public let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
     private let descriptor: Int32
 
     init(descriptor: Int32, bytes: UnsafeRawBufferPointer) {

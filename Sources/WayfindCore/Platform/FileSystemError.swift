@@ -10,7 +10,7 @@
 ///
 /// Messages are lowercase and complete, ready for `tool: message` on stderr:
 /// `cannot write /home/a/.local/state/wayfind/routegraph.json.tmp: file too large`.
-public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `open(2)` failed.
     case cannotOpen(path: String, errno: Int32)
     /// `read(2)` or `fstat(2)` failed.
@@ -38,7 +38,7 @@ public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible
     case lockTimedOut(path: String, seconds: Int64)
 
     /// The errno value, if the failure came from a system call.
-    public var errno: Int32? {
+    package var errno: Int32? {
         switch self {
         case .cannotOpen(_, let code), .cannotRead(_, let code), .cannotWrite(_, let code),
             .cannotSync(_, let code), .cannotLock(_, let code), .cannotRename(_, _, let code),
@@ -49,22 +49,22 @@ public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// Whether the system refused for want of permission (or on a read-only file system).
-    public var isPermissionProblem: Bool {
+    package var isPermissionProblem: Bool {
         errno.map { [EACCES, EPERM, EROFS].contains($0) } ?? false
     }
 
     /// Whether the disk or the user's quota is full.
-    public var isOutOfSpace: Bool {
+    package var isOutOfSpace: Bool {
         errno.map { [ENOSPC, EDQUOT].contains($0) } ?? false
     }
 
     /// Whether the file would grow past the size limit (`ulimit -f`).
-    public var isBeyondFileSizeLimit: Bool {
+    package var isBeyondFileSizeLimit: Bool {
         errno == EFBIG
     }
 
     /// A lowercase message naming the path and the reason.
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotOpen(let path, let code): "cannot open \(path): \(Self.reason(code))"
         case .cannotRead(let path, let code): "cannot read \(path): \(Self.reason(code))"

@@ -16,18 +16,18 @@
 /// the kernel raise SIGBUS at the first access past its new end. `ShrinkGuard` catches
 /// that fault: it puts zero pages in place of the lost ones, so the access goes on, and
 /// sets `wasCutShort`, which the reader turns into an error.
-public final class MappedFile {
+package final class MappedFile {
     /// The mapped bytes.
-    public let bytes: UnsafeBufferPointer<UInt8>
+    package let bytes: UnsafeBufferPointer<UInt8>
     /// This mapping's slot in `ShrinkGuard`, if it got one.
     private let guardSlot: Int?
 
     /// Whether the file shrank under the mapping (the bytes past its new end read as zeros).
-    public var wasCutShort: Bool { guardSlot.map(ShrinkGuard.wasCutShort) ?? false }
+    package var wasCutShort: Bool { guardSlot.map(ShrinkGuard.wasCutShort) ?? false }
 
     /// Maps `descriptor` if it is a regular file of at least `minimumSize` bytes; nil
     /// otherwise (pipes, terminals, small files: those are read).
-    public init?(_ descriptor: FileDescriptor, minimumSize: Int) {
+    package init?(_ descriptor: FileDescriptor, minimumSize: Int) {
         var info = stat()
         guard fstat(descriptor.rawValue, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let size = Int(info.st_size)
@@ -45,7 +45,7 @@ public final class MappedFile {
     }
 
     /// Asks the kernel to read `[offset, offset + length)` ahead.
-    public func prefetch(_ offset: Int, length: Int) {
+    package func prefetch(_ offset: Int, length: Int) {
         let page = 4096
         let start = offset / page * page
         let end = min(offset + length, bytes.count)
@@ -54,7 +54,7 @@ public final class MappedFile {
     }
 
     /// Releases the pages of `[0, upTo)` that are whole pages.
-    public func release(upTo: Int) {
+    package func release(upTo: Int) {
         let page = 4096
         let length = upTo / page * page
         guard length > 0, let base = bytes.baseAddress else { return }

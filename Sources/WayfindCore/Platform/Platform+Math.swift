@@ -17,20 +17,20 @@ private func libmLog2(_ x: Double) -> Double { log2(x) }
 extension Platform {
     /// sin² x.
     @inline(__always)
-    public static func sinSquared(_ x: Double) -> Double {
+    package static func sinSquared(_ x: Double) -> Double {
         let s = libmSine(x)
         return s * s
     }
 
     /// cos x.
     @inline(__always)
-    public static func cos(_ x: Double) -> Double { libmCosine(x) }
+    package static func cos(_ x: Double) -> Double { libmCosine(x) }
 
     /// asin x.
     @inline(__always)
-    public static func asin(_ x: Double) -> Double { libmArcSine(x) }
+    package static func asin(_ x: Double) -> Double { libmArcSine(x) }
 
     /// log2 x.
     @inline(__always)
-    public static func log2(_ x: Double) -> Double { libmLog2(x) }
+    package static func log2(_ x: Double) -> Double { libmLog2(x) }
 }

@@ -14,16 +14,16 @@
 /// backup and the rename all happen next to the real file, so the link stays a link.
 /// A link another user planted in a shared directory is not followed, and no file is
 /// created through a dangling link (`update` fails instead).
-public struct GraphFile: Sendable {
+package struct GraphFile: Sendable {
     /// The graph file's path.
-    public let path: String
+    package let path: String
     /// The path given, when it is a symbolic link to `path`.
     let link: String?
     /// How long `update` waits for another process's lock before it gives up, in seconds.
-    public static let defaultLockTimeout: Int64 = 30
+    package static let defaultLockTimeout: Int64 = 30
 
     /// A graph file at `path`; nothing is touched until it is loaded or updated.
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
         link = nil
     }
@@ -31,7 +31,7 @@ public struct GraphFile: Sendable {
     /// A graph file at `path`, or at what it points to when it is a symbolic link.
     /// Anything but a regular file there (a FIFO, a device, `/dev/stdin` on a pipe) is
     /// refused at once, before it is opened.
-    public init(resolving path: String) throws(GraphFileError) {
+    package init(resolving path: String) throws(GraphFileError) {
         self.path = try Self.fileSystem { () throws(FileSystemError) in
             _ = try FileSystem.regularFileExists(at: path)
             return try FileSystem.resolvingSymbolicLinks(path)
@@ -40,12 +40,12 @@ public struct GraphFile: Sendable {
     }
 
     /// The sidecar file that `update(_:)` locks.
-    public var lockPath: String { path + ".lock" }
+    package var lockPath: String { path + ".lock" }
     /// The previous version of the file, kept by every save.
-    public var backupPath: String { path + ".bak" }
+    package var backupPath: String { path + ".bak" }
 
     /// Reads the graph without locking; an empty graph if the file does not exist.
-    public func load() throws(GraphFileError) -> RouteGraph {
+    package func load() throws(GraphFileError) -> RouteGraph {
         guard let file = try read() else { return RouteGraph() }
         return try withContents(of: file) { contents, buffer in RouteGraph(contents: contents, in: buffer) }
     }
@@ -53,7 +53,7 @@ public struct GraphFile: Sendable {
     /// The suggestions for `request` (see `RouteGraph.suggestions(for:filter:)`), read
     /// without locking: from a scan of the file when that can answer
     /// (`RouteGraph.scannedSuggestions`), else from a full load.
-    public func suggestions(
+    package func suggestions(
         for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
     ) throws(GraphFileError) -> [Suggestion] {
         guard let file = try read() else { return RouteGraph().suggestions(for: request, filter: filter) }
@@ -70,7 +70,7 @@ public struct GraphFile: Sendable {
     /// Throws `GraphFileError` for file problems (then `body` may not have run) and
     /// whatever `body` throws (then nothing is saved).
     @discardableResult
-    public func update<Result>(_ body: (inout RouteGraph) throws -> Result) throws -> Result {
+    package func update<Result>(_ body: (inout RouteGraph) throws -> Result) throws -> Result {
         try update(patching: { _, _ in nil }, body)
     }
 

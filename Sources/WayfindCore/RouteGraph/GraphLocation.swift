@@ -7,12 +7,12 @@
 ///
 /// A relative `XDG_STATE_HOME` is ignored, as the XDG Base Directory specification says.
 /// Missing directories are created with mode 0700 when the graph is first saved.
-public enum GraphLocation {
+package enum GraphLocation {
     /// The file name under the state directory.
-    public static let relativePath = "wayfind/routegraph.json"
+    package static let relativePath = "wayfind/routegraph.json"
 
     /// The graph file's path for an explicit `--graph` value (or nil) and an environment.
-    public static func path(explicit: String?, environment: Environment) throws(ToolError) -> String {
+    package static func path(explicit: String?, environment: Environment) throws(ToolError) -> String {
         if let explicit { return explicit }
         func variable(_ name: String) throws(ToolError) -> String? {
             guard let value = environment[name] else { return nil }
@@ -42,7 +42,7 @@ extension GraphLocation {
     ) { $0.isEmpty ? nil : $0 }
 
     /// The FILES and ENVIRONMENT man page sections both tools share.
-    public static let manSections: [ManSection] = [
+    package static let manSections: [ManSection] = [
         ManSection(
             "FILES",
             """

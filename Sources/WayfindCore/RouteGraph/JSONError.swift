@@ -15,7 +15,7 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     public var column: Int
 
     /// Creates an error at a position already known in full.
-    public init(message: String, offset: Int, line: Int, column: Int) {
+    package init(message: String, offset: Int, line: Int, column: Int) {
         self.message = message
         self.offset = offset
         self.line = line
@@ -23,7 +23,7 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Creates an error at `offset` in `bytes`, computing the line and column.
-    public init(message: String, offset: Int, in bytes: UnsafeRawBufferPointer) {
+    package init(message: String, offset: Int, in bytes: UnsafeRawBufferPointer) {
         var line = 1
         var column = 1
         let end = min(offset, bytes.count)

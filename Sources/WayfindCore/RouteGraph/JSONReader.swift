@@ -10,13 +10,13 @@
 /// beyond the RFC, unpaired surrogates in `\u` escapes, which a `String` cannot hold.
 /// Commas are tracked with one flag, `atContainerStart`, not a stack: a nested container
 /// is always read to its end before its parent goes on.
-public struct JSONReader {
+package struct JSONReader {
     /// The deepest nesting of arrays and objects accepted, to bound recursion in
     /// `skipValue()`; Foundation's `JSONSerialization` uses the same limit.
-    public static let defaultMaximumDepth = 512
+    package static let defaultMaximumDepth = 512
 
     /// The kind of the next value, as told by its first byte.
-    public enum ValueKind: Sendable, Equatable {
+    package enum ValueKind: Sendable, Equatable {
         /// `{`
         case object
         /// `[`
@@ -44,38 +44,38 @@ public struct JSONReader {
     }
 
     /// The document being read; it must outlive the reader.
-    public let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
     /// The deepest nesting accepted.
-    public let maximumDepth: Int
+    package let maximumDepth: Int
     /// The byte offset of the next unread byte.
-    public private(set) var offset = 0
+    package private(set) var offset = 0
     /// How many arrays and objects are open.
-    public private(set) var depth = 0
+    package private(set) var depth = 0
     /// True right after `[` or `{`: the next thing is a first element or the end, not a comma.
     private var atContainerStart = false
 
     /// Creates a reader at the start of `bytes`.
-    public init(_ bytes: UnsafeRawBufferPointer, maximumDepth: Int = JSONReader.defaultMaximumDepth) {
+    package init(_ bytes: UnsafeRawBufferPointer, maximumDepth: Int = JSONReader.defaultMaximumDepth) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
     }
 
     /// Whether `bytes` is one complete, valid JSON document (any value at the top level).
-    public static func validate(_ bytes: UnsafeRawBufferPointer) throws(JSONError) {
+    package static func validate(_ bytes: UnsafeRawBufferPointer) throws(JSONError) {
         var reader = JSONReader(bytes)
         try reader.skipValue()
         try reader.finish()
     }
 
     /// An error at `offset` (by default the current position) with its line and column.
-    public func error(_ message: String, at offset: Int? = nil) -> JSONError {
+    package func error(_ message: String, at offset: Int? = nil) -> JSONError {
         JSONError(message: message, offset: offset ?? self.offset, in: bytes)
     }
 
     // MARK: Structure
 
     /// Skips whitespace and tells what kind of value comes next.
-    public mutating func peekKind() throws(JSONError) -> ValueKind {
+    package mutating func peekKind() throws(JSONError) -> ValueKind {
         skipWhitespace()
         guard offset < bytes.count else { throw error("unexpected end of input, expected a value") }
         switch bytes[offset] {
@@ -92,14 +92,14 @@ public struct JSONReader {
     }
 
     /// Reads `{`; then call `nextKey()` until it returns nil.
-    public mutating func beginObject() throws(JSONError) {
+    package mutating func beginObject() throws(JSONError) {
         try expectKind(.object)
         try enterContainer()
     }
 
     /// Reads the comma or closing brace after the previous member, and the next key and
     /// its colon; nil when the object has ended (the `}` is consumed).
-    public mutating func nextKey() throws(JSONError) -> String? {
+    package mutating func nextKey() throws(JSONError) -> String? {
         guard try advanceToMember() else { return nil }
         let key = try readStringAfterQuote()
         try expectColon()
@@ -109,7 +109,7 @@ public struct JSONReader {
     /// Like `nextKey()`, but hands the key's bytes to `body` instead of making a `String`:
     /// a slice of the input when the key has no escapes, else its decoded bytes.
     @inline(__always)
-    public mutating func nextKeyBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) throws(JSONError) -> T? {
+    package mutating func nextKeyBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) throws(JSONError) -> T? {
         guard try advanceToMember() else { return nil }
         let result = try stringBytesAfterQuote(body)
         try expectColon()
@@ -117,7 +117,7 @@ public struct JSONReader {
     }
 
     /// Reads `[`; then call `nextElement()` before each element until it returns false.
-    public mutating func beginArray() throws(JSONError) {
+    package mutating func beginArray() throws(JSONError) {
         try expectKind(.array)
         try enterContainer()
     }
@@ -125,7 +125,7 @@ public struct JSONReader {
     /// Reads the comma before the next element; false when the array has ended (the `]`
     /// is consumed).
     @inline(__always)
-    public mutating func nextElement() throws(JSONError) -> Bool {
+    package mutating func nextElement() throws(JSONError) -> Bool {
         skipWhitespace()
         guard offset < bytes.count else { throw error("unexpected end of input in an array") }
         let byte = bytes[offset]
@@ -146,7 +146,7 @@ public struct JSONReader {
     }
 
     /// Checks that only whitespace is left after the document.
-    public mutating func finish() throws(JSONError) {
+    package mutating func finish() throws(JSONError) {
         skipWhitespace()
         if offset < bytes.count {
             throw error("unexpected \(Self.describe(bytes[offset])) after the end of the document")
@@ -156,7 +156,7 @@ public struct JSONReader {
     // MARK: Values
 
     /// Reads a string value.
-    public mutating func readString() throws(JSONError) -> String {
+    package mutating func readString() throws(JSONError) -> String {
         try expectKind(.string)
         return try readStringAfterQuote()
     }
@@ -165,13 +165,13 @@ public struct JSONReader {
     /// a slice of the input when the string has no escapes, the common case, so reading
     /// a name that is already known allocates nothing.
     @inline(__always)
-    public mutating func readStringBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) throws(JSONError) -> T {
+    package mutating func readStringBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) throws(JSONError) -> T {
         try expectKind(.string)
         return try stringBytesAfterQuote(body)
     }
 
     /// Reads a number that is an integer in range of `Int64` (no fraction, no exponent).
-    public mutating func readInt64() throws(JSONError) -> Int64 {
+    package mutating func readInt64() throws(JSONError) -> Int64 {
         try expectKind(.number)
         let start = offset
         let shape = try scanNumber()
@@ -197,14 +197,14 @@ public struct JSONReader {
     }
 
     /// Reads `null` if it comes next and says whether it did; anything else is left unread.
-    public mutating func readNullIfPresent() throws(JSONError) -> Bool {
+    package mutating func readNullIfPresent() throws(JSONError) -> Bool {
         guard try peekKind() == .null else { return false }
         try expectLiteral("null")
         return true
     }
 
     /// Reads and validates the next value, whatever it is, and drops it.
-    public mutating func skipValue() throws(JSONError) {
+    package mutating func skipValue() throws(JSONError) {
         switch try peekKind() {
         case .object:
             try enterContainer()
@@ -239,7 +239,7 @@ public struct JSONReader {
     /// Consumes `literal` if the input continues with exactly its bytes (no whitespace
     /// is skipped); otherwise leaves the position alone and returns false.
     @inline(__always)
-    public mutating func skipLiteral(_ literal: StaticString) -> Bool {
+    package mutating func skipLiteral(_ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard offset + count <= bytes.count else { return false }
         // Inline, eight bytes at a time, the last (or only) load overlapping the one
@@ -271,7 +271,7 @@ public struct JSONReader {
     /// After an opening quote already consumed: the bytes of a string without escapes,
     /// consuming its closing quote; nil for a string with an escape or invalid content.
     @inline(__always)
-    public mutating func plainStringBody() -> UnsafeRawBufferPointer? {
+    package mutating func plainStringBody() -> UnsafeRawBufferPointer? {
         let start = offset
         guard let isPlain = try? scanPlainString(), isPlain else { return nil }
         return UnsafeRawBufferPointer(rebasing: bytes[start..<offset - 1])
@@ -281,7 +281,7 @@ public struct JSONReader {
     /// exponent; nil (position unspecified) for anything else. The digits are found, and
     /// their value made, eight at a time.
     @inline(__always)
-    public mutating func plainNonNegativeInteger() -> Int64? {
+    package mutating func plainNonNegativeInteger() -> Int64? {
         let start = offset
         var end = offset
         let ones: UInt64 = 0x0101_0101_0101_0101
@@ -329,7 +329,7 @@ public struct JSONReader {
 
     /// Moves back to `offset`, an earlier position inside the current container, to read
     /// the same bytes again.
-    public mutating func rewind(to offset: Int) {
+    package mutating func rewind(to offset: Int) {
         self.offset = offset
     }
 
@@ -409,7 +409,7 @@ public struct JSONReader {
 
     /// Skips whitespace (space, tab, newline, carriage return).
     @inline(__always)
-    public mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         // Eight bytes at a time (the indentation of a pretty-printed document), then one.
         while offset &+ 8 <= bytes.count {
             let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))

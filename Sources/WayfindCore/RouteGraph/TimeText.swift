@@ -7,12 +7,12 @@
 ///
 /// ISO 8601 times without an offset are taken as UTC, so an imported log means the
 /// same on every machine (there is no time zone database below Foundation).
-public enum TimeText {
+package enum TimeText {
     /// Seconds per unit letter of a duration.
     static let unitSeconds: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
 
     /// The number of seconds in `text`, or nil if it is not a duration ≥ 0.
-    public static func duration(_ text: String) -> Int64? {
+    package static func duration(_ text: String) -> Int64? {
         var digits = Substring(text)
         var unit: Int64 = 1
         if let last = digits.last, let seconds = unitSeconds[last] {
@@ -29,11 +29,11 @@ public enum TimeText {
     /// The times accepted: the years 1970 to 9999 (UTC). Earlier or later is a mistake
     /// (a negative number, a time in milliseconds), and keeps the arithmetic of ages far
     /// from overflow.
-    public static let range: ClosedRange<Int64> = 0...253_402_300_799
+    package static let range: ClosedRange<Int64> = 0...253_402_300_799
 
     /// The Unix time in `text` (seconds, or ISO 8601 as above), or nil; nil too for a
     /// time outside `range`.
-    public static func timestamp(_ text: String) -> Int64? {
+    package static func timestamp(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
         let time = bytes.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } ? Int64(text) : iso8601(bytes)
         return time.flatMap { range.contains($0) ? $0 : nil }

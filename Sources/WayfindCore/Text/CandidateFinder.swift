@@ -24,14 +24,14 @@
 /// checks that word directly at the hit (`anchorWord`, `anchorOffset`) and looks at the
 /// whole line only when it fits: most hits of a common byte are rejected in a few
 /// instructions.
-public final class CandidateFinder {
+package final class CandidateFinder {
     /// The index, in `LineMatcher.wordBuffers`, of the ASCII query word holding the
     /// anchor byte, or nil when the anchor comes from a word with non-ASCII bytes.
-    public let anchorWord: Int?
+    package let anchorWord: Int?
     /// Where the anchor byte sits in that word.
-    public let anchorOffset: Int
+    package let anchorOffset: Int
     /// The anchor byte (folded: lowercase).
-    public let anchorByte: UInt8
+    package let anchorByte: UInt8
     /// The bytes followed: the anchor in both cases, then the lead bytes of the non-ASCII
     /// characters that fold to it.
     private let needles: [UInt8]
@@ -40,7 +40,7 @@ public final class CandidateFinder {
 
     /// A finder for `query`, or nil when every line is a candidate (an empty query, or one
     /// without ASCII bytes).
-    public init?(query: MatchQuery) {
+    package init?(query: MatchQuery) {
         var best: (word: Int, offset: Int, byte: UInt8, ascii: Bool)? = nil
         var bestFrequency = Int.max
         for (w, word) in query.words.enumerated() {
@@ -75,7 +75,7 @@ public final class CandidateFinder {
     /// really folds to something containing the anchor byte: `ł` and `ž` share the lead
     /// byte C5, but only `ž` can be a `z`.
     @inline(__always)
-    public func characterFoldsToAnchor(at p: UnsafePointer<UInt8>) -> Bool {
+    package func characterFoldsToAnchor(at p: UnsafePointer<UInt8>) -> Bool {
         let (value, _) = UTF8Decoding.decode(p, end: end)
         if value == UTF8Decoding.invalid { return false }
         let form = UnicodeFolding.foldedBytes(of: value)
@@ -88,7 +88,7 @@ public final class CandidateFinder {
     }
 
     /// Starts over on a new block of input `[start, start + count)`.
-    public func reset(_ start: UnsafePointer<UInt8>, count: Int) {
+    package func reset(_ start: UnsafePointer<UInt8>, count: Int) {
         end = start + count
         // Positions before `start` force a fresh search in each stream.
         for i in 0..<needles.count { streams[i] = start - 1 }
@@ -97,7 +97,7 @@ public final class CandidateFinder {
     /// The first candidate position at or after `p`, or nil when there is none before the
     /// end of the block. A candidate byte ≥ 0x80 means "match this whole line".
     @inline(__always)
-    public func next(from p: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
+    package func next(from p: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
         if p >= end { return nil }
         var best = end
         var i = 0
@@ -116,23 +116,23 @@ public final class CandidateFinder {
 }
 
 /// A set of bytes, as four 64-bit masks.
-public struct LeadByteSet: Sendable, Equatable {
+package struct LeadByteSet: Sendable, Equatable {
     var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
     /// An empty set.
-    public init() {}
+    package init() {}
 
     init(bits: (UInt64, UInt64, UInt64, UInt64)) { self.bits = bits }
 
     /// The four masks (bytes 0-63, 64-127, 128-191, 192-255).
-    public var masks: [UInt64] { [bits.0, bits.1, bits.2, bits.3] }
+    package var masks: [UInt64] { [bits.0, bits.1, bits.2, bits.3] }
 
     /// Whether the set is empty.
-    public var isEmpty: Bool { bits.0 | bits.1 | bits.2 | bits.3 == 0 }
+    package var isEmpty: Bool { bits.0 | bits.1 | bits.2 | bits.3 == 0 }
 
     /// Whether `byte` is in the set.
     @inline(__always)
-    public func contains(_ byte: UInt8) -> Bool {
+    package func contains(_ byte: UInt8) -> Bool {
         let bit = UInt64(1) << UInt64(byte & 63)
         switch byte >> 6 {
         case 0: return bits.0 & bit != 0
@@ -143,7 +143,7 @@ public struct LeadByteSet: Sendable, Equatable {
     }
 
     /// Adds `byte`.
-    public mutating func insert(_ byte: UInt8) {
+    package mutating func insert(_ byte: UInt8) {
         let bit = UInt64(1) << UInt64(byte & 63)
         switch byte >> 6 {
         case 0: bits.0 |= bit
@@ -153,13 +153,13 @@ public struct LeadByteSet: Sendable, Equatable {
         }
     }
 
-    public static func == (a: LeadByteSet, b: LeadByteSet) -> Bool {
+    package static func == (a: LeadByteSet, b: LeadByteSet) -> Bool {
         a.bits.0 == b.bits.0 && a.bits.1 == b.bits.1 && a.bits.2 == b.bits.2 && a.bits.3 == b.bits.3
     }
 
     /// The lead bytes of the UTF-8 of every non-ASCII character whose folded form contains
     /// the ASCII byte `byte`.
-    public static func forFoldedByte(_ byte: UInt8) -> LeadByteSet {
+    package static func forFoldedByte(_ byte: UInt8) -> LeadByteSet {
         byte < 0x80 ? asciiTable[Int(byte)] : LeadByteSet()
     }
 
@@ -171,7 +171,7 @@ public struct LeadByteSet: Sendable, Equatable {
 
     /// Computes `forFoldedByte` for every ASCII byte from the folding tables (for the test
     /// that keeps the generated table true, and to regenerate it).
-    public static func computeASCIITable() -> [LeadByteSet] {
+    package static func computeASCIITable() -> [LeadByteSet] {
         var table = [LeadByteSet](repeating: LeadByteSet(), count: 128)
         var value: UInt32 = 0x80
         while value <= 0x10FFFF {
@@ -193,7 +193,7 @@ public struct LeadByteSet: Sendable, Equatable {
 ///
 /// Relative ranks, not measured counts: lowercase letters in English order of frequency,
 /// then digits and the punctuation of paths and identifiers. Only the order matters.
-public enum ByteFrequency {
+package enum ByteFrequency {
     static let table: [Int] = {
         var t = [Int](repeating: 10, count: 256)
         // Letters, most common first ("etaoin srl…"), scored 250 down.
@@ -210,5 +210,5 @@ public enum ByteFrequency {
 
     /// The frequency rank of `b` (a folded byte, so it stands for both cases).
     @inline(__always)
-    public static func rank(_ b: UInt8) -> Int { table[Int(b)] }
+    package static func rank(_ b: UInt8) -> Int { table[Int(b)] }
 }

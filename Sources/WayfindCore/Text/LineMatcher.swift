@@ -63,7 +63,7 @@ public final class LineMatcher {
     /// the line's byte offsets, sorted and merged where they overlap.
     public private(set) var ranges: [Range<Int>] = []
     /// Ranking facts about the last successful match with `recordRanges`.
-    public private(set) var lastScore = MatchScore()
+    package private(set) var lastScore = MatchScore()
 
     /// A matcher for `query`.
     public init(_ query: MatchQuery) {
@@ -357,7 +357,7 @@ public final class LineMatcher {
     ///
     /// `blockStart` is the start of the block (a line start); `terminator` ends lines.
     @inline(__always)
-    public func startsWord(
+    package func startsWord(
         _ word: UnsafeBufferPointer<UInt8>, at position: UnsafePointer<UInt8>,
         blockStart: UnsafePointer<UInt8>, blockEnd: UnsafePointer<UInt8>, terminator: UInt8
     ) -> DirectVerdict {
@@ -401,27 +401,27 @@ public final class LineMatcher {
     }
 
     /// The query words, longest first, as raw buffers.
-    public var wordBuffers: [UnsafeBufferPointer<UInt8>] { words }
+    package var wordBuffers: [UnsafeBufferPointer<UInt8>] { words }
 }
 
 /// The answer of `LineMatcher.startsWord`.
-public enum DirectVerdict {
+package enum DirectVerdict {
     case yes, no, unknown
 }
 
 /// Facts about a match that `--rank` orders by.
-public struct MatchScore: Sendable, Equatable {
+package struct MatchScore: Sendable, Equatable {
     /// Whether the query matches the line whole: every query word is a whole word and
     /// every word of the line is matched.
-    public var coversLine = false
+    package var coversLine = false
     /// How many query words matched a whole word rather than a prefix.
-    public var wholeWords = 0
+    package var wholeWords = 0
     /// Whether a query word matched the first word of the line.
-    public var atLineStart = false
+    package var atLineStart = false
     /// How many words the line has.
-    public var wordCount = 0
+    package var wordCount = 0
     /// An empty score.
-    public init() {}
+    package init() {}
 }
 
 /// Which word starts are used: a bit mask, or a byte array for lines of more than 64 words.

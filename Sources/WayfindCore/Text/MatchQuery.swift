@@ -2,7 +2,7 @@
 public struct MatchQuery: Sendable {
     /// The folded query words, longest first; words of equal length in byte order, so
     /// repeated words sit side by side.
-    public let words: [[UInt8]]
+    package let words: [[UInt8]]
     /// Where lines split into words.
     public let mode: WordMode
 

@@ -9,13 +9,13 @@
 /// A large regular file is mapped instead of read (see `MappedFile`), and the answer is
 /// the same either way, including the record-length error. If the file shrinks while it
 /// is mapped, the next call throws `ReadError.changedWhileRead`.
-public final class RecordReader {
+package final class RecordReader {
     /// Bytes per read: large enough that syscalls are rare, small enough to stay cache-warm
     /// and keep peak memory far under the 8 MB budget.
-    public static let defaultReadSize = 256 * 1024
+    package static let defaultReadSize = 256 * 1024
     /// The longest record accepted (64 MiB): longer lines are an error, not a reason to
     /// grow without bound.
-    public static let defaultMaximumRecordLength = 64 * 1024 * 1024
+    package static let defaultMaximumRecordLength = 64 * 1024 * 1024
 
     /// Where the bytes come from.
     private enum Source {
@@ -35,20 +35,20 @@ public final class RecordReader {
     private var memoryOffset = 0
     private var reachedEnd = false
     /// True when the last block returned ended without a terminator (the file's last line).
-    public private(set) var lastBlockIsUnterminated = false
+    package private(set) var lastBlockIsUnterminated = false
     /// A large regular file is mapped instead of read (see `MappedFile`).
     private let mapped: MappedFile?
     private var mappedOffset = 0
     private let mappedWindow: Int
 
     /// Files at least this large are mapped: below it, `read` costs less than the mapping.
-    public static let mappingThreshold = 4 * 1024 * 1024
+    package static let mappingThreshold = 4 * 1024 * 1024
     /// Bytes handed out per block from a mapped file.
     static let defaultMappedWindow = 1024 * 1024
 
     /// A reader of `source` splitting at `terminator`, reading `readSize` bytes at a time
     /// and refusing records longer than `maximumRecordLength` (both settable for tests).
-    public init(
+    package init(
         _ source: FileDescriptor, terminator: UInt8, readSize: Int = RecordReader.defaultReadSize,
         maximumRecordLength: Int = RecordReader.defaultMaximumRecordLength
     ) {
@@ -85,7 +85,7 @@ public final class RecordReader {
 
     /// The next run of complete records, or nil at end of input. The bytes stay valid until
     /// the next call.
-    public func nextBlock() throws(ReadError) -> UnsafeBufferPointer<UInt8>? {
+    package func nextBlock() throws(ReadError) -> UnsafeBufferPointer<UInt8>? {
         if let mapped { return try nextMappedBlock(mapped) }
         // Move the unfinished tail of the previous read to the front.
         let pending = pendingEnd - pendingStart
@@ -185,7 +185,7 @@ public final class RecordReader {
 }
 
 /// Why `RecordReader` could not go on.
-public enum ReadError: Error, Equatable, CustomStringConvertible {
+package enum ReadError: Error, Equatable, CustomStringConvertible {
     /// A read failed.
     case system(SystemError)
     /// A record is longer than the limit.
@@ -194,7 +194,7 @@ public enum ReadError: Error, Equatable, CustomStringConvertible {
     case changedWhileRead
 
     /// A lowercase message for `tool: FILE: message`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .system(let error): return error.description
         case .recordTooLong(let limit):

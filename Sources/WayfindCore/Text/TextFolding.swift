@@ -1,15 +1,15 @@
 /// Folding of whole texts, built on `UnicodeFolding`'s per-scalar tables.
-public enum TextFolding {
+package enum TextFolding {
     /// Whether an ASCII byte is whitespace (space, tab, newline, vertical tab, form feed,
     /// carriage return).
     @inline(__always)
-    public static func isASCIIWhitespace(_ b: UInt8) -> Bool {
+    package static func isASCIIWhitespace(_ b: UInt8) -> Bool {
         b == 0x20 || (b >= 0x09 && b <= 0x0D)
     }
 
     /// Whether a non-ASCII scalar is whitespace (the Unicode White_Space property).
     @inline(__always)
-    public static func isUnicodeWhitespace(_ v: UInt32) -> Bool {
+    package static func isUnicodeWhitespace(_ v: UInt32) -> Bool {
         switch v {
         case 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: return true
         default: return false
@@ -18,13 +18,13 @@ public enum TextFolding {
 
     /// The folded UTF-8 of `text`: lowercase, accents removed, ł→l, ß→ss, … Invalid bytes
     /// become 0xFF, which never occurs in valid UTF-8 and so never matches.
-    public static func fold(_ text: String) -> [UInt8] {
+    package static func fold(_ text: String) -> [UInt8] {
         var text = text
         return text.withUTF8 { fold($0) }
     }
 
     /// The folded UTF-8 of raw bytes (see `fold(_:)`).
-    public static func fold(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    package static func fold(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         guard var p = bytes.baseAddress else { return output }

@@ -1,14 +1,14 @@
 /// A strict UTF-8 decoder over raw bytes that never fails: an invalid or truncated
 /// sequence decodes as one invalid byte, so bad input is passed through unchanged and
 /// simply matches nothing.
-public enum UTF8Decoding {
+package enum UTF8Decoding {
     /// The value returned for a byte that does not start a valid sequence.
-    public static let invalid: UInt32 = 0xFFFF_FFFF
+    package static let invalid: UInt32 = 0xFFFF_FFFF
 
     /// Decodes the scalar at `start` (which must be before `end`), returning its value
     /// (or `invalid`) and how many bytes it used (1 for an invalid byte).
     @inline(__always)
-    public static func decode(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) -> (value: UInt32, length: Int) {
+    package static func decode(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) -> (value: UInt32, length: Int) {
         let b0 = start[0]
         if b0 < 0x80 { return (UInt32(b0), 1) }
         let available = end - start
@@ -39,7 +39,7 @@ public enum UTF8Decoding {
 
     /// Whether the bytes are all ASCII, eight at a time.
     @inline(__always)
-    public static func isASCII(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
+    package static func isASCII(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
         var i = 0
         let raw = UnsafeRawPointer(start)
         while i + 8 <= count {
@@ -55,7 +55,7 @@ public enum UTF8Decoding {
 
     /// The first byte ≥ 0x80 in `[start, end)`, or `end`.
     @inline(__always)
-    public static func firstNonASCII(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
+    package static func firstNonASCII(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
         var p = start
         while end - p >= 8 {
             let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080

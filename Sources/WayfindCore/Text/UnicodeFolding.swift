@@ -12,7 +12,7 @@ import WayfindUnicodeData
 /// What a scalar is to the word splitter.
 ///
 /// The raw values are also the declaration order; `FoldingTables` relies on that.
-public enum ScalarClass: UInt8, Sendable {
+package enum ScalarClass: UInt8, Sendable {
     /// Neither letter nor digit nor mark: whitespace, punctuation, symbols, invalid bytes.
     case separator = 0
     /// A lowercase letter.
@@ -32,21 +32,17 @@ public enum ScalarClass: UInt8, Sendable {
 ///
 /// No folded form is longer than 7 bytes (the generator checks it; the longest today are
 /// 4 bytes, e.g. U+FB13 ﬓ → մն).
-@frozen
-public struct FoldedScalar: Hashable, Sendable {
+package struct FoldedScalar: Hashable, Sendable {
     /// Bytes 0…6 (least significant first) are the UTF-8 bytes in order; byte 7 is the count.
-    public var rawValue: UInt64
+    package var rawValue: UInt64
 
-    @inlinable
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
 
     /// The empty form (marks, invalid values).
-    @inlinable
-    public static var empty: FoldedScalar { FoldedScalar(rawValue: 0) }
+    package static var empty: FoldedScalar { FoldedScalar(rawValue: 0) }
 
     /// The UTF-8 encoding of a scalar value (`value` must be a valid scalar).
-    @inlinable
-    public init(encoding value: UInt32) {
+    package init(encoding value: UInt32) {
         // Written in small typed steps: one long expression takes the type checker long.
         let v = UInt64(truncatingIfNeeded: value)
         let last: UInt64 = 0x80 | v & 0x3F
@@ -68,26 +64,22 @@ public struct FoldedScalar: Hashable, Sendable {
     }
 
     /// The number of bytes, 0…7.
-    @inlinable
-    public var count: Int { Int(truncatingIfNeeded: rawValue &>> 56) }
+    package var count: Int { Int(truncatingIfNeeded: rawValue &>> 56) }
 
     /// Whether the scalar folds to nothing.
-    @inlinable
-    public var isEmpty: Bool { rawValue &>> 56 == 0 }
+    package var isEmpty: Bool { rawValue &>> 56 == 0 }
 
     /// Byte `index` (0 ≤ index < count).
-    @inlinable
-    public subscript(index: Int) -> UInt8 {
+    package subscript(index: Int) -> UInt8 {
         assert(index >= 0 && index < count)
         return UInt8(truncatingIfNeeded: rawValue &>> UInt64(truncatingIfNeeded: 8 &* index))
     }
 
     /// The bytes, in order.
-    public var bytes: [UInt8] { (0..<count).map { self[$0] } }
+    package var bytes: [UInt8] { (0..<count).map { self[$0] } }
 
     /// Appends the bytes to `output`.
-    @inlinable
-    public func append(to output: inout [UInt8]) {
+    package func append(to output: inout [UInt8]) {
         var bits = rawValue
         for _ in 0..<count {
             output.append(UInt8(truncatingIfNeeded: bits))
@@ -101,17 +93,15 @@ public struct FoldedScalar: Hashable, Sendable {
 ///
 /// Invalid scalar values (surrogates, values above 0x10FFFF) are separators that fold to
 /// nothing, so the output is always valid UTF-8.
-public enum UnicodeFolding {
+package enum UnicodeFolding {
     /// The class of any scalar value.
-    @inlinable
-    public static func scalarClass(_ value: UInt32) -> ScalarClass {
+    package static func scalarClass(_ value: UInt32) -> ScalarClass {
         if value < 0x80 { return asciiClass(UInt8(truncatingIfNeeded: value)) }
         return FoldingTables.scalarClass(FoldingTables.shared.entry(value))
     }
 
     /// The class of an ASCII byte.
-    @inlinable
-    public static func asciiClass(_ byte: UInt8) -> ScalarClass {
+    package static func asciiClass(_ byte: UInt8) -> ScalarClass {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"): return .lowercase
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): return .uppercase
@@ -121,8 +111,7 @@ public enum UnicodeFolding {
     }
 
     /// The folded UTF-8 form of `value` (any scalar value), without allocating.
-    @inlinable
-    public static func foldedBytes(of value: UInt32) -> FoldedScalar {
+    package static func foldedBytes(of value: UInt32) -> FoldedScalar {
         if value < 0x80 { return asciiFolded(UInt8(truncatingIfNeeded: value)) }
         let tables = FoldingTables.shared
         return tables.folded(tables.entry(value), value)
@@ -130,8 +119,7 @@ public enum UnicodeFolding {
 
     /// Class and folded form of `value` (any scalar value) with a single table lookup:
     /// `(scalarClass(value), foldedBytes(of: value))`.
-    @inlinable
-    public static func lookup(_ value: UInt32) -> (scalarClass: ScalarClass, folded: FoldedScalar) {
+    package static func lookup(_ value: UInt32) -> (scalarClass: ScalarClass, folded: FoldedScalar) {
         if value < 0x80 {
             let byte = UInt8(truncatingIfNeeded: value)
             return (asciiClass(byte), asciiFolded(byte))
@@ -142,8 +130,7 @@ public enum UnicodeFolding {
     }
 
     /// Appends the folded UTF-8 form of `value` (any scalar value) to `output`.
-    @inlinable
-    public static func appendFolded(_ value: UInt32, to output: inout [UInt8]) {
+    package static func appendFolded(_ value: UInt32, to output: inout [UInt8]) {
         if value < 0x80 {
             var b = UInt8(truncatingIfNeeded: value)
             if b &- 0x41 < 26 { b |= 0x20 }
@@ -155,7 +142,6 @@ public enum UnicodeFolding {
     }
 
     /// The folded form of an ASCII byte: itself, letters lowercased.
-    @inlinable
     static func asciiFolded(_ byte: UInt8) -> FoldedScalar {
         let lowered = byte &- 0x41 < 26 ? byte | 0x20 : byte
         return FoldedScalar(rawValue: 1 &<< 56 | UInt64(truncatingIfNeeded: lowered))
@@ -175,18 +161,16 @@ public enum UnicodeFolding {
 /// with `shift = UnicodeTableData.blockShift`: `stage1` maps each block of 2^shift values to
 /// one of the distinct blocks stored in `stage2`. The unit tests check that every stage-1
 /// value names a block, every entry a class and a form, and every form at most 7 bytes.
-@usableFromInline
 struct FoldingTables: @unchecked Sendable {  // the arrays are constant and never freed
-    @usableFromInline let stage1: UnsafePointer<UInt16>
-    @usableFromInline let stage2: UnsafePointer<UInt16>
-    @usableFromInline let pool: UnsafePointer<UInt64>
+    let stage1: UnsafePointer<UInt16>
+    let stage2: UnsafePointer<UInt16>
+    let pool: UnsafePointer<UInt64>
 
     /// The tables; computed where used, each pointer one address computation (no lazy
     /// initialization, no `swift_once`).
-    @inlinable static var shared: FoldingTables { FoldingTables() }
+    static var shared: FoldingTables { FoldingTables() }
 
     /// Points at the arrays.
-    @inlinable
     init() {
         stage1 = wayfind_fold_stage1()
         stage2 = wayfind_fold_stage2()
@@ -195,7 +179,6 @@ struct FoldingTables: @unchecked Sendable {  // the arrays are constant and neve
 
     /// The entry of a value (≥ 0x80 in practice); values above 0x10FFFF get "separator, folds
     /// to nothing" (pool index 1).
-    @inlinable
     func entry(_ value: UInt32) -> UInt16 {
         guard value < 0x110000 else { return 1 &<< 3 }
         let shift = UnicodeTableData.blockShift
@@ -203,7 +186,6 @@ struct FoldingTables: @unchecked Sendable {  // the arrays are constant and neve
         return stage2[Int(truncatingIfNeeded: block &<< shift | value & (1 &<< shift &- 1))]
     }
 
-    @inlinable
     static func scalarClass(_ entry: UInt16) -> ScalarClass {
         // The generator only writes raw values 0…5, and ScalarClass's cases are declared in
         // raw-value order, so the raw value is the in-memory representation.
@@ -211,7 +193,6 @@ struct FoldingTables: @unchecked Sendable {  // the arrays are constant and neve
     }
 
     /// The folded form described by `entry`, the entry of `value`.
-    @inlinable
     func folded(_ entry: UInt16, _ value: UInt32) -> FoldedScalar {
         let index = Int(truncatingIfNeeded: entry &>> 3)
         if index == 0 { return FoldedScalar(encoding: value) }

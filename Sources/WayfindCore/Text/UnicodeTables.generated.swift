@@ -7,12 +7,11 @@
 
 /// The constants of the folding tables in `WayfindUnicodeData`, which `FoldingTables`
 /// (UnicodeFolding.swift) reads in place.
-@usableFromInline
 enum UnicodeTableData {
     /// The Unicode version of the scalar properties the tables were generated from.
     static let unicodeVersion = (major: 17, minor: 0)
     /// log2 of the stage-2 block size.
-    @inlinable static var blockShift: UInt32 { 7 }
+    static var blockShift: UInt32 { 7 }
     /// The number of entries of `wayfind_fold_stage1()`.
     static let stage1Count = 8704
     /// The number of entries of `wayfind_fold_stage2()`.

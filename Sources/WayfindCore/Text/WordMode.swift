@@ -18,7 +18,7 @@ public enum WordMode: String, Sendable, CaseIterable {
     /// or a digit (`fooBar`, `utf8String`), and at an uppercase letter that follows
     /// another one and precedes a lowercase letter (the `S` of `HTTPServer`).
     @inline(__always)
-    public static func startsWord(
+    package static func startsWord(
         previous: ScalarClass, current: ScalarClass, next: ScalarClass, camelCase: Bool
     ) -> Bool {
         if current == .separator || current == .mark { return false }

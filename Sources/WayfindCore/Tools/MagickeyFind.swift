@@ -2,10 +2,10 @@
 /// coordinates, in TSV or ArcGIS findAddressCandidates' JSON.
 
 /// The magickey-find tool: its flag table and `run`.
-public enum MagickeyFind {
+package enum MagickeyFind {
     /// Locations per collection by default (ArcGIS's suggest → find flow uses 5), and the cap.
-    public static let defaultCollectionLocations = Geocoder.defaultCollectionPlaces
-    public static let maximumLocations = 50
+    package static let defaultCollectionLocations = Geocoder.defaultCollectionPlaces
+    package static let maximumLocations = 50
 
     /// Half the side of the extent reported around a place, in degrees, by size: a large
     /// city spans tens of kilometres, a town a few.
@@ -14,7 +14,7 @@ public enum MagickeyFind {
     }
 
     /// The flag table.
-    public static let spec = ToolSpec(
+    package static let spec = ToolSpec(
         name: "magickey-find",
         summary: "find the place behind a magicKey from magickey-suggest",
         usage: ["[OPTIONS] KEY...", "[OPTIONS] < KEYS", "[OPTIONS] --text TEXT"],
@@ -108,7 +108,7 @@ public enum MagickeyFind {
     ) { Int($0).flatMap { (1...maximumLocations).contains($0) ? $0 : nil } }
 
     /// Runs magickey-find with `arguments` (without argv[0]) in `context`.
-    public static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
+    package static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
         runTool(spec, arguments: arguments, context: context, extraVersionLines: MagickeyOptions.versionLines()) {
             parsed, output, errors in
             let options = try MagickeyOptions(parsed)

@@ -1,11 +1,11 @@
 /// The options magickey-suggest and magickey-find share: the gazetteer, the location
 /// bias and the filters, with their flag specs and their checks.
-public struct MagickeyOptions {
+package struct MagickeyOptions {
     /// `--places FILE`, or nil for the embedded gazetteer.
-    public var placesPath: String? = nil
-    public var bias = LocationBias(location: nil, radius: nil)
-    public var filters = PlaceFilters()
-    public var json = false
+    package var placesPath: String? = nil
+    package var bias = LocationBias(location: nil, radius: nil)
+    package var filters = PlaceFilters()
+    package var json = false
 
     /// The flags both tools have, read as typed values.
     enum Flags {
@@ -82,21 +82,16 @@ public struct MagickeyOptions {
         if placesPath == nil { try Self.checkEmbeddedCategories(categories) }
         for name in categories {
             // `capitals` means `capital`.
-            if Self.isPlural(name) { filters.categories.append(Array(name.dropLast())) }
+            if PlaceFilters.isPlural(name) { filters.categories.append(Array(name.dropLast())) }
             filters.categories.append(name)
         }
-    }
-
-    /// Whether a category name may be a plural: `capitals`, `admin seats` (not `city`).
-    private static func isPlural(_ name: [UInt8]) -> Bool {
-        name.last == UInt8(ascii: "s") && name.count > 3 && String(decoding: name, as: UTF8.self) != "city"
     }
 
     /// Refuses a `--category` the embedded gazetteer does not have, naming those it has.
     static func checkEmbeddedCategories(_ names: some Sequence<[UInt8]>) throws(UsageError) {
         let known = PlaceCategory.populatedPlaceCategories.map(PlaceCategory.displayName).map { $0.lowercased() }
         let knownNames = known.map { PlaceCategory.normalized($0) }
-        for name in names where !knownNames.contains(name) && !(isPlural(name) && knownNames.contains(Array(name.dropLast()))) {
+        for name in names where !knownNames.contains(name) && !(PlaceFilters.isPlural(name) && knownNames.contains(Array(name.dropLast()))) {
             let typed = String(decoding: name, as: UTF8.self)
             throw UsageError(
                 "unknown --category \(MessageValue.quoted(typed)) (the embedded gazetteer has \(known.joined(separator: ", ")))"

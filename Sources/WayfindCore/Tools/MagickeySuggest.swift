@@ -1,13 +1,13 @@
 /// `magickey-suggest`: suggestions as you type, each with a magicKey, from a gazetteer.
 
 /// The magickey-suggest tool: its flag table and `run`.
-public enum MagickeySuggest {
+package enum MagickeySuggest {
     /// The default and largest `--max-suggestions`, as ArcGIS's suggest has them.
-    public static let defaultSuggestions = 5
-    public static let maximumSuggestions = 15
+    package static let defaultSuggestions = 5
+    package static let maximumSuggestions = 15
 
     /// The flag table.
-    public static let spec = ToolSpec(
+    package static let spec = ToolSpec(
         name: "magickey-suggest",
         summary: "suggest places for partial text, each with a magicKey",
         usage: ["[OPTIONS] TEXT...", "[OPTIONS] < QUERIES"],
@@ -95,7 +95,7 @@ public enum MagickeySuggest {
     ) { Int($0).flatMap { (1...maximumSuggestions).contains($0) ? $0 : nil } }
 
     /// Runs magickey-suggest with `arguments` (without argv[0]) in `context`.
-    public static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
+    package static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
         runTool(spec, arguments: arguments, context: context, extraVersionLines: MagickeyOptions.versionLines()) {
             parsed, output, errors in
             let options = try MagickeyOptions(parsed)

@@ -1,12 +1,12 @@
 /// `routegraph-suggest`: print the places that usually come next.
 
 /// The routegraph-suggest tool: its flag table, its options, and `run`.
-public enum RouteGraphSuggest {
+package enum RouteGraphSuggest {
     /// How many suggestions are printed by default: a screenful for a completion menu.
-    public static let defaultLimit = 10
+    package static let defaultLimit = 10
 
     /// The flag table: the parser, `--help`, the man page and the completions read it.
-    public static let spec = ToolSpec(
+    package static let spec = ToolSpec(
         name: "routegraph-suggest",
         summary: "print the places that usually come next, best first",
         usage: ["[OPTIONS] [QUERY...]"],
@@ -121,7 +121,7 @@ public enum RouteGraphSuggest {
     )
 
     /// Runs routegraph-suggest with `arguments` (without argv[0]) in `context`.
-    public static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
+    package static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
         runTool(spec, arguments: arguments, context: context) { parsed, output, _ in
             let options = try RouteGraphSuggestOptions(parsed, context: context)
             let path = try GraphLocation.path(explicit: options.graph, environment: context.environment)
@@ -161,7 +161,7 @@ public enum RouteGraphSuggest {
     }
 
     /// A score with up to three decimals and no trailing zeros: `11`, `3.25`, `0.125`.
-    public static func formatScore(_ score: Double) -> String {
+    package static func formatScore(_ score: Double) -> String {
         guard score.isFinite, score >= 0, score < 1e15 else { return score.isFinite ? "\(score)" : "0" }
         let thousandths = Int64((score * 1000).rounded())
         let whole = thousandths / 1000
@@ -203,18 +203,18 @@ extension OutputBuffer {
 }
 
 /// routegraph-suggest's options, checked and resolved from the command line.
-public struct RouteGraphSuggestOptions {
-    public var graph: String?
+package struct RouteGraphSuggestOptions {
+    package var graph: String?
     /// What to suggest.
-    public var request: SuggestionRequest
+    package var request: SuggestionRequest
     /// The QUERY words, compiled; nil when there are none.
-    public var query: MatchQuery?
-    public var scores: Bool
-    public var json: Bool
-    public var nullData: Bool
+    package var query: MatchQuery?
+    package var scores: Bool
+    package var json: Bool
+    package var nullData: Bool
 
     /// Resolves options; throws `UsageError` for bad values.
-    public init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
+    package init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
         typealias F = RouteGraphSuggestFlags
         if !(try parsed.value(of: F.learn)).isEmpty {
             throw UsageError("--learn goes with --generate=init-bash, init-zsh or init-fish")

@@ -1,18 +1,18 @@
 /// `routegraph-visit`: record that someone went to a place, learning where they go next.
 
 /// The routegraph-visit tool: its flag table, its options, and `run`.
-public enum RouteGraphVisit {
+package enum RouteGraphVisit {
     /// The default of `--max-places`: enough for years of daily use (a place a day for a
     /// century is 36,500), small enough that the file stays a few megabytes and every
     /// visit stays within a few milliseconds.
-    public static let defaultMaximumPlaces = 50_000
+    package static let defaultMaximumPlaces = 50_000
     /// The longest place name accepted, in UTF-8 bytes. The longest real place names
     /// (Bangkok's ceremonial name, in Thai) are about 500 bytes; anything far longer is
     /// a mistake, such as a whole file piped in as one line.
-    public static let maximumNameBytes = 4096
+    package static let maximumNameBytes = 4096
 
     /// The flag table: the parser, `--help`, the man page and the completions read it.
-    public static let spec = ToolSpec(
+    package static let spec = ToolSpec(
         name: "routegraph-visit",
         summary: "record visits to places, learning which place follows which",
         usage: ["[OPTIONS] [PLACE...]"],
@@ -60,7 +60,7 @@ public enum RouteGraphVisit {
     )
 
     /// Runs routegraph-visit with `arguments` (without argv[0]) in `context`.
-    public static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
+    package static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
         runTool(spec, arguments: arguments, context: context) { parsed, _, errors in
             let options = try RouteGraphVisitOptions(parsed, context: context)
             var visits: [PlannedVisit] = []
@@ -195,25 +195,25 @@ public enum RouteGraphVisit {
 }
 
 /// routegraph-visit's options, checked and resolved from the command line.
-public struct RouteGraphVisitOptions {
+package struct RouteGraphVisitOptions {
     /// The places given as arguments; `["-"]` means standard input.
-    public var places: [String]
-    public var graph: String?
+    package var places: [String]
+    package var graph: String?
     /// The time of visits without their own.
-    public var time: Int64
-    public var timestamped: Bool
-    public var newTrip: Bool
-    public var tripGap: Int64?
-    public var forget: [String]
-    public var maximumPlaces: Int
-    public var selfLoops: Bool
-    public var nullData: Bool
-    public var quiet: Bool
+    package var time: Int64
+    package var timestamped: Bool
+    package var newTrip: Bool
+    package var tripGap: Int64?
+    package var forget: [String]
+    package var maximumPlaces: Int
+    package var selfLoops: Bool
+    package var nullData: Bool
+    package var quiet: Bool
     /// How long to wait for another process's lock on the graph, in seconds.
-    public var lockTimeout: Int64
+    package var lockTimeout: Int64
 
     /// Resolves options; throws `UsageError` for bad values.
-    public init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
+    package init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
         typealias F = RouteGraphVisitFlags
         graph = try parsed.value(of: GraphLocation.flag)
         forget = try parsed.value(of: F.forget)

@@ -1,9 +1,9 @@
 /// `smartgrep`: print the lines in which every query word starts a different word.
 
 /// The smartgrep tool: its flag table, its options, and `run`.
-public enum Smartgrep {
+package enum Smartgrep {
     /// The flag table: the parser, `--help`, the man page and the completions read it.
-    public static let spec = ToolSpec(
+    package static let spec = ToolSpec(
         name: "smartgrep",
         summary: "print lines in which every query word starts a different word",
         usage: ["[OPTIONS] QUERY [FILE...]"],
@@ -107,7 +107,7 @@ public enum Smartgrep {
     )
 
     /// Runs smartgrep with `arguments` (without argv[0]) in `context`.
-    public static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
+    package static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
         runTool(spec, arguments: arguments, context: context) { parsed, output, errors in
             let options = try SmartgrepOptions(parsed, context: context)
             if options.lineBuffered { output.isLineBuffered = true }
@@ -144,31 +144,31 @@ public enum Smartgrep {
 }
 
 /// smartgrep's options, checked and resolved from the command line.
-public struct SmartgrepOptions {
+package struct SmartgrepOptions {
     /// The compiled query.
-    public var query: MatchQuery
+    package var query: MatchQuery
     /// The files to read; `-` is standard input.
-    public var files: [String]
-    public var invert = false
-    public var countOnly = false
-    public var maxCount: Int? = nil
-    public var lineNumbers = false
-    public var quiet = false
-    public var withFilename = false
-    public var terminator: UInt8 = 0x0A
-    public var color = false
-    public var lineBuffered = false
+    package var files: [String]
+    package var invert = false
+    package var countOnly = false
+    package var maxCount: Int? = nil
+    package var lineNumbers = false
+    package var quiet = false
+    package var withFilename = false
+    package var terminator: UInt8 = 0x0A
+    package var color = false
+    package var lineBuffered = false
     /// The 1-based field to match, if any.
-    public var field: Int? = nil
-    public var delimiter: UInt8 = 0x09
-    public var rank = false
+    package var field: Int? = nil
+    package var delimiter: UInt8 = 0x09
+    package var rank = false
     /// Bytes per read (tests make it tiny to put block boundaries everywhere).
     package var readSize = RecordReader.defaultReadSize
     /// The longest line accepted.
     package var maximumLineLength = RecordReader.defaultMaximumRecordLength
 
     /// Resolves options; throws `UsageError` for bad values.
-    public init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
+    package init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
         typealias F = SmartgrepFlags
         var positionals = parsed.positionals
         guard !positionals.isEmpty else { throw UsageError("missing QUERY") }
