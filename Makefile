@@ -15,7 +15,7 @@ SWIFT ?= swift
 RELEASE_FLAGS = -c release -Xswiftc -static-executable
 BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
 
-.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-index profile link-order fuzz
+.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-index profile link-order fuzz example-library
 
 all: build
 
@@ -29,7 +29,13 @@ test: test-deps build
 	WAYFIND_BIN_DIR="$(BIN)" $(SWIFT) test
 	$(SWIFT) build $(RELEASE_FLAGS) --product smartgrep-check
 	"$(BIN)/smartgrep-check" --bin "$(BIN)"
+	$(MAKE) --no-print-directory example-library
 	$(MAKE) --no-print-directory check-docs
+
+# The library example (examples/library): another package that depends on this one by
+# path; it must build and print what examples/library/expected-output.txt says.
+example-library:
+	cd examples/library && $(SWIFT) build -q && ./.build/debug/wayfind-example | diff -u expected-output.txt -
 
 check: test lint
 
