@@ -7,9 +7,10 @@ import Foundation
 /// distinct word starts with the textbook augmenting-path matching.
 ///
 /// The rules, as the README and `man smartgrep` state them:
-/// - A query splits at whitespace into words. Outside `space` mode, each word loses the
-///   characters that cannot be part of a word (neither letter, digit nor mark) from both
-///   ends, and marks from its front. Words left empty are dropped; no words match all.
+/// - A query splits at whitespace into words. Each word loses marks from its front (no
+///   word of a line starts with one), and outside `space` mode also the characters that
+///   cannot be part of a word (neither letter, digit nor mark) from both ends. Words left
+///   empty are dropped; no words match all.
 /// - Folding: letters in `extraFolds` become their value; other letters are made the
 ///   lowercase of their uppercase, folded by Foundation (`.caseInsensitive`,
 ///   `.diacriticInsensitive`), then again case-round-tripped, decomposed and stripped of
@@ -221,8 +222,11 @@ public final class ReferenceMatcher {
     public func queryWords(_ query: String, mode: Mode) -> [[UInt8]] {
         query.split(whereSeparator: { $0.isWhitespace }).compactMap { part in
             var scalars = Array(part.unicodeScalars)
+            // Marks leave the front in every mode (no word starts with one); other
+            // non-word characters leave both ends outside `space` mode.
+            let trimmed: Set<Class> = mode == .space ? [.mark] : [.separator, .mark]
+            while let first = scalars.first, trimmed.contains(Self.classOf(first)) { scalars.removeFirst() }
             if mode != .space {
-                while let first = scalars.first, [.separator, .mark].contains(Self.classOf(first)) { scalars.removeFirst() }
                 while let last = scalars.last, Self.classOf(last) == .separator { scalars.removeLast() }
             }
             let word = scalars.flatMap { fold($0) }

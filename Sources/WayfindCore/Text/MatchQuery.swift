@@ -8,10 +8,10 @@ public struct MatchQuery: Sendable {
 
     /// Compiles `text`: split at whitespace (leading, trailing and repeated whitespace is
     /// ignored), trim each word, fold it. Trimming drops the characters that cannot be part
-    /// of a word in `mode` from both ends (`paris,` is `paris`, `.bin` is `bin`) and
-    /// combining marks from the front; in `space` mode only whitespace separates words, so
-    /// nothing is trimmed. A word left empty is dropped, so a query of only such words
-    /// matches every line.
+    /// of a word in `mode` from both ends (`paris,` is `paris`, `.bin` is `bin`) and, in
+    /// every mode, combining marks from the front (no word of a line starts with one); in
+    /// `space` mode only whitespace separates words, so nothing else is trimmed. A word left
+    /// empty is dropped, so a query of only such words matches every line.
     public init(_ text: String, mode: WordMode = .all) {
         self.mode = mode
         var words: [[UInt8]] = []
@@ -32,8 +32,12 @@ public struct MatchQuery: Sendable {
                 } else if !scalars.isEmpty {
                     var first = 0
                     var last = scalars.count - 1
+                    // A word never starts with a mark, in a line or a query (U+0345 folds to
+                    // a letter, so a leading one would make a word no line has).
+                    while first <= last && (scalars[first].cls == .mark || (mode != .space && scalars[first].cls == .separator)) {
+                        first += 1
+                    }
                     if mode != .space {
-                        while first <= last && (scalars[first].cls == .separator || scalars[first].cls == .mark) { first += 1 }
                         while last >= first && scalars[last].cls == .separator { last -= 1 }
                     }
                     if first <= last {

@@ -39,7 +39,8 @@ package enum Smartgrep {
                 used up. Characters that cannot be part of a word (neither letter, digit \
                 nor combining mark, such as '.', '-' or ',') are dropped from both ends of a \
                 query word: '.bin' means bin, 'paris,' means paris. With --words=space \
-                nothing is dropped.
+                nothing is dropped but a combining mark at the front of a query word (no \
+                word starts with one).
 
                 Case and accents are ignored in both directions: 'sao' finds São Paulo, \
                 'séarch' finds search, 'STRASSE' finds Straße, and 'zurich' finds Zürich \

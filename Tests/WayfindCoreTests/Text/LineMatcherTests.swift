@@ -126,3 +126,18 @@ struct LineMatcherStringTests {
         #expect(matcher.matchedRanges(in: "Rio") == nil)
     }
 }
+
+/// Found by the matcher fuzz target: in `space` mode a query word that began with U+0345
+/// (a mark that folds to ι) kept it, though no word of a line starts with a mark.
+@Suite("LineMatcher: a query word starting with a mark")
+struct LeadingMarkTests {
+    @Test(arguments: WordMode.allCases)
+    func aLeadingMarkIsDroppedInEveryMode(mode: WordMode) {
+        let reference = ReferenceMatcher()
+        for (query, line) in [("\u{345}ib", "x \u{345}ib"), (" \u{345}ib@", "b \u{345}ib@"), ("\u{301}cafe", "cafe")] {
+            let expected = reference.matches(query: query, line: Array(line.utf8), mode: ReferenceMatcher.Mode(rawValue: mode.rawValue)!)
+            #expect(expected, "\(query) in \(line), \(mode)")
+            #expect(LineMatcher(MatchQuery(query, mode: mode)).matches(line) == expected, "\(query) in \(line), \(mode)")
+        }
+    }
+}
