@@ -63,27 +63,6 @@ package struct ParsedArguments: Sendable, Equatable {
         self.flags = flags
         self.positionals = positionals
     }
-
-    /// Whether the flag with this long name was given at least once.
-    package func has(_ long: String) -> Bool {
-        flags.contains { $0.long == long }
-    }
-
-    /// How many times the flag with this long name was given (for `-vvv` style flags).
-    package func count(_ long: String) -> Int {
-        flags.reduce(0) { $0 + ($1.long == long ? 1 : 0) }
-    }
-
-    /// The value of the last occurrence of the flag, or nil if it was not given or is a
-    /// switch. The last one wins, as in most Unix tools.
-    package func lastValue(_ long: String) -> String? {
-        flags.last { $0.long == long }?.value
-    }
-
-    /// The values of every occurrence of the flag, in command-line order.
-    package func values(_ long: String) -> [String] {
-        flags.compactMap { $0.long == long ? $0.value : nil }
-    }
 }
 
 /// Parses a command line (without `argv[0]`) against the flags of `spec`.

@@ -29,6 +29,12 @@ package enum StandardFlags {
     /// `--generate=KIND`: the man page or a shell completion, rendered from the flag table.
     package static let generate = generate()
 
+    /// The standard flags as `runTool` reads them (by long name, whatever their table
+    /// entry's short form and help).
+    static let helpGiven = Flag<Bool>(help()) { !$0.isEmpty }
+    static let versionGiven = Flag<Bool>(version) { !$0.isEmpty }
+    static let generateKind = Flag<String?>(generate) { $0.last ?? nil }
+
     /// `--generate=KIND` with kinds of the tool's own after the common ones (see
     /// `ToolSpec.generators`), described by `extraHelp`.
     package static func generate(extra: [String] = [], extraHelp: String = "") -> FlagSpec {
@@ -120,17 +126,17 @@ private func runToolBody(
         errors.plain(renderUsageHint(spec))
         return .error
     }
-    let jsonErrors = spec.jsonErrorsFlag.map { parsed.has($0) } ?? false
-    if parsed.has("help") {
+    let jsonErrors = spec.jsonErrorsFlag.map { flag in parsed.flags.contains { $0.long == flag } } ?? false
+    if (try? parsed.value(of: StandardFlags.helpGiven)) == true {
         output.write(renderHelp(spec))
         return .success
     }
-    if parsed.has("version") {
+    if (try? parsed.value(of: StandardFlags.versionGiven)) == true {
         output.write("\(spec.name) (wayfind) \(WayfindVersion.number)\n")
         for line in extraVersionLines { output.write(line + "\n") }
         return .success
     }
-    if let kind = parsed.lastValue("generate") {
+    if let kind = (try? parsed.value(of: StandardFlags.generateKind)) ?? nil {
         switch kind {
         case "man":
             output.write(renderManPage(spec, version: WayfindVersion.number, date: WayfindVersion.manDate))

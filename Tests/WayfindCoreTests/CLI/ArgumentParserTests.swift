@@ -137,3 +137,12 @@ extension CLITests {
         }
     }
 }
+
+/// Reading parsed flags by long name, for these tests only: the tools read them through
+/// typed `Flag` values.
+extension ParsedArguments {
+    fileprivate func has(_ long: String) -> Bool { flags.contains { $0.long == long } }
+    fileprivate func lastValue(_ long: String) -> String? { flags.last { $0.long == long }?.value }
+    fileprivate func values(_ long: String) -> [String] { flags.compactMap { $0.long == long ? $0.value : nil } }
+    fileprivate func count(_ long: String) -> Int { flags.filter { $0.long == long }.count }
+}
