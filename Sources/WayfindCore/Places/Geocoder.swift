@@ -120,7 +120,7 @@ public final class Geocoder {
         let fallback = Fallback(text: text, location: location, distance: distance, filters: filters, limit: limit)
         let key: MagicKey
         do { key = try MagicKey.decode(magicKey) } catch { throw GeocoderError(error.description) }
-        do {
+        return try Self.reporting {
             switch source {
             case .indexed(let tsv, let index, let path):
                 guard key.fingerprint == index.fingerprint else { return try mismatch(magicKey, fallback) }
@@ -129,12 +129,6 @@ public final class Geocoder {
                 let found = try findScanning(key, path: path, context: context, filters: filters, limit: limit)
                 return try found ?? mismatch(magicKey, fallback)
             }
-        } catch let error as GazetteerError {
-            throw GeocoderError(error.description)
-        } catch let error as GeocoderError {
-            throw error
-        } catch {
-            throw GeocoderError("\(error)")
         }
     }
 
@@ -153,7 +147,7 @@ public final class Geocoder {
 
     /// Runs `search` over the gazetteer.
     func search(_ search: PlaceSearch) throws(GeocoderError) -> SearchResult {
-        do {
+        try Self.reporting {
             switch source {
             case .indexed(let tsv, let index, _):
                 return try search.search(index: index, tsv: tsv)
@@ -162,6 +156,13 @@ public final class Geocoder {
                 defer { if path != "-" { descriptor.close() } }
                 return try search.search(scanning: descriptor, path: path == "-" ? "(standard input)" : path, names: names)
             }
+        }
+    }
+
+    /// `body`'s result, any error it throws as a `GeocoderError` with the same message.
+    private static func reporting<T>(_ body: () throws -> T) throws(GeocoderError) -> T {
+        do {
+            return try body()
         } catch let error as GazetteerError {
             throw GeocoderError(error.description)
         } catch let error as GeocoderError {
