@@ -46,9 +46,12 @@ public final class LineMatcher {
     public let query: MatchQuery
 
     /// Growable scratch storage: folded bytes, their origins, word starts.
-    private var folded: ScratchBuffer<UInt8>
-    private var origin: ScratchBuffer<Int32>
-    private var starts: ScratchBuffer<Int32>
+    ///
+    /// `@exclusivity(unchecked)`: these are read and grown on every line, and only by this
+    /// class's own methods, which never overlap; the runtime checks cost 6 % of a search.
+    @exclusivity(unchecked) private var folded: ScratchBuffer<UInt8>
+    @exclusivity(unchecked) private var origin: ScratchBuffer<Int32>
+    @exclusivity(unchecked) private var starts: ScratchBuffer<Int32>
     /// Query words as raw pointers (owned copies), longest first.
     private let words: [UnsafeBufferPointer<UInt8>]
     /// Whether each query word equals the one before it.
@@ -57,7 +60,7 @@ public final class LineMatcher {
     private let camelCase: Bool
     private let mode: WordMode
     /// The line being matched (for the classes of folded positions).
-    private var line = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    @exclusivity(unchecked) private var line = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
 
     /// The matched ranges of the last successful `matches` call with `recordRanges`, in
     /// the line's byte offsets, sorted and merged where they overlap.
