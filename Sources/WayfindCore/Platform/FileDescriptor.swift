@@ -184,11 +184,21 @@ package enum Platform {
         return UnsafePointer(p.assumingMemoryBound(to: UInt8.self))
     }
 
-    /// The last `byte` in `[start, start+count)`, or nil: glibc's `memrchr`, which is not
-    /// POSIX. A byte at a time: its callers search back to the start of a line.
+    /// The last `byte` in `[start, start+count)`, or nil: glibc's `memrchr`, which Swift's
+    /// Glibc module does not export. Eight bytes at a time (a line start is usually a few
+    /// dozen bytes back), then a byte at a time within the word that holds a match.
     @inline(__always)
     package static func findLastByte(_ byte: UInt8, in start: UnsafePointer<UInt8>, count: Int) -> UnsafePointer<UInt8>? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let pattern = UInt64(byte) &* ones
         var index = count
+        while index >= 8 {
+            // A byte of `word` is zero exactly where the byte matches; the test below is
+            // non-zero exactly when some byte is zero.
+            let word = UnsafeRawPointer(start + (index &- 8)).loadUnaligned(as: UInt64.self) ^ pattern
+            if (word &- ones) & ~word & (ones << 7) != 0 { break }
+            index &-= 8
+        }
         while index > 0 {
             index &-= 1
             if start[index] == byte { return start + index }

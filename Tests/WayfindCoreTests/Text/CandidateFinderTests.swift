@@ -1,4 +1,5 @@
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCore
 
@@ -45,6 +46,18 @@ import Testing
                 }
                 #expect(found == position)
             }
+        }
+        // Any byte, several matches, neighbours one above and below: as `lastIndex(of:)`.
+        var random = SplitMix64(seed: 5)
+        for _ in 0..<2000 {
+            let target = UInt8.random(in: 0...255, using: &random)
+            let bytes = (0..<Int.random(in: 0..<70, using: &random)).map { _ in
+                [target, target &+ 1, target &- 1, 0x80].randomElement(using: &random)!
+            }
+            let found = bytes.withUnsafeBufferPointer { b -> Int? in
+                b.baseAddress.flatMap { base in Platform.findLastByte(target, in: base, count: b.count).map { $0 - base } }
+            }
+            #expect(found == bytes.lastIndex(of: target), "\(target) in \(bytes)")
         }
     }
 }
