@@ -3,8 +3,7 @@
 
 /// The magickey-find tool: its flag table and `run`.
 package enum MagickeyFind {
-    /// Locations per collection by default (ArcGIS's suggest → find flow uses 5), and the cap.
-    package static let defaultCollectionLocations = Geocoder.defaultCollectionPlaces
+    /// The most places --max-locations allows.
     package static let maximumLocations = 50
 
     /// Half the side of the extent reported around a place, in degrees, by size: a large

@@ -53,13 +53,7 @@ package struct MagickeyOptions {
             manHelp:
                 "Only places of these categories, separated by commas; repeatable. The embedded gazetteer has capital, admin seat, city and section (plurals and admin_seat work too); another name is an error there. With --places, the file's own categories are accepted (a GeoNames dump's are those four and the lower-case feature codes of other features).",
             expected: "category names separated by commas"
-        ) { text -> [[UInt8]]? in
-            var names: [[UInt8]] = []
-            for name in text.split(separator: ",") where !name.isEmpty {
-                names.append(PlaceCategory.normalized(String(name)))
-            }
-            return names
-        }
+        ) { text -> [String]? in text.split(separator: ",").map(String.init) }
         static let places = Flag(
             "places", value: "FILE", help: "use this gazetteer (our TSV or a GeoNames dump) instead of the embedded one",
             manHelp:
@@ -76,23 +70,20 @@ package struct MagickeyOptions {
         placesPath = try parsed.value(of: Flags.places)
         json = try parsed.value(of: Flags.json)
         bias = LocationBias(location: try parsed.value(of: Flags.location), radius: try parsed.value(of: Flags.distance))
-        filters.extent = try parsed.value(of: Flags.extent)
-        filters.countries = try parsed.value(of: Flags.country)
-        let categories = try parsed.value(of: Flags.category).joined()
+        let categories = Array(try parsed.value(of: Flags.category).joined())
         if placesPath == nil { try Self.checkEmbeddedCategories(categories) }
-        for name in categories {
-            // `capitals` means `capital`.
-            if PlaceFilters.isPlural(name) { filters.categories.append(Array(name.dropLast())) }
-            filters.categories.append(name)
-        }
+        filters = PlaceFilters(
+            countries: try parsed.value(of: Flags.country), extent: try parsed.value(of: Flags.extent), categories: categories)
     }
 
     /// Refuses a `--category` the embedded gazetteer does not have, naming those it has.
-    static func checkEmbeddedCategories(_ names: some Sequence<[UInt8]>) throws(UsageError) {
+    static func checkEmbeddedCategories(_ names: [String]) throws(UsageError) {
         let known = PlaceCategory.populatedPlaceCategories.map(PlaceCategory.displayName).map { $0.lowercased() }
-        let knownNames = known.map { PlaceCategory.normalized($0) }
-        for name in names where !knownNames.contains(name) && !(PlaceFilters.isPlural(name) && knownNames.contains(Array(name.dropLast()))) {
-            let typed = String(decoding: name, as: UTF8.self)
+        let knownNames = PlaceFilters(categories: known).categories
+        // A name is known when what it filters on (itself, and its singular) includes a
+        // known category.
+        for name in names where PlaceFilters(categories: [name]).categories.allSatisfy({ !knownNames.contains($0) }) {
+            let typed = String(decoding: PlaceCategory.normalized(name), as: UTF8.self)
             throw UsageError(
                 "unknown --category \(MessageValue.quoted(typed)) (the embedded gazetteer has \(known.joined(separator: ", ")))"
                     + Spelling.hint(for: typed, in: known))
