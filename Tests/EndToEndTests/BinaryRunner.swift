@@ -1,14 +1,5 @@
 import Foundation
-
-/// What a run of a built binary produced.
-struct RunResult: CustomStringConvertible {
-    var status: Int32
-    var stdout: Data
-    var stderr: String
-    var out: String { String(decoding: stdout, as: UTF8.self) }
-    var lines: [String] { out.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
-    var description: String { "status \(status)\n--- stdout\n\(out)--- stderr\n\(stderr)" }
-}
+import WayfindTestSupport
 
 /// Locates and runs the package's built executables.
 enum Binaries {
@@ -35,57 +26,26 @@ enum Binaries {
     /// The repository root.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Runs `tool` with `arguments`, feeding `input` on stdin.
+    /// Runs `tool` with `arguments`, feeding `input` on stdin, in this process's
+    /// environment without NO_COLOR and with `environment` on top.
     static func run(
         _ tool: String, _ arguments: [String], input: Data = Data(), environment: [String: String] = [:],
         currentDirectory: URL? = nil
     ) throws -> RunResult {
-        let process = Process()
-        process.executableURL = directory.appendingPathComponent(tool)
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = nil
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        let inputFile = FileManager.default.temporaryDirectory.appendingPathComponent("wayfind-in-\(UUID().uuidString)")
-        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("wayfind-out-\(UUID().uuidString)")
-        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("wayfind-err-\(UUID().uuidString)")
-        try input.write(to: inputFile)
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        defer {
-            for f in [inputFile, outputFile, errorFile] { try? FileManager.default.removeItem(at: f) }
-        }
-        process.standardInput = try FileHandle(forReadingFrom: inputFile)
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        try process.run()
-        process.waitUntilExit()
-        return RunResult(
-            status: process.terminationStatus,
-            stdout: try Data(contentsOf: outputFile),
-            stderr: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+        env.merge(environment) { $1 }
+        return try TestProcess.run(
+            directory.appendingPathComponent(tool).path, arguments, input: input, environment: env,
+            currentDirectory: currentDirectory)
     }
 
     /// Runs a shell pipeline with `bash -c`, with the binaries first on PATH.
     static func shell(_ script: String) throws -> RunResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
         var env = ProcessInfo.processInfo.environment
         env["PATH"] = directory.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
         env["NO_COLOR"] = nil
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return RunResult(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        return try TestProcess.run("/bin/bash", ["-c", script], environment: env)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WayfindTestSupport
 
 /// The committed man pages and completions are generated from the flag tables; these tests
 /// fail when they drift (fix with `make docs`), and load each completion in its real shell.

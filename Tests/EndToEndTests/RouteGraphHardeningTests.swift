@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WayfindTestSupport
 
 #if canImport(Glibc)
     import Glibc

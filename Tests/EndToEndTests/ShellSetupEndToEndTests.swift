@@ -17,7 +17,7 @@ import WayfindTestSupport
         var cdGraph: String { state.appendingPathComponent("wayfind/learn/cd.json").path }
 
         init() throws {
-            root = URL(fileURLWithPath: try TestFiles.write(Data(), name: "x")).deletingLastPathComponent()
+            root = try TestFiles.directory()
             try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
             let trip = bin.appendingPathComponent("trip")
@@ -36,22 +36,14 @@ import WayfindTestSupport
 
         /// Runs a script in a shell, not interactively.
         func run(_ shell: String, _ script: String, locale: String = "C.UTF-8") throws -> (status: Int32, out: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = shell == "fish" ? ["fish", "--no-config", "-c", script] : [shell, "-f", "-c", script]
-            if shell == "bash" { process.arguments = ["bash", "--norc", "--noprofile", "-c", script] }
+            let arguments =
+                shell == "bash" ? ["bash", "--norc", "--noprofile", "-c", script]
+                : shell == "fish" ? ["fish", "--no-config", "-c", script] : [shell, "-f", "-c", script]
             var environment = self.environment
             environment["LANG"] = locale
             environment["LC_ALL"] = locale
-            process.environment = environment
-            process.currentDirectoryURL = home
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = out
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+            let r = try TestProcess.run("/usr/bin/env", arguments, environment: environment, currentDirectory: home, timeout: 60)
+            return (r.status, r.out + r.stderr)
         }
 
         /// Starts an interactive `shell` through a pseudo-terminal that zsh's zpty drives,
@@ -91,20 +83,14 @@ import WayfindTestSupport
                 output=${output//$'\r'/$'\n'}
                 print -rl -- ${(M)${(f)output}:#RESULT: <*}
                 """#
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/zsh")
-            process.arguments = ["-f", "-c", driver, "zsh", command, prompt + setup] + cases
             var environment = self.environment
             environment["LANG"] = locale
             environment["LC_ALL"] = locale
             environment["TERM"] = "xterm"
-            process.environment = environment
-            process.currentDirectoryURL = home
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            let r = try TestProcess.run(
+                "/usr/bin/zsh", ["-f", "-c", driver, "zsh", command, prompt + setup] + cases, environment: environment,
+                currentDirectory: home, timeout: 120)
+            let data = r.stdout
             // Cut terminal escapes and fish's end-of-output mark after the printed words.
             return String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
                 String(line.prefix { $0 != "\u{1B}" && $0 != "⏎" })

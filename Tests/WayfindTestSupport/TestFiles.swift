@@ -4,9 +4,10 @@ import Foundation
     import Glibc
 #endif
 
-/// Files that tests write and do not remove one by one: all in one folder per test
-/// process, `wayfind-test-PID` in the temporary directory, removed when the process
-/// exits.
+/// Scratch files and folders for tests: all in one folder per test process,
+/// `wayfind-test-PID`, removed when the process exits. The folder is on `/dev/shm` when
+/// there is one (a memory file system: the tools' `fsync`s cost nothing there, and
+/// nothing a test checks depends on the disk), else in the temporary directory.
 public enum TestFiles {
     /// The folder, created on first use.
     public static let folder: URL = {
@@ -17,17 +18,57 @@ public enum TestFiles {
         return url
     }()
 
+    /// Where the per-process folders go.
+    static let parent: URL = {
+        access("/dev/shm", W_OK | X_OK) == 0
+            ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
+    }()
+
     static func folderURL(for process: pid_t) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("wayfind-test-\(process)")
+        parent.appendingPathComponent("wayfind-test-\(process)")
+    }
+
+    /// A new, empty folder of its own.
+    public static func directory() throws -> URL {
+        let url = folder.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
     }
 
     /// Writes `data` to a new file named `name`, in a folder of its own, and returns its
     /// path.
     public static func write(_ data: Data, name: String) throws -> String {
-        let directory = folder.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent(name)
+        let url = try directory().appendingPathComponent(name)
         try data.write(to: url)
         return url.path
+    }
+}
+
+/// A fresh folder for one test, removed by `remove()` (or, at the latest, when the test
+/// process exits).
+public struct ScratchDirectory: Sendable {
+    /// The folder.
+    public let url: URL
+    /// The folder's path.
+    public var path: String { url.path }
+
+    /// A new, empty folder.
+    public init() throws { url = try TestFiles.directory() }
+
+    /// The path of `name` in the folder (nothing is created).
+    public func file(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Writes `text` to `name` in the folder (or in `directory`) and returns its path.
+    @discardableResult
+    public func write(_ text: String, to name: String, in directory: URL? = nil) throws -> String {
+        let target = (directory ?? url).appendingPathComponent(name)
+        try Data(text.utf8).write(to: target)
+        return target.path
+    }
+
+    /// Deletes the folder and everything in it, even if a test made it read-only.
+    public func remove() {
+        chmod(path, 0o700)
+        try? FileManager.default.removeItem(at: url)
     }
 }

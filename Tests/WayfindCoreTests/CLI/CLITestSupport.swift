@@ -1,35 +1,15 @@
 import Foundation
 import Testing
+import WayfindTestSupport
 
 /// The suite that holds every CLI suite, so `swift test --filter CLI` runs them all.
 @Suite enum CLITests {}
 
 /// Running the real programs the CLI renderers write for: groff and the shells.
 enum CLITestSupport {
-    /// What a finished program printed and how it exited.
-    struct Output {
-        /// The exit status, or -1 when the program was killed for taking too long.
-        var status: Int32
-        var stdout: String
-        var stderr: String
-
-        /// The non-empty lines of stdout.
-        var lines: [String] {
-            stdout.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
-        }
-    }
-
-    /// The full path of the program `name` on `PATH`, if there is one.
-    static func executable(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":")
-            .map { "\($0)/\(name)" }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
     /// Whether `name` is on `PATH`: the condition of the tests that need it.
     static func isInstalled(_ name: String) -> Bool {
-        executable(name) != nil
+        TestProcess.executable(name) != nil
     }
 
     /// A scratch area for one test, removed by `remove()`: `files/` is the working
@@ -46,8 +26,7 @@ enum CLITestSupport {
 
         /// A new scratch area with the files to complete.
         init() throws {
-            root = FileManager.default.temporaryDirectory
-                .appendingPathComponent("wayfind-cli-\(UUID().uuidString)")
+            root = try TestFiles.directory()
             let fileManager = FileManager.default
             try fileManager.createDirectory(
                 at: files.appendingPathComponent("subdir"), withIntermediateDirectories: true)
@@ -73,22 +52,10 @@ enum CLITestSupport {
         /// Runs `name` with `arguments` in `files`, with `HOME` and the XDG directories in
         /// `home` so no shell reads or writes the user's files, and kills it after `timeout`
         /// seconds so a confused shell fails the test instead of hanging it.
-        func run(_ name: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> Output {
-            guard let path = executable(name) else {
+        func run(_ name: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> RunResult {
+            guard let path = TestProcess.executable(name) else {
                 throw SupportError("\(name) is not installed")
             }
-            let outURL = root.appendingPathComponent("stdout-\(UUID().uuidString)")
-            let errURL = root.appendingPathComponent("stderr-\(UUID().uuidString)")
-            _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-            _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-            // Files rather than pipes: nothing can block on a full pipe while we wait.
-            let outHandle = try FileHandle(forWritingTo: outURL)
-            let errHandle = try FileHandle(forWritingTo: errURL)
-
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = arguments
-            process.currentDirectoryURL = files
             var environment = ProcessInfo.processInfo.environment
             environment["HOME"] = home.path
             environment["XDG_CONFIG_HOME"] = home.path + "/.config"
@@ -96,23 +63,7 @@ enum CLITestSupport {
             environment["XDG_CACHE_HOME"] = home.path + "/.cache"
             environment["TERM"] = "xterm"
             environment["LC_ALL"] = "C.UTF-8"
-            process.environment = environment
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = outHandle
-            process.standardError = errHandle
-            try process.run()
-
-            let deadline = Date().addingTimeInterval(timeout)
-            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-            let timedOut = process.isRunning
-            if timedOut { process.terminate() }
-            process.waitUntilExit()
-            try outHandle.close()
-            try errHandle.close()
-            return Output(
-                status: timedOut ? -1 : process.terminationStatus,
-                stdout: try String(contentsOf: outURL, encoding: .utf8),
-                stderr: try String(contentsOf: errURL, encoding: .utf8))
+            return try TestProcess.run(path, arguments, environment: environment, currentDirectory: files, timeout: timeout)
         }
     }
 
@@ -121,4 +72,9 @@ enum CLITestSupport {
         var description: String
         init(_ description: String) { self.description = description }
     }
+}
+
+extension RunResult {
+    /// The non-empty lines of standard output.
+    var nonEmptyLines: [String] { out.split(separator: "\n").map(String.init) }
 }

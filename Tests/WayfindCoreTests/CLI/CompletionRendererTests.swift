@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WayfindCore
+import WayfindTestSupport
 
 extension CLITests {
     /// The completion scripts, loaded into their real shells and asked to complete.
@@ -139,7 +140,7 @@ extension CLITests {
                     "bash", script,
                 ])
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stdout == "complete -F _sampletool sampletool\n")
+            #expect(result.out == "complete -F _sampletool sampletool\n")
             #expect(result.stderr == "")
         }
 
@@ -155,7 +156,7 @@ extension CLITests {
                 "bash", ["--norc", "--noprofile", "-c", Self.bashDriver, "bash", script] + words)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr == "")
-            #expect(result.lines.sorted() == testCase.expected.sorted(), "for \(words)")
+            #expect(result.nonEmptyLines.sorted() == testCase.expected.sorted(), "for \(words)")
         }
 
         // MARK: - zsh
@@ -173,7 +174,7 @@ extension CLITests {
                 ])
             #expect(result.status == 0)
             #expect(result.stderr == "")
-            #expect(result.stdout == "_sampletool\n")
+            #expect(result.out == "_sampletool\n")
         }
 
         @Test(.enabled(if: CLITestSupport.isInstalled("zsh")))
@@ -194,7 +195,7 @@ extension CLITests {
                 ])
             #expect(result.status == 0)
             #expect(result.stderr == "")
-            #expect(result.stdout == "_sampletool\n")
+            #expect(result.out == "_sampletool\n")
         }
 
         /// Starts an interactive zsh on a pseudo-terminal (zsh/zpty), loads the script, types
@@ -247,7 +248,7 @@ extension CLITests {
             let expected = testCase.expected.map {
                 $0.hasPrefix("--color=") ? String($0.dropFirst(8)) : $0
             }
-            #expect(Set(result.lines) == Set(expected))
+            #expect(Set(result.nonEmptyLines) == Set(expected))
         }
 
         // MARK: - fish
@@ -276,7 +277,7 @@ extension CLITests {
                 ])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr == "")
-            let words = result.lines.map { String($0.prefix { $0 != "\t" }) }
+            let words = result.nonEmptyLines.map { String($0.prefix { $0 != "\t" }) }
             // fish marks directories with a slash.
             let expected = testCase.expected.map { $0 == "subdir" ? "subdir/" : $0 }
             #expect(words.sorted() == expected.sorted())

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WayfindCore
+import WayfindTestSupport
 
 extension CLITests {
     /// The man page: its roff structure, its escaping, and what groff makes of it.
@@ -114,7 +115,7 @@ extension CLITests {
             let result = try scratch.run("groff", ["-man", "-Tutf8", "-P-cbou", path])
             #expect(result.status == 0)
             // Newer groff renders `\-` as U+2212 MINUS SIGN on UTF-8 terminals.
-            let text = result.stdout.replacingOccurrences(of: "\u{2212}", with: "-")
+            let text = result.out.replacingOccurrences(of: "\u{2212}", with: "-")
             let trimmed = Set(
                 text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
             for expected in [

@@ -1,51 +1,70 @@
 import Foundation
+import WayfindTestSupport
 
 @testable import WayfindCore
 
 /// A tool's entry point: `Smartgrep.run`, `MagickeySuggest.run`, …
 typealias ToolRun = ([String], ToolContext) -> ExitStatus
 
-/// What a tool run in-process printed and returned.
-struct InProcessResult {
-    var status: ExitStatus
-    var output: String
-    var errors: String
+/// The entry point of the tool named `name`, as its `main.swift` calls it.
+func toolEntry(_ name: String) -> ToolRun {
+    switch name {
+    case "smartgrep": Smartgrep.run
+    case "routegraph-visit": RouteGraphVisit.run
+    case "routegraph-suggest": RouteGraphSuggest.run
+    case "magickey-suggest": MagickeySuggest.run
+    case "magickey-find": MagickeyFind.run
+    default: preconditionFailure("no tool named \(name)")
+    }
 }
 
-/// Runs a tool's `run` in this process with standard input from `input`, standard output
-/// and error captured in unlinked temporary files (no pipe to fill), and a fixed clock.
+/// The clock of in-process runs: 2027-01-15 08:00 UTC.
+let fixedNow: Int64 = 1_800_000_000
+
+/// Runs the tool named `tool` in this process, as its binary would run: `input` on
+/// standard input, standard output and error captured in unlinked temporary files (no
+/// pipe to fill), only the variables of `environment`, and a fixed clock.
 func runInProcess(
-    _ run: ToolRun, _ arguments: [String], input: String = "",
-    inputIsTerminal: Bool = false, now: Int64 = 1_800_000_000
-) -> InProcessResult {
+    _ tool: String, _ arguments: [String], input: Data = Data(), environment: [String: String] = [:],
+    inputIsTerminal: Bool = false, now: Int64 = fixedNow
+) -> RunResult {
+    runInProcess(toolEntry(tool), arguments, input: input, environment: environment, inputIsTerminal: inputIsTerminal, now: now)
+}
+
+/// Runs a tool's `run` in this process; see `runInProcess(_:_:input:environment:…)`.
+func runInProcess(
+    _ run: ToolRun, _ arguments: [String], input: Data = Data(), environment: [String: String] = [:],
+    inputIsTerminal: Bool = false, now: Int64 = fixedNow
+) -> RunResult {
     func scratch() -> Int32 {
-        var template = Array("/tmp/wayfind-in-process-XXXXXX".utf8CString)
+        var template = Array((TestFiles.folder.path + "/in-process-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         precondition(descriptor >= 0, "mkstemp failed")
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         return descriptor
     }
-    func contents(_ descriptor: Int32) -> String {
+    func contents(_ descriptor: Int32) -> Data {
         lseek(descriptor, 0, SEEK_SET)
-        var bytes: [UInt8] = []
+        var bytes = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if n <= 0 { break }
-            bytes += buffer[..<n]
+            bytes.append(contentsOf: buffer[..<n])
         }
         close(descriptor)
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
     TestGazetteer.install()
     let (stdin, stdout, stderr) = (scratch(), scratch(), scratch())
-    _ = input.utf8CString.withUnsafeBufferPointer { write(stdin, $0.baseAddress, $0.count - 1) }
+    _ = input.withUnsafeBytes { write(stdin, $0.baseAddress, $0.count) }
     lseek(stdin, 0, SEEK_SET)
     var context = ToolContext(
         standardInput: FileDescriptor(stdin), standardOutput: FileDescriptor(stdout), standardError: FileDescriptor(stderr),
-        now: { now })
+        environment: Environment(environment), now: { now })
     context.inputIsTerminal = inputIsTerminal
     let status = run(arguments, context)
     close(stdin)
-    return InProcessResult(status: status, output: contents(stdout), errors: contents(stderr))
+    return RunResult(
+        status: status.rawValue, stdout: contents(stdout), stderr: String(decoding: contents(stderr), as: UTF8.self))
 }

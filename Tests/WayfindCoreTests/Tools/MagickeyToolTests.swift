@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCore
 
@@ -20,20 +21,20 @@ struct MagickeyToolTests {
         #expect(Country.code("XX") == nil)
         #expect(Country.code("Frnace") == nil)
         let result = runInProcess(MagickeySuggest.run, ["--country", "FR,Frnace", "paris"])
-        #expect(result.status == .error)
-        #expect(result.output == "")
-        #expect(result.errors.hasPrefix("magickey-suggest: unknown country 'Frnace' in --country ("))
-        #expect(result.errors.contains("(did you mean 'France'?)"))
+        #expect(result.status == 2)
+        #expect(result.out == "")
+        #expect(result.stderr.hasPrefix("magickey-suggest: unknown country 'Frnace' in --country ("))
+        #expect(result.stderr.contains("(did you mean 'France'?)"))
     }
 
     @Test func aListOfCountriesFiltersByEach() throws {
         let result = runInProcess(MagickeySuggest.run, ["--country", "deu,france", "-n", "15", "berlin paris"])
-        #expect(result.status == .nothingFound)
+        #expect(result.status == 1)
         let paris = runInProcess(MagickeySuggest.run, ["--country", "deu,france", "paris"])
-        #expect(paris.status == .success)
-        #expect(paris.output.split(separator: "\n").allSatisfy { $0.contains(", France\t") })
+        #expect(paris.status == 0)
+        #expect(paris.out.split(separator: "\n").allSatisfy { $0.contains(", France\t") })
         let berlin = runInProcess(MagickeySuggest.run, ["--country", "DEU,FRA", "berlin"])
-        #expect(berlin.output.hasPrefix("Berlin, Germany\t"))
+        #expect(berlin.out.hasPrefix("Berlin, Germany\t"))
     }
 
     @Test func anUnknownCategoryOfTheEmbeddedGazetteerIsAnError() throws {
@@ -42,13 +43,13 @@ struct MagickeyToolTests {
         ]
         for (tool, arguments) in runs {
             let result = runInProcess(tool, arguments)
-            #expect(result.status == .error)
-            #expect(result.errors.contains("unknown --category 'captial' (the embedded gazetteer has capital, admin seat"))
-            #expect(result.errors.contains("(did you mean 'capital'?)"))
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("unknown --category 'captial' (the embedded gazetteer has capital, admin seat"))
+            #expect(result.stderr.contains("(did you mean 'capital'?)"))
         }
         // Plurals, underscores and case are the same category.
         for value in ["capitals", "Admin_Seat", "admin seats,city", "SECTION"] {
-            #expect(runInProcess(MagickeySuggest.run, ["--category", value, "par"]).status != .error, "\(value)")
+            #expect(runInProcess(MagickeySuggest.run, ["--category", value, "par"]).status != 2, "\(value)")
         }
     }
 
@@ -57,8 +58,8 @@ struct MagickeyToolTests {
         try "name\tlatitude\tlongitude\tcategory\nBean There\t1\t2\tcoffee\n".write(to: url, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: url) }
         let result = runInProcess(MagickeySuggest.run, ["--places", url.path, "--category", "coffee", "bean"])
-        #expect(result.status == .success)
-        #expect(result.output.hasPrefix("Bean There\t"))
+        #expect(result.status == 0)
+        #expect(result.out.hasPrefix("Bean There\t"))
     }
 
     @Test func jsonErrorsAreInArcGISShapeOnStandardOutput() throws {
@@ -70,12 +71,12 @@ struct MagickeyToolTests {
         ]
         for (tool, arguments, message) in cases {
             let result = runInProcess(tool, arguments)
-            #expect(result.status == .error, "\(arguments)")
-            #expect(result.errors.contains(message), "\(arguments)")
-            let lines = result.output.split(separator: "\n")
-            #expect(lines.count == 1, "\(arguments): \(result.output)")
-            let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
-            let error = try #require(object?["error"] as? [String: Any], "\(arguments): \(result.output)")
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains(message), "\(arguments)")
+            let lines = result.out.split(separator: "\n")
+            #expect(lines.count == 1, "\(arguments): \(result.out)")
+            let object = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any]
+            let error = try #require(object?["error"] as? [String: Any], "\(arguments): \(result.out)")
             let code = error["code"] as? Int
             #expect(code == 400 || code == 500)
             #expect(error["message"] as? String == "Unable to complete operation.")
@@ -83,13 +84,13 @@ struct MagickeyToolTests {
             #expect(details.count == 1 && details[0].contains(message), "\(details)")
         }
         // Without --json, errors stay on standard error only.
-        #expect(runInProcess(MagickeyFind.run, ["NOTAKEY"]).output == "")
+        #expect(runInProcess(MagickeyFind.run, ["NOTAKEY"]).out == "")
     }
 
     @Test func findReportsTheSpatialReferenceAsArcGISDoes() throws {
-        let key = runInProcess(MagickeySuggest.run, ["-n", "1", "krakow"]).output.split(separator: "\t")[1]
+        let key = runInProcess(MagickeySuggest.run, ["-n", "1", "krakow"]).out.split(separator: "\t")[1]
         let found = runInProcess(MagickeyFind.run, ["--json", String(key)])
-        #expect(found.status == .success)
-        #expect(found.output.hasPrefix(#"{"spatialReference":{"wkid":4326,"latestWkid":4326},"candidates":[{"address":"Kraków"#))
+        #expect(found.status == 0)
+        #expect(found.out.hasPrefix(#"{"spatialReference":{"wkid":4326,"latestWkid":4326},"candidates":[{"address":"Kraków"#))
     }
 }

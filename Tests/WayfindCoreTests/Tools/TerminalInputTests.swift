@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCore
 
@@ -15,13 +16,13 @@ struct TerminalInputTests {
             let graph = ["--graph", NSTemporaryDirectory() + "wayfind-terminal-\(getpid()).json"]
             let arguments = name.hasPrefix("routegraph") ? graph : []
             let result = runInProcess(tool, arguments, inputIsTerminal: true)
-            #expect(result.status == .error)
-            #expect(result.output == "")
-            #expect(result.errors.hasPrefix("\(name): no "))
-            #expect(result.errors.contains("standard input is a terminal"))
-            #expect(result.errors.contains("--help"))
+            #expect(result.status == 2)
+            #expect(result.out == "")
+            #expect(result.stderr.hasPrefix("\(name): no "))
+            #expect(result.stderr.contains("standard input is a terminal"))
+            #expect(result.stderr.contains("--help"))
             // Not a terminal: standard input is read (here, empty: nothing found).
-            #expect(runInProcess(tool, arguments).status == .nothingFound)
+            #expect(runInProcess(tool, arguments).status == 1)
         }
     }
 }

@@ -2,66 +2,20 @@ import Foundation
 import Testing
 import WayfindTestSupport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
+@testable import WayfindCore
 
-/// A fresh directory for one test's graph files, removed at the end.
-struct GraphScratch {
-    let url: URL
-    var path: String { url.path }
-    var graph: String { url.appendingPathComponent("graph.json").path }
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("wayfind-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func cleanUp() {
-        chmod(path, 0o700)
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func bytes(_ file: String? = nil) -> Data? { FileManager.default.contents(atPath: file ?? graph) }
-
-    func write(_ text: String, to file: String? = nil) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file ?? graph))
-    }
-
-    /// The graph file, parsed by Foundation (a second opinion on what our tools wrote).
-    func parsed() throws -> [String: Any] {
-        let data = try #require(bytes())
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    }
-
-    func totalWeight() throws -> Int {
-        let edges = try #require(try parsed()["edges"] as? [[String: Any]])
-        return edges.reduce(0) { $0 + ($1["weight"] as? Int ?? 0) }
-    }
-
-    func visits(of place: String) throws -> Int? {
-        let places = try #require(try parsed()["places"] as? [[String: Any]])
-        return places.first { $0["name"] as? String == place }?["visits"] as? Int
-    }
-}
-
-func fileMode(atPath path: String) -> mode_t {
-    var info = stat()
-    stat(path, &info)
-    return info.st_mode & 0o7777
-}
-
-/// Runs the built `routegraph-visit` and `routegraph-suggest` and checks stdout, stderr and status.
-@Suite("routegraph: end to end", .serialized)
-struct RouteGraphEndToEndTests {
+/// routegraph-visit and routegraph-suggest run in-process through their `run`: standard
+/// streams, environment and clock are the test's (see InProcessRun.swift).
+@Suite("routegraph: the tools")
+struct RouteGraphToolTests {
     func visit(_ arguments: [String], graph: String, input: String = "", environment: [String: String] = [:]) throws
         -> RunResult
     {
-        try Binaries.run("routegraph-visit", ["--graph", graph] + arguments, input: Data(input), environment: environment)
+        runInProcess("routegraph-visit", ["--graph", graph] + arguments, input: Data(input.utf8), environment: environment)
     }
 
     func suggest(_ arguments: [String], graph: String, environment: [String: String] = [:]) throws -> RunResult {
-        try Binaries.run("routegraph-suggest", ["--graph", graph] + arguments, environment: environment)
+        runInProcess("routegraph-suggest", ["--graph", graph] + arguments, environment: environment)
     }
 
     @Test func theSeedScenarioSuggestsAirportThenFootballField() throws {
@@ -162,7 +116,7 @@ struct RouteGraphEndToEndTests {
     func aBadCommandLineExitsTwoWithOneErrorLineAndAHint(tool: String, arguments: [String]) throws {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
-        let r = try Binaries.run(tool, ["--graph", scratch.graph] + arguments)
+        let r = runInProcess(tool, ["--graph", scratch.graph] + arguments)
         #expect(r.status == 2)
         #expect(r.stdout.isEmpty)
         let lines = r.stderr.split(separator: "\n")
@@ -191,7 +145,7 @@ struct RouteGraphEndToEndTests {
         }
         try content.write(to: scratch.url.appendingPathComponent("graph.json"))
         for (tool, arguments) in [("routegraph-visit", ["Home"]), ("routegraph-suggest", [])] {
-            let r = try Binaries.run(tool, ["--graph", scratch.graph] + arguments)
+            let r = runInProcess(tool, ["--graph", scratch.graph] + arguments)
             #expect(r.status == 2, "\(broken.name): \(r)")
             #expect(r.stdout.isEmpty)
             #expect(r.stderr.hasPrefix("\(tool): \(scratch.graph): "), "\(r)")
@@ -199,7 +153,7 @@ struct RouteGraphEndToEndTests {
             #expect(r.stderr.filter { $0 == "\n" }.count == 1)
             #expect(scratch.bytes() == content)
         }
-        let advice = try Binaries.run("routegraph-visit", ["--graph", scratch.graph, "A"]).stderr
+        let advice = runInProcess("routegraph-visit", ["--graph", scratch.graph, "A"]).stderr
         switch broken.name {
         case "newer": #expect(advice.contains("upgrade wayfind"))
         // Probably the wrong file: nothing to move away or restore.
@@ -223,47 +177,10 @@ struct RouteGraphEndToEndTests {
         defer { scratch.cleanUp() }
         try FileManager.default.createDirectory(atPath: scratch.graph, withIntermediateDirectories: false)
         for tool in ["routegraph-visit", "routegraph-suggest"] {
-            let r = try Binaries.run(tool, ["--graph", scratch.graph, "A"])
+            let r = runInProcess(tool, ["--graph", scratch.graph, "A"])
             #expect(r.status == 2)
             #expect(r.stderr == "\(tool): \(scratch.graph) is not a regular file (move it away, or name another file with --graph FILE)\n")
         }
-    }
-
-    /// An unreadable graph file is an error that says how to get past it, and is left
-    /// alone. root reads any file, so as root the tools run as nobody, from copies.
-    @Test(.enabled(if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser")))
-    func anUnreadableGraphFileIsAnErrorThatSaysWhatToCheck() throws {
-        let scratch = try GraphScratch()
-        defer { scratch.cleanUp() }
-        _ = try visit(["Home", "Work"], graph: scratch.graph)
-        let before = scratch.bytes()
-        chmod(scratch.path, 0o755)
-        chmod(scratch.graph, 0)
-        var bin = Binaries.directory.path
-        var prefix = ""
-        if getuid() == 0 {
-            bin = scratch.path + "/bin"
-            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false)
-            for tool in ["routegraph-visit", "routegraph-suggest"] {
-                try FileManager.default.copyItem(atPath: Binaries.directory.path + "/" + tool, toPath: bin + "/" + tool)
-            }
-            prefix = "/usr/sbin/runuser -u nobody -- "
-        }
-        let r = try Binaries.shell(
-            """
-            \(prefix)'\(bin)/routegraph-suggest' --graph '\(scratch.graph)'; echo "suggest $?"
-            \(prefix)'\(bin)/routegraph-visit' --graph '\(scratch.graph)' Gym; echo "visit $?"
-            """)
-        #expect(r.lines == ["suggest 2", "visit 2"], "\(r)")
-        let errors = r.stderr.split(separator: "\n").map(String.init)
-        #expect(
-            errors.first
-                == "routegraph-suggest: cannot open \(scratch.graph): permission denied (check the permissions of the file and its folder, or use --graph FILE)"
-        )
-        #expect(errors.count == 2 && errors[1].hasPrefix("routegraph-visit: cannot open \(scratch.graph)"), "\(r)")
-        #expect(errors.last?.hasSuffix("(check the permissions of the file and its folder, or use --graph FILE)") == true)
-        chmod(scratch.graph, 0o600)
-        #expect(scratch.bytes() == before)
     }
 
     /// The way out a corrupt file's message offers: the backup only when there is one.
@@ -282,49 +199,13 @@ struct RouteGraphEndToEndTests {
             "\(withBackup)")
     }
 
-    /// Swift's `CommandLine.arguments` turns bytes that are not UTF-8 into U+FFFD, which
-    /// would record (or look up, or forget) another place, or write another file: such
-    /// an argument or variable is refused instead, and nothing is written.
-    @Test func invalidUTF8ArgumentsAndVariablesAreRefused() throws {
-        let scratch = try GraphScratch()
-        defer { scratch.cleanUp() }
-        _ = try visit(["Home"], graph: scratch.graph)
-        let before = scratch.bytes()
-        let g = "'\(scratch.graph)'"
-        let r = try Binaries.shell(
-            """
-            cd '\(scratch.path)'
-            routegraph-visit --graph \(g) $'Z\\xfcrich'; echo "visit $?"
-            routegraph-suggest --graph \(g) --from $'Z\\xfcrich'; echo "suggest $?"
-            routegraph-visit --graph \(g) --forget $'Z\\xfcrich'; echo "forget $?"
-            routegraph-visit --graph $'g\\xff.json' Home; echo "graph $?"
-            ROUTEGRAPH_FILE=$'\(scratch.path)/e\\xfe.json' routegraph-visit Home; echo "variable $?"
-            smartgrep $'\\xff' /dev/null; echo "smartgrep $?"
-            ls
-            """)
-        #expect(
-            r.lines == ["visit 2", "suggest 2", "forget 2", "graph 2", "variable 2", "smartgrep 2", "graph.json", "graph.json.lock"],
-            "\(r)")
-        #expect(
-            r.stderr == """
-                routegraph-visit: argument 3 is not valid UTF-8
-                routegraph-suggest: argument 4 is not valid UTF-8
-                routegraph-visit: argument 4 is not valid UTF-8
-                routegraph-visit: argument 2 is not valid UTF-8
-                routegraph-visit: $ROUTEGRAPH_FILE is not valid UTF-8 (use --graph FILE)
-                smartgrep: argument 1 is not valid UTF-8
-
-                """)
-        #expect(scratch.bytes() == before)
-    }
-
     /// A NUL byte would end the name early in `-z` output: a name with one is refused.
     @Test func aNULByteInANewlineSeparatedNameIsRefused() throws {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
         _ = try visit(["Home"], graph: scratch.graph)
         let before = scratch.bytes()
-        let r = try Binaries.run("routegraph-visit", ["--graph", scratch.graph], input: Data("Work\nA\u{0}B\nGym\n".utf8))
+        let r = runInProcess("routegraph-visit", ["--graph", scratch.graph], input: Data("Work\nA\u{0}B\nGym\n".utf8))
         #expect(r.status == 2)
         #expect(r.stderr == "routegraph-visit: standard input, line 2: the place name contains a NUL byte; nothing was recorded\n")
         #expect(scratch.bytes() == before)
@@ -360,7 +241,7 @@ struct RouteGraphEndToEndTests {
         _ = try visit(["Home"], graph: scratch.graph)
         let before = scratch.bytes()
         let input = Data("Work\n".utf8) + Data([0x5A, 0xFC, 0x72, 0x0A]) + Data("Gym\n".utf8)
-        let r = try Binaries.run("routegraph-visit", ["--graph", scratch.graph], input: input)
+        let r = runInProcess("routegraph-visit", ["--graph", scratch.graph], input: input)
         #expect(r.status == 2)
         #expect(r.stderr == "routegraph-visit: standard input, line 2: the place name is not valid UTF-8; nothing was recorded\n")
         #expect(scratch.bytes() == before)
@@ -388,13 +269,13 @@ struct RouteGraphEndToEndTests {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
         let environment = ["XDG_STATE_HOME": scratch.path + "/state", "ROUTEGRAPH_FILE": "", "HOME": "/nonexistent"]
-        let r = try Binaries.run("routegraph-visit", ["Home", "Work"], environment: environment)
+        let r = runInProcess("routegraph-visit", ["Home", "Work"], environment: environment)
         #expect(r.status == 0 && r.stderr == "", "\(r)")
         let file = scratch.path + "/state/wayfind/routegraph.json"
         #expect(fileMode(atPath: file) == 0o600)
         #expect(fileMode(atPath: scratch.path + "/state/wayfind") == 0o700)
-        #expect(try Binaries.run("routegraph-suggest", ["--from", "Home"], environment: environment).lines == ["Work"])
-        let viaVariable = try Binaries.run(
+        #expect(runInProcess("routegraph-suggest", ["--from", "Home"], environment: environment).lines == ["Work"])
+        let viaVariable = runInProcess(
             "routegraph-suggest", ["--from", "Home"], environment: ["ROUTEGRAPH_FILE": file, "XDG_STATE_HOME": ""])
         #expect(viaVariable.lines == ["Work"])
     }
@@ -410,15 +291,15 @@ struct RouteGraphEndToEndTests {
         let state = scratch.path + "/state"
         let home = scratch.path + "/home"
         var environment = ["ROUTEGRAPH_FILE": variable, "XDG_STATE_HOME": state, "HOME": home]
-        #expect(try Binaries.run("routegraph-visit", ["--graph", explicit, "A"], environment: environment).status == 0)
-        #expect(try Binaries.run("routegraph-visit", ["B"], environment: environment).status == 0)
+        #expect(runInProcess("routegraph-visit", ["--graph", explicit, "A"], environment: environment).status == 0)
+        #expect(runInProcess("routegraph-visit", ["B"], environment: environment).status == 0)
         environment["ROUTEGRAPH_FILE"] = ""
-        #expect(try Binaries.run("routegraph-visit", ["C"], environment: environment).status == 0)
+        #expect(runInProcess("routegraph-visit", ["C"], environment: environment).status == 0)
         environment["XDG_STATE_HOME"] = "relative/state"
-        #expect(try Binaries.run("routegraph-visit", ["D"], environment: environment).status == 0)
+        #expect(runInProcess("routegraph-visit", ["D"], environment: environment).status == 0)
         let underHome = home + "/.local/state/wayfind/routegraph.json"
         for (file, place) in [(explicit, "A"), (variable, "B"), (state + "/wayfind/routegraph.json", "C"), (underHome, "D")] {
-            let r = try Binaries.run("routegraph-suggest", ["--graph", file, "--from", "X"])
+            let r = runInProcess("routegraph-suggest", ["--graph", file, "--from", "X"])
             #expect(r.lines == [place], "\(file): \(r)")
         }
         for folder in [home + "/.local", home + "/.local/state", home + "/.local/state/wayfind"] {
@@ -453,126 +334,10 @@ struct RouteGraphEndToEndTests {
         #expect(try suggest(["--from", "Home"], graph: real).lines == ["Work"])
     }
 
-    @Test func aWriteBeyondTheFileSizeLimitFailsAndLeavesTheOldFile() throws {
-        let scratch = try GraphScratch()
-        defer { scratch.cleanUp() }
-        let places = (0..<100).map { "Place number \($0)" }
-        _ = try visit(places, graph: scratch.graph)
-        let before = scratch.bytes()
-        #expect((before?.count ?? 0) > 4096)
-        let r = try Binaries.shell("ulimit -f 2; routegraph-visit --graph '\(scratch.graph)' 'One more place'")
-        #expect(r.status == 2)
-        #expect(r.stderr.hasPrefix("routegraph-visit: cannot write \(scratch.graph).tmp: file too large"), "\(r)")
-        #expect(r.stderr.hasSuffix(" (the file size limit, ulimit -f, is below the graph's size)\n"), "\(r)")
-        #expect(scratch.bytes() == before)
-        #expect(!FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
-        // Again once saves reuse a spare FILE.tmp (from the third save on): the backup too
-        // stays as it was.
-        for place in ["Second", "Third", "Fourth"] { _ = try visit([place], graph: scratch.graph) }
-        #expect(FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
-        let (current, backup) = (scratch.bytes(), scratch.bytes(scratch.graph + ".bak"))
-        let again = try Binaries.shell("ulimit -f 2; routegraph-visit --graph '\(scratch.graph)' 'One more place'")
-        #expect(again.status == 2)
-        #expect(again.stderr.hasPrefix("routegraph-visit: cannot write \(scratch.graph).tmp: file too large"), "\(again)")
-        #expect(scratch.bytes() == current && scratch.bytes(scratch.graph + ".bak") == backup)
-        #expect(!FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
-    }
-
-    @Test func aReadOnlyDirectoryFailsTheVisitAndLeavesTheOldFile() throws {
-        let scratch = try GraphScratch()
-        defer { scratch.cleanUp() }
-        _ = try visit(["Home"], graph: scratch.graph)
-        chmod(scratch.graph, 0o644)
-        chmod(scratch.graph + ".lock", 0o666)
-        chmod(scratch.path, 0o555)
-        let before = scratch.bytes()
-        // Root ignores permissions, so run as nobody.
-        let asNobody = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
-        let r = try Binaries.shell("\(asNobody)routegraph-visit --graph '\(scratch.graph)' Work")
-        #expect(r.status == 2)
-        #expect(r.stderr.hasPrefix("routegraph-visit: cannot open \(scratch.graph).tmp: permission denied"), "\(r)")
-        #expect(r.stderr.hasSuffix(" (check the permissions of the file and its folder, or use --graph FILE)\n"), "\(r)")
-        #expect(scratch.bytes() == before)
-        let readable = try Binaries.shell("\(asNobody)routegraph-suggest --graph '\(scratch.graph)' --from Nowhere")
-        #expect(readable.status == 0 && readable.lines == ["Home"], "\(readable)")
-    }
-
-    @Test func eightProcessesOfFiveHundredVisitsEachAreAllCounted() throws {
-        let scratch = try GraphScratch()
-        defer { scratch.cleanUp() }
-        let script = """
-            for p in 1 2 3 4 5 6 7 8; do
-              ( for i in $(seq 1 500); do routegraph-visit --self-loops --graph '\(scratch.graph)' "Place $p-$((i % 3))" || echo "failed $p $i" >&2; done ) &
-            done
-            wait
-            """
-        let r = try Binaries.shell(script)
-        #expect(r.status == 0)
-        // A visit may wait long enough to say so (on a busy machine), but none fails.
-        #expect(r.stderr.split(separator: "\n").allSatisfy { $0.contains(": waiting for the lock on ") }, "\(r)")
-        // With self-loops every visit but the very first adds exactly 1.
-        #expect(try scratch.totalWeight() == 8 * 500 - 1)
-        let places = try #require(try scratch.parsed()["places"] as? [[String: Any]])
-        #expect(places.reduce(0) { $0 + ($1["visits"] as? Int ?? 0) } == 8 * 500)
-    }
-
-    @Test func killingVisitsAtRandomMomentsNeverLosesAVisitThatReturned() throws {
-        let scratch = try GraphScratch()
-        defer { scratch.cleanUp() }
-        let log = scratch.path + "/returned.log"
-        var random = SplitMix64(seed: 0x5EED)
-        var next = 1
-        var rounds = 0
-        while next <= 1000 {
-            let script = """
-                for i in $(seq \(next) 1000); do routegraph-visit --graph '\(scratch.graph)' "Stop $i" && echo $i >> '\(log)'; done
-                """
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-            process.arguments = ["bash", "-c", script]
-            var environment = ProcessInfo.processInfo.environment
-            environment["PATH"] = Binaries.directory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-            process.environment = environment
-            try process.run()
-            rounds += 1
-            if rounds <= 6 {
-                usleep(UInt32(20_000 + random.next() % 300_000))
-                kill(-process.processIdentifier, SIGKILL)
-            }
-            process.waitUntilExit()
-            // Whatever moment the kill came at, the file parses and holds every visit that returned.
-            let returned = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int($0) }
-            if FileManager.default.fileExists(atPath: scratch.graph) {
-                let places = try #require(try scratch.parsed()["places"] as? [[String: Any]])
-                let names = Set(places.compactMap { $0["name"] as? String })
-                let missing = returned.filter { !names.contains("Stop \($0)") }
-                #expect(missing.isEmpty, "round \(rounds): visits that returned but are missing: \(missing)")
-            } else {
-                #expect(returned.isEmpty)
-            }
-            let suggestion = try Binaries.run("routegraph-suggest", ["--graph", scratch.graph, "-n1"])
-            #expect(suggestion.status != 2, "\(suggestion)")
-            next = (returned.last ?? 0) + 1
-        }
-        #expect(try scratch.totalWeight() >= 999 - rounds)
-    }
-
-    @Test func aClosedPipeEndsSuggestQuietly() throws {
-        let scratch = try GraphScratch()
-        defer { scratch.cleanUp() }
-        let places = (0..<20000).map { "Place \($0)" }.joined(separator: "\n")
-        _ = try visit([], graph: scratch.graph, input: places)
-        let r = try Binaries.shell(
-            "routegraph-suggest --graph '\(scratch.graph)' -n0 | head -1; echo \"status ${PIPESTATUS[0]}\"")
-        // All visited once, just now: a tie broken by name.
-        #expect(r.lines == ["Place 0", "status 0"])
-        #expect(r.stderr == "")
-    }
-
     @Test func nulSeparatedInputAndOutputKeepNamesIntact() throws {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
-        let r = try Binaries.run("routegraph-visit", ["--graph", scratch.graph, "-z"], input: Data("Home\0Rue de la Paix\0Home\0".utf8))
+        let r = runInProcess("routegraph-visit", ["--graph", scratch.graph, "-z"], input: Data("Home\0Rue de la Paix\0Home\0".utf8))
         #expect(r.status == 0)
         let out = try suggest(["-z"], graph: scratch.graph)
         #expect(out.stdout == Data("Rue de la Paix\0".utf8))

@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+import WayfindTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The routegraph tools as processes: what only a real process shows (a user without
+/// access, invalid UTF-8 in `argv`, `ulimit -f`, concurrent writers, kill -9, a closed
+/// pipe). Everything else runs in-process (WayfindCoreTests, RouteGraphToolTests).
+@Suite("routegraph: processes", .serialized)
+struct RouteGraphProcessTests {
+    func visit(_ arguments: [String], graph: String, input: String = "", environment: [String: String] = [:]) throws
+        -> RunResult
+    {
+        try Binaries.run("routegraph-visit", ["--graph", graph] + arguments, input: Data(input), environment: environment)
+    }
+
+    func suggest(_ arguments: [String], graph: String, environment: [String: String] = [:]) throws -> RunResult {
+        try Binaries.run("routegraph-suggest", ["--graph", graph] + arguments, environment: environment)
+    }
+
+    /// An unreadable graph file is an error that says how to get past it, and is left
+    /// alone. root reads any file, so as root the tools run as nobody, from copies.
+    @Test(.enabled(if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser")))
+    func anUnreadableGraphFileIsAnErrorThatSaysWhatToCheck() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        _ = try visit(["Home", "Work"], graph: scratch.graph)
+        let before = scratch.bytes()
+        chmod(scratch.path, 0o755)
+        chmod(scratch.graph, 0)
+        var bin = Binaries.directory.path
+        var prefix = ""
+        if getuid() == 0 {
+            bin = scratch.path + "/bin"
+            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false)
+            for tool in ["routegraph-visit", "routegraph-suggest"] {
+                try FileManager.default.copyItem(atPath: Binaries.directory.path + "/" + tool, toPath: bin + "/" + tool)
+            }
+            prefix = "/usr/sbin/runuser -u nobody -- "
+        }
+        let r = try Binaries.shell(
+            """
+            \(prefix)'\(bin)/routegraph-suggest' --graph '\(scratch.graph)'; echo "suggest $?"
+            \(prefix)'\(bin)/routegraph-visit' --graph '\(scratch.graph)' Gym; echo "visit $?"
+            """)
+        #expect(r.lines == ["suggest 2", "visit 2"], "\(r)")
+        let errors = r.stderr.split(separator: "\n").map(String.init)
+        #expect(
+            errors.first
+                == "routegraph-suggest: cannot open \(scratch.graph): permission denied (check the permissions of the file and its folder, or use --graph FILE)"
+        )
+        #expect(errors.count == 2 && errors[1].hasPrefix("routegraph-visit: cannot open \(scratch.graph)"), "\(r)")
+        #expect(errors.last?.hasSuffix("(check the permissions of the file and its folder, or use --graph FILE)") == true)
+        chmod(scratch.graph, 0o600)
+        #expect(scratch.bytes() == before)
+    }
+
+    /// Swift's `CommandLine.arguments` turns bytes that are not UTF-8 into U+FFFD, which
+    /// would record (or look up, or forget) another place, or write another file: such
+    /// an argument or variable is refused instead, and nothing is written.
+    @Test func invalidUTF8ArgumentsAndVariablesAreRefused() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        _ = try visit(["Home"], graph: scratch.graph)
+        let before = scratch.bytes()
+        let g = "'\(scratch.graph)'"
+        let r = try Binaries.shell(
+            """
+            cd '\(scratch.path)'
+            routegraph-visit --graph \(g) $'Z\\xfcrich'; echo "visit $?"
+            routegraph-suggest --graph \(g) --from $'Z\\xfcrich'; echo "suggest $?"
+            routegraph-visit --graph \(g) --forget $'Z\\xfcrich'; echo "forget $?"
+            routegraph-visit --graph $'g\\xff.json' Home; echo "graph $?"
+            ROUTEGRAPH_FILE=$'\(scratch.path)/e\\xfe.json' routegraph-visit Home; echo "variable $?"
+            smartgrep $'\\xff' /dev/null; echo "smartgrep $?"
+            ls
+            """)
+        #expect(
+            r.lines == ["visit 2", "suggest 2", "forget 2", "graph 2", "variable 2", "smartgrep 2", "graph.json", "graph.json.lock"],
+            "\(r)")
+        #expect(
+            r.stderr == """
+                routegraph-visit: argument 3 is not valid UTF-8
+                routegraph-suggest: argument 4 is not valid UTF-8
+                routegraph-visit: argument 4 is not valid UTF-8
+                routegraph-visit: argument 2 is not valid UTF-8
+                routegraph-visit: $ROUTEGRAPH_FILE is not valid UTF-8 (use --graph FILE)
+                smartgrep: argument 1 is not valid UTF-8
+
+                """)
+        #expect(scratch.bytes() == before)
+    }
+
+    @Test func aWriteBeyondTheFileSizeLimitFailsAndLeavesTheOldFile() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let places = (0..<100).map { "Place number \($0)" }
+        _ = try visit(places, graph: scratch.graph)
+        let before = scratch.bytes()
+        #expect((before?.count ?? 0) > 4096)
+        let r = try Binaries.shell("ulimit -f 2; routegraph-visit --graph '\(scratch.graph)' 'One more place'")
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("routegraph-visit: cannot write \(scratch.graph).tmp: file too large"), "\(r)")
+        #expect(r.stderr.hasSuffix(" (the file size limit, ulimit -f, is below the graph's size)\n"), "\(r)")
+        #expect(scratch.bytes() == before)
+        #expect(!FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
+        // Again once saves reuse a spare FILE.tmp (from the third save on): the backup too
+        // stays as it was.
+        for place in ["Second", "Third", "Fourth"] { _ = try visit([place], graph: scratch.graph) }
+        #expect(FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
+        let (current, backup) = (scratch.bytes(), scratch.bytes(scratch.graph + ".bak"))
+        let again = try Binaries.shell("ulimit -f 2; routegraph-visit --graph '\(scratch.graph)' 'One more place'")
+        #expect(again.status == 2)
+        #expect(again.stderr.hasPrefix("routegraph-visit: cannot write \(scratch.graph).tmp: file too large"), "\(again)")
+        #expect(scratch.bytes() == current && scratch.bytes(scratch.graph + ".bak") == backup)
+        #expect(!FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
+    }
+
+    @Test func aReadOnlyDirectoryFailsTheVisitAndLeavesTheOldFile() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        _ = try visit(["Home"], graph: scratch.graph)
+        chmod(scratch.graph, 0o644)
+        chmod(scratch.graph + ".lock", 0o666)
+        chmod(scratch.path, 0o555)
+        let before = scratch.bytes()
+        // Root ignores permissions, so run as nobody.
+        let asNobody = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
+        let r = try Binaries.shell("\(asNobody)routegraph-visit --graph '\(scratch.graph)' Work")
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("routegraph-visit: cannot open \(scratch.graph).tmp: permission denied"), "\(r)")
+        #expect(r.stderr.hasSuffix(" (check the permissions of the file and its folder, or use --graph FILE)\n"), "\(r)")
+        #expect(scratch.bytes() == before)
+        let readable = try Binaries.shell("\(asNobody)routegraph-suggest --graph '\(scratch.graph)' --from Nowhere")
+        #expect(readable.status == 0 && readable.lines == ["Home"], "\(readable)")
+    }
+
+    @Test func eightProcessesOfFiveHundredVisitsEachAreAllCounted() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let script = """
+            for p in 1 2 3 4 5 6 7 8; do
+              ( for i in $(seq 1 500); do routegraph-visit --self-loops --graph '\(scratch.graph)' "Place $p-$((i % 3))" || echo "failed $p $i" >&2; done ) &
+            done
+            wait
+            """
+        let r = try Binaries.shell(script)
+        #expect(r.status == 0)
+        // A visit may wait long enough to say so (on a busy machine), but none fails.
+        #expect(r.stderr.split(separator: "\n").allSatisfy { $0.contains(": waiting for the lock on ") }, "\(r)")
+        // With self-loops every visit but the very first adds exactly 1.
+        #expect(try scratch.totalWeight() == 8 * 500 - 1)
+        let places = try #require(try scratch.parsed()["places"] as? [[String: Any]])
+        #expect(places.reduce(0) { $0 + ($1["visits"] as? Int ?? 0) } == 8 * 500)
+    }
+
+    @Test func killingVisitsAtRandomMomentsNeverLosesAVisitThatReturned() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let log = scratch.path + "/returned.log"
+        var random = SplitMix64(seed: 0x5EED)
+        var next = 1
+        var rounds = 0
+        while next <= 1000 {
+            let script = """
+                for i in $(seq \(next) 1000); do routegraph-visit --graph '\(scratch.graph)' "Stop $i" && echo $i >> '\(log)'; done
+                """
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+            process.arguments = ["bash", "-c", script]
+            var environment = ProcessInfo.processInfo.environment
+            environment["PATH"] = Binaries.directory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            process.environment = environment
+            try process.run()
+            rounds += 1
+            if rounds <= 6 {
+                usleep(UInt32(20_000 + random.next() % 300_000))
+                kill(-process.processIdentifier, SIGKILL)
+            }
+            process.waitUntilExit()
+            // Whatever moment the kill came at, the file parses and holds every visit that returned.
+            let returned = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int($0) }
+            if FileManager.default.fileExists(atPath: scratch.graph) {
+                let places = try #require(try scratch.parsed()["places"] as? [[String: Any]])
+                let names = Set(places.compactMap { $0["name"] as? String })
+                let missing = returned.filter { !names.contains("Stop \($0)") }
+                #expect(missing.isEmpty, "round \(rounds): visits that returned but are missing: \(missing)")
+            } else {
+                #expect(returned.isEmpty)
+            }
+            let suggestion = try Binaries.run("routegraph-suggest", ["--graph", scratch.graph, "-n1"])
+            #expect(suggestion.status != 2, "\(suggestion)")
+            next = (returned.last ?? 0) + 1
+        }
+        #expect(try scratch.totalWeight() >= 999 - rounds)
+    }
+
+    @Test func aClosedPipeEndsSuggestQuietly() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let places = (0..<20000).map { "Place \($0)" }.joined(separator: "\n")
+        _ = try visit([], graph: scratch.graph, input: places)
+        let r = try Binaries.shell(
+            "routegraph-suggest --graph '\(scratch.graph)' -n0 | head -1; echo \"status ${PIPESTATUS[0]}\"")
+        // All visited once, just now: a tie broken by name.
+        #expect(r.lines == ["Place 0", "status 0"])
+        #expect(r.stderr == "")
+    }
+}

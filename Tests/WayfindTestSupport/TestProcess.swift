@@ -1,0 +1,79 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a finished program printed and how it exited.
+public struct RunResult: CustomStringConvertible, Sendable {
+    /// The exit status; -1 when the program was killed for taking too long.
+    public var status: Int32
+    public var stdout: Data
+    public var stderr: String
+
+    public init(status: Int32, stdout: Data, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
+    /// Standard output as text.
+    public var out: String { String(decoding: stdout, as: UTF8.self) }
+    /// The lines of standard output, each without its newline.
+    public var lines: [String] {
+        out.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+    public var description: String { "status \(status)\n--- stdout\n\(out)--- stderr\n\(stderr)" }
+}
+
+/// Runs programs for tests: the one place that starts a process.
+public enum TestProcess {
+    /// The full path of the program `name` on `PATH`, if there is one.
+    public static func executable(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs `executable` with `arguments`, `input` on standard input, in `environment`
+    /// (this process's when nil) and `currentDirectory`. Standard output and error go to
+    /// files, not pipes, so nothing blocks on a full pipe. With a `timeout`, a program
+    /// still running after that many seconds is killed and the status is -1, so a confused
+    /// program fails its test instead of hanging the run.
+    public static func run(
+        _ executable: String, _ arguments: [String], input: Data = Data(), environment: [String: String]? = nil,
+        currentDirectory: URL? = nil, timeout: TimeInterval? = nil
+    ) throws -> RunResult {
+        let scratch = try TestFiles.directory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (inURL, outURL, errURL) = ["in", "out", "err"].map { scratch.appendingPathComponent($0) }.triple
+        try input.write(to: inURL)
+        for url in [outURL, errURL] { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        let handles = try (FileHandle(forReadingFrom: inURL), FileHandle(forWritingTo: outURL), FileHandle(forWritingTo: errURL))
+        process.standardInput = handles.0
+        process.standardOutput = handles.1
+        process.standardError = handles.2
+        try process.run()
+        var timedOut = false
+        if let timeout {
+            let deadline = Date().addingTimeInterval(timeout)
+            while process.isRunning && Date() < deadline { usleep(5_000) }
+            timedOut = process.isRunning
+            if timedOut { kill(process.processIdentifier, SIGKILL) }
+        }
+        process.waitUntilExit()
+        for handle in [handles.0, handles.1, handles.2] { try? handle.close() }
+        return RunResult(
+            status: timedOut ? -1 : process.terminationStatus, stdout: try Data(contentsOf: outURL),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+}
+
+extension Array {
+    fileprivate var triple: (Element, Element, Element) { (self[0], self[1], self[2]) }
+}
