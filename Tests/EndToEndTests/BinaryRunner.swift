@@ -21,10 +21,10 @@ enum Binaries {
     }()
 
     /// The fixtures folder.
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let fixtures = Repository.fixtures
 
     /// The repository root.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Repository.root
 
     /// Runs `tool` with `arguments`, feeding `input` on stdin, in this process's
     /// environment without NO_COLOR and with `environment` on top.
@@ -47,8 +47,4 @@ enum Binaries {
         env["NO_COLOR"] = nil
         return try TestProcess.run("/bin/bash", ["-c", script], environment: env)
     }
-}
-
-extension Data {
-    init(_ text: String) { self = Data(text.utf8) }
 }

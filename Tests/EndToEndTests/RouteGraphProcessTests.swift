@@ -7,8 +7,8 @@ import WayfindTestSupport
 #endif
 
 /// The routegraph tools as processes: what only a real process shows (a user without
-/// access, invalid UTF-8 in `argv`, `ulimit -f`, concurrent writers, kill -9, a closed
-/// pipe). Everything else runs in-process (WayfindCoreTests, RouteGraphToolTests).
+/// access, invalid UTF-8 in `argv`, `ulimit -f`, a FIFO, a lock another process holds,
+/// concurrent writers, kill -9, a closed pipe). Everything else runs in-process (WayfindCoreTests, RouteGraphToolTests).
 @Suite("routegraph: processes", .serialized)
 struct RouteGraphProcessTests {
     func visit(_ arguments: [String], graph: String, input: String = "", environment: [String: String] = [:]) throws
@@ -19,6 +19,10 @@ struct RouteGraphProcessTests {
 
     func suggest(_ arguments: [String], graph: String, environment: [String: String] = [:]) throws -> RunResult {
         try Binaries.run("routegraph-suggest", ["--graph", graph] + arguments, environment: environment)
+    }
+
+    func run(_ tool: String, _ arguments: [String]) throws -> RunResult {
+        try Binaries.run(tool, arguments)
     }
 
     /// An unreadable graph file is an error that says how to get past it, and is left
@@ -208,5 +212,75 @@ struct RouteGraphProcessTests {
         // All visited once, just now: a tie broken by name.
         #expect(r.lines == ["Place 0", "status 0"])
         #expect(r.stderr == "")
+    }
+
+    /// The graph named by a FIFO, a device or standard input: an error at once, before any
+    /// lock is taken, and no file is created next to it.
+    @Test func aFIFOOrADeviceIsRefusedAtOnceAndNothingIsCreatedNextToIt() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        mkfifo(scratch.graph, 0o600)
+        let zeroLock = FileManager.default.fileExists(atPath: "/dev/zero.lock")
+        defer { if !zeroLock { unlink("/dev/zero.lock") } }
+        let r = try Binaries.shell(
+            """
+            cd '\(scratch.path)'
+            timeout -s KILL 10 routegraph-visit --graph graph.json A; echo "fifo visit $?"
+            timeout -s KILL 10 routegraph-suggest --graph graph.json; echo "fifo suggest $?"
+            timeout -s KILL 10 routegraph-visit --graph /dev/zero A; echo "zero visit $?"
+            timeout -s KILL 10 routegraph-suggest --graph /dev/zero; echo "zero suggest $?"
+            echo Home | timeout -s KILL 10 routegraph-visit --graph /dev/stdin A; echo "stdin visit $?"
+            echo Home | timeout -s KILL 10 routegraph-suggest --graph /dev/stdin; echo "stdin suggest $?"
+            ls
+            """)
+        #expect(
+            r.lines == [
+                "fifo visit 2", "fifo suggest 2", "zero visit 2", "zero suggest 2", "stdin visit 2", "stdin suggest 2", "graph.json",
+            ], "\(r)")
+        let hint = " is not a regular file (move it away, or name another file with --graph FILE)"
+        #expect(
+            r.stderr.split(separator: "\n") == [
+                "routegraph-visit: graph.json\(hint)", "routegraph-suggest: graph.json\(hint)",
+                "routegraph-visit: /dev/zero\(hint)", "routegraph-suggest: /dev/zero\(hint)",
+                "routegraph-visit: /dev/stdin\(hint)", "routegraph-suggest: /dev/stdin\(hint)",
+            ], "\(r)")
+        #expect(zeroLock || !FileManager.default.fileExists(atPath: "/dev/zero.lock"))
+    }
+
+    /// A visit that finds the lock taken says which lock it waits for within a second or
+    /// two, and gives up after --lock-timeout with nothing recorded; one that gets the
+    /// lock in time records its visit.
+    @Test func aVisitWaitingForTheLockSaysSoAndGivesUpAtTheBound() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        #expect(try run("routegraph-visit", ["--graph", scratch.graph, "Home"]).status == 0)
+        let before = scratch.bytes()
+        let lock = scratch.graph + ".lock"
+        let waiting = "routegraph-visit: waiting for the lock on \(lock), which another process holds"
+        let r = try Binaries.shell(
+            """
+            cd '\(scratch.path)'
+            flock graph.json.lock -c 'touch held; while [ ! -e release ]; do sleep 0.05; done' & while [ ! -e held ]; do sleep 0.05; done
+            start=$(date +%s%N)
+            routegraph-visit --graph '\(scratch.graph)' --lock-timeout 2 Work; echo "status $?"
+            echo "waited $(( ($(date +%s%N) - start) / 100000000 ))"
+            touch release; wait; rm held
+            flock graph.json.lock -c 'touch held; sleep 1.4' & while [ ! -e held ]; do sleep 0.05; done
+            routegraph-visit --graph '\(scratch.graph)' Gym; echo "status $?"
+            wait
+            """)
+        #expect(r.lines.first == "status 2", "\(r)")
+        let tenths = Int(r.lines.dropFirst().first?.split(separator: " ").last ?? "") ?? 0
+        #expect((19...35).contains(tenths), "\(r)")
+        #expect(r.lines.last == "status 0", "\(r)")
+        #expect(
+            r.stderr == """
+                \(waiting)
+                routegraph-visit: gave up waiting for the lock on \(lock) after 2 seconds; nothing was recorded (another process holds it: see fuser \(lock))
+                \(waiting)
+
+                """, "\(r)")
+        #expect(scratch.bytes() != before)
+        #expect(try run("routegraph-suggest", ["--graph", scratch.graph, "--from", "Home"]).lines == ["Gym"])
     }
 }

@@ -72,3 +72,17 @@ public struct ScratchDirectory: Sendable {
         try? FileManager.default.removeItem(at: url)
     }
 }
+
+/// Files of this repository that tests read.
+public enum Repository {
+    /// The repository's root folder.
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    /// The fixtures folder: the SF Symbols names and a sample of city names.
+    public static let fixtures = root.appendingPathComponent("Tests/EndToEndTests/Fixtures")
+}
+
+extension Data {
+    /// The UTF-8 bytes of `text`.
+    public init(_ text: String) { self = Data(text.utf8) }
+}
