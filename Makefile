@@ -25,8 +25,14 @@ build:
 
 # Unit tests, end-to-end tests against the static release binaries, then smartgrep against
 # the reference matcher over the real name lists (Tests/SmartgrepCheck; about half a minute).
+# The tests are built optimized, in a folder of their own (-enable-testing keeps
+# @testable imports working): in-process cases run the tools on real data, and a debug
+# build runs them several times slower. `swift test` alone works too.
+TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test
+
 test: test-deps build
-	WAYFIND_BIN_DIR="$(BIN)" $(SWIFT) test
+	$(SWIFT) build $(TEST_FLAGS) --build-tests
+	WAYFIND_BIN_DIR="$(BIN)" $(SWIFT) test $(TEST_FLAGS) --skip-build
 	$(SWIFT) build $(RELEASE_FLAGS) --product smartgrep-check
 	"$(BIN)/smartgrep-check" --bin "$(BIN)"
 	$(MAKE) --no-print-directory example-library
@@ -140,4 +146,4 @@ lint:
 	@for m in man/*.[15]; do groff -man -ww -z "$$m" || exit 1; done; echo "man pages ok"
 
 clean:
-	rm -rf .build .build-fuzz
+	rm -rf .build .build-fuzz .build-test

@@ -31,20 +31,20 @@ enum Binaries {
     static func run(
         _ tool: String, _ arguments: [String], input: Data = Data(), environment: [String: String] = [:],
         currentDirectory: URL? = nil
-    ) throws -> RunResult {
+    ) async throws -> RunResult {
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = nil
         env.merge(environment) { $1 }
-        return try TestProcess.run(
+        return try await TestProcess.run(
             directory.appendingPathComponent(tool).path, arguments, input: input, environment: env,
             currentDirectory: currentDirectory)
     }
 
     /// Runs a shell pipeline with `bash -c`, with the binaries first on PATH.
-    static func shell(_ script: String) throws -> RunResult {
+    static func shell(_ script: String) async throws -> RunResult {
         var env = ProcessInfo.processInfo.environment
         env["PATH"] = directory.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
         env["NO_COLOR"] = nil
-        return try TestProcess.run("/bin/bash", ["-c", script], environment: env)
+        return try await TestProcess.run("/bin/bash", ["-c", script], environment: env)
     }
 }

@@ -25,13 +25,13 @@ import WayfindTestSupport
     }
 
     @Test(arguments: tools)
-    func committedManPagesAndCompletionsMatchTheFlagTable(tool: String) throws {
+    func committedManPagesAndCompletionsMatchTheFlagTable(tool: String) async throws {
         let files = [
             ("man", "man/\(tool).1"), ("complete-bash", "completions/bash/\(tool)"),
             ("complete-zsh", "completions/zsh/_\(tool)"), ("complete-fish", "completions/fish/\(tool).fish"),
         ]
         for (kind, path) in files {
-            let generated = try Binaries.run(tool, ["--generate=\(kind)"])
+            let generated = try await Binaries.run(tool, ["--generate=\(kind)"])
             #expect(generated.status == 0)
             let expected = try Self.committed(path)
             #expect(generated.out == expected, "\(path) is stale: run make docs")
@@ -41,29 +41,29 @@ import WayfindTestSupport
     /// grep exits 2 when it cannot write its output; so does every path of every tool that
     /// prints, `--help` and `--version` included (they used to exit 0 into a full disk).
     @Test(arguments: tools)
-    func aFullDiskIsAWriteErrorOnEveryOutputPath(tool: String) throws {
+    func aFullDiskIsAWriteErrorOnEveryOutputPath(tool: String) async throws {
         for arguments in [["--help"], ["--version"], ["--generate=man"], ["--generate=complete-fish"]] {
-            let r = try Binaries.shell("\(tool) \(arguments.joined(separator: " ")) > /dev/full; echo \"status=$?\"")
+            let r = try await Binaries.shell("\(tool) \(arguments.joined(separator: " ")) > /dev/full; echo \"status=$?\"")
             #expect(r.out == "status=2\n", "\(tool) \(arguments)")
             #expect(r.stderr == "\(tool): write error: No space left on device\n", "\(tool) \(arguments)")
         }
     }
 
     @Test(arguments: tools)
-    func manPagesPassGroffWithoutWarnings(tool: String) throws {
-        let r = try Binaries.shell("groff -man -ww -z \(Binaries.root.path)/man/\(tool).1")
+    func manPagesPassGroffWithoutWarnings(tool: String) async throws {
+        let r = try await Binaries.shell("groff -man -ww -z \(Binaries.root.path)/man/\(tool).1")
         #expect(r.status == 0)
         #expect(r.stderr == "")
     }
 
     /// Rendered, no page shows a font escape as text (`\fB` escaped by mistake) or a
     /// control character (an escape that lost its backslash).
-    @Test func renderedManPagesShowNoRoffEscapesOrControlCharacters() throws {
+    @Test func renderedManPagesShowNoRoffEscapesOrControlCharacters() async throws {
         let man = Binaries.root.appendingPathComponent("man")
         let pages = try FileManager.default.contentsOfDirectory(atPath: man.path).filter { $0.hasSuffix(".1") || $0.hasSuffix(".5") }
         #expect(pages.count >= 6)
         for page in pages {
-            let r = try Binaries.shell("groff -man -Tutf8 -P -cbou '\(man.path)/\(page)'")
+            let r = try await Binaries.shell("groff -man -Tutf8 -P -cbou '\(man.path)/\(page)'")
             #expect(r.status == 0, "\(page): \(r.stderr)")
             for escape in [#"\fB"#, #"\fR"#, #"\fI"#] {
                 #expect(!r.out.contains(escape), "\(page) shows \(escape)")
@@ -74,7 +74,7 @@ import WayfindTestSupport
     }
 
     @Test(arguments: tools)
-    func theBashCompletionLoadsAndCompletesLongOptions(tool: String) throws {
+    func theBashCompletionLoadsAndCompletesLongOptions(tool: String) async throws {
         let file = Binaries.root.appendingPathComponent("completions/bash/\(tool)").path
         let script = """
             source '\(file)'
@@ -84,25 +84,28 @@ import WayfindTestSupport
             "$fn" \(tool) --he \(tool)
             printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let r = try Binaries.shell(script)
+        let r = try await Binaries.shell(script)
         #expect(r.status == 0, "\(r)")
         #expect(r.out.contains("--help"), "\(r)")
     }
 
-    @Test(.enabled(if: hasShell("zsh")), arguments: tools)
-    func theZshCompletionLoads(tool: String) throws {
+    /// Every tool's zsh function is found on `fpath` and registered (one full `compinit`
+    /// for all of them: it reads every function on `fpath`).
+    @Test(.enabled(if: hasShell("zsh")))
+    func theZshCompletionsLoad() async throws {
         let dir = Binaries.root.appendingPathComponent("completions/zsh").path
-        let r = try Binaries.shell(
-            "zsh -f -c 'dump=/tmp/wayfind-zcompdump-$$; fpath=(\(dir) $fpath); autoload -U compinit; compinit -u -d $dump; "
-                + "autoload -U _\(tool) && print ${_comps[\(tool)]}; rc=$?; rm -f $dump; exit $rc'")
+        let dump = try TestFiles.directory().appendingPathComponent("zcompdump").path
+        let r = try await Binaries.shell(
+            "zsh -f -c 'fpath=(\(dir) $fpath); autoload -U compinit; compinit -u -d \(dump); "
+                + "for tool in \(Self.tools.joined(separator: " ")); do autoload -U _$tool && print ${_comps[$tool]} || exit 1; done'")
         #expect(r.status == 0, "\(r)")
-        #expect(r.out == "_\(tool)\n", "\(r)")
+        #expect(r.lines == Self.tools.map { "_\($0)" }, "\(r)")
     }
 
     @Test(.enabled(if: hasShell("fish")), arguments: tools)
-    func theFishCompletionLoadsAndCompletesLongOptions(tool: String) throws {
+    func theFishCompletionLoadsAndCompletesLongOptions(tool: String) async throws {
         let file = Binaries.root.appendingPathComponent("completions/fish/\(tool).fish").path
-        let r = try Binaries.shell("fish --no-config -c \"source '\(file)'; complete -C '\(tool) --hel'\"")
+        let r = try await Binaries.shell("fish --no-config -c \"source '\(file)'; complete -C '\(tool) --hel'\"")
         #expect(r.status == 0, "\(r)")
         #expect(r.out.contains("--help"), "\(r)")
     }

@@ -9,29 +9,29 @@ import WayfindTestSupport
 /// The routegraph tools as processes: what only a real process shows (a user without
 /// access, invalid UTF-8 in `argv`, `ulimit -f`, a FIFO, a lock another process holds,
 /// concurrent writers, kill -9, a closed pipe). Everything else runs in-process (WayfindCoreTests, RouteGraphToolTests).
-@Suite("routegraph: processes", .serialized)
+@Suite("routegraph: processes")
 struct RouteGraphProcessTests {
-    func visit(_ arguments: [String], graph: String, input: String = "", environment: [String: String] = [:]) throws
+    func visit(_ arguments: [String], graph: String, input: String = "", environment: [String: String] = [:]) async throws
         -> RunResult
     {
-        try Binaries.run("routegraph-visit", ["--graph", graph] + arguments, input: Data(input), environment: environment)
+        try await Binaries.run("routegraph-visit", ["--graph", graph] + arguments, input: Data(input), environment: environment)
     }
 
-    func suggest(_ arguments: [String], graph: String, environment: [String: String] = [:]) throws -> RunResult {
-        try Binaries.run("routegraph-suggest", ["--graph", graph] + arguments, environment: environment)
+    func suggest(_ arguments: [String], graph: String, environment: [String: String] = [:]) async throws -> RunResult {
+        try await Binaries.run("routegraph-suggest", ["--graph", graph] + arguments, environment: environment)
     }
 
-    func run(_ tool: String, _ arguments: [String]) throws -> RunResult {
-        try Binaries.run(tool, arguments)
+    func run(_ tool: String, _ arguments: [String]) async throws -> RunResult {
+        try await Binaries.run(tool, arguments)
     }
 
     /// An unreadable graph file is an error that says how to get past it, and is left
     /// alone. root reads any file, so as root the tools run as nobody, from copies.
     @Test(.enabled(if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser")))
-    func anUnreadableGraphFileIsAnErrorThatSaysWhatToCheck() throws {
+    func anUnreadableGraphFileIsAnErrorThatSaysWhatToCheck() async throws {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
-        _ = try visit(["Home", "Work"], graph: scratch.graph)
+        _ = try await visit(["Home", "Work"], graph: scratch.graph)
         let before = scratch.bytes()
         chmod(scratch.path, 0o755)
         chmod(scratch.graph, 0)
@@ -45,7 +45,7 @@ struct RouteGraphProcessTests {
             }
             prefix = "/usr/sbin/runuser -u nobody -- "
         }
-        let r = try Binaries.shell(
+        let r = try await Binaries.shell(
             """
             \(prefix)'\(bin)/routegraph-suggest' --graph '\(scratch.graph)'; echo "suggest $?"
             \(prefix)'\(bin)/routegraph-visit' --graph '\(scratch.graph)' Gym; echo "visit $?"
@@ -65,13 +65,13 @@ struct RouteGraphProcessTests {
     /// Swift's `CommandLine.arguments` turns bytes that are not UTF-8 into U+FFFD, which
     /// would record (or look up, or forget) another place, or write another file: such
     /// an argument or variable is refused instead, and nothing is written.
-    @Test func invalidUTF8ArgumentsAndVariablesAreRefused() throws {
+    @Test func invalidUTF8ArgumentsAndVariablesAreRefused() async throws {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
-        _ = try visit(["Home"], graph: scratch.graph)
+        _ = try await visit(["Home"], graph: scratch.graph)
         let before = scratch.bytes()
         let g = "'\(scratch.graph)'"
-        let r = try Binaries.shell(
+        let r = try await Binaries.shell(
             """
             cd '\(scratch.path)'
             routegraph-visit --graph \(g) $'Z\\xfcrich'; echo "visit $?"
@@ -98,14 +98,14 @@ struct RouteGraphProcessTests {
         #expect(scratch.bytes() == before)
     }
 
-    @Test func aWriteBeyondTheFileSizeLimitFailsAndLeavesTheOldFile() throws {
+    @Test func aWriteBeyondTheFileSizeLimitFailsAndLeavesTheOldFile() async throws {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
         let places = (0..<100).map { "Place number \($0)" }
-        _ = try visit(places, graph: scratch.graph)
+        _ = try await visit(places, graph: scratch.graph)
         let before = scratch.bytes()
         #expect((before?.count ?? 0) > 4096)
-        let r = try Binaries.shell("ulimit -f 2; routegraph-visit --graph '\(scratch.graph)' 'One more place'")
+        let r = try await Binaries.shell("ulimit -f 2; routegraph-visit --graph '\(scratch.graph)' 'One more place'")
         #expect(r.status == 2)
         #expect(r.stderr.hasPrefix("routegraph-visit: cannot write \(scratch.graph).tmp: file too large"), "\(r)")
         #expect(r.stderr.hasSuffix(" (the file size limit, ulimit -f, is below the graph's size)\n"), "\(r)")
@@ -113,36 +113,36 @@ struct RouteGraphProcessTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
         // Again once saves reuse a spare FILE.tmp (from the third save on): the backup too
         // stays as it was.
-        for place in ["Second", "Third", "Fourth"] { _ = try visit([place], graph: scratch.graph) }
+        for place in ["Second", "Third", "Fourth"] { _ = try await visit([place], graph: scratch.graph) }
         #expect(FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
         let (current, backup) = (scratch.bytes(), scratch.bytes(scratch.graph + ".bak"))
-        let again = try Binaries.shell("ulimit -f 2; routegraph-visit --graph '\(scratch.graph)' 'One more place'")
+        let again = try await Binaries.shell("ulimit -f 2; routegraph-visit --graph '\(scratch.graph)' 'One more place'")
         #expect(again.status == 2)
         #expect(again.stderr.hasPrefix("routegraph-visit: cannot write \(scratch.graph).tmp: file too large"), "\(again)")
         #expect(scratch.bytes() == current && scratch.bytes(scratch.graph + ".bak") == backup)
         #expect(!FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
     }
 
-    @Test func aReadOnlyDirectoryFailsTheVisitAndLeavesTheOldFile() throws {
+    @Test func aReadOnlyDirectoryFailsTheVisitAndLeavesTheOldFile() async throws {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
-        _ = try visit(["Home"], graph: scratch.graph)
+        _ = try await visit(["Home"], graph: scratch.graph)
         chmod(scratch.graph, 0o644)
         chmod(scratch.graph + ".lock", 0o666)
         chmod(scratch.path, 0o555)
         let before = scratch.bytes()
         // Root ignores permissions, so run as nobody.
         let asNobody = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
-        let r = try Binaries.shell("\(asNobody)routegraph-visit --graph '\(scratch.graph)' Work")
+        let r = try await Binaries.shell("\(asNobody)routegraph-visit --graph '\(scratch.graph)' Work")
         #expect(r.status == 2)
         #expect(r.stderr.hasPrefix("routegraph-visit: cannot open \(scratch.graph).tmp: permission denied"), "\(r)")
         #expect(r.stderr.hasSuffix(" (check the permissions of the file and its folder, or use --graph FILE)\n"), "\(r)")
         #expect(scratch.bytes() == before)
-        let readable = try Binaries.shell("\(asNobody)routegraph-suggest --graph '\(scratch.graph)' --from Nowhere")
+        let readable = try await Binaries.shell("\(asNobody)routegraph-suggest --graph '\(scratch.graph)' --from Nowhere")
         #expect(readable.status == 0 && readable.lines == ["Home"], "\(readable)")
     }
 
-    @Test func eightProcessesOfFiveHundredVisitsEachAreAllCounted() throws {
+    @Test func eightProcessesOfFiveHundredVisitsEachAreAllCounted() async throws {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
         let script = """
@@ -151,7 +151,7 @@ struct RouteGraphProcessTests {
             done
             wait
             """
-        let r = try Binaries.shell(script)
+        let r = try await Binaries.shell(script)
         #expect(r.status == 0)
         // A visit may wait long enough to say so (on a busy machine), but none fails.
         #expect(r.stderr.split(separator: "\n").allSatisfy { $0.contains(": waiting for the lock on ") }, "\(r)")
@@ -161,7 +161,7 @@ struct RouteGraphProcessTests {
         #expect(places.reduce(0) { $0 + ($1["visits"] as? Int ?? 0) } == 8 * 500)
     }
 
-    @Test func killingVisitsAtRandomMomentsNeverLosesAVisitThatReturned() throws {
+    @Test func killingVisitsAtRandomMomentsNeverLosesAVisitThatReturned() async throws {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
         let log = scratch.path + "/returned.log"
@@ -195,19 +195,19 @@ struct RouteGraphProcessTests {
             } else {
                 #expect(returned.isEmpty)
             }
-            let suggestion = try Binaries.run("routegraph-suggest", ["--graph", scratch.graph, "-n1"])
+            let suggestion = try await Binaries.run("routegraph-suggest", ["--graph", scratch.graph, "-n1"])
             #expect(suggestion.status != 2, "\(suggestion)")
             next = (returned.last ?? 0) + 1
         }
         #expect(try scratch.totalWeight() >= 999 - rounds)
     }
 
-    @Test func aClosedPipeEndsSuggestQuietly() throws {
+    @Test func aClosedPipeEndsSuggestQuietly() async throws {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
         let places = (0..<20000).map { "Place \($0)" }.joined(separator: "\n")
-        _ = try visit([], graph: scratch.graph, input: places)
-        let r = try Binaries.shell(
+        _ = try await visit([], graph: scratch.graph, input: places)
+        let r = try await Binaries.shell(
             "routegraph-suggest --graph '\(scratch.graph)' -n0 | head -1; echo \"status ${PIPESTATUS[0]}\"")
         // All visited once, just now: a tie broken by name.
         #expect(r.lines == ["Place 0", "status 0"])
@@ -216,13 +216,13 @@ struct RouteGraphProcessTests {
 
     /// The graph named by a FIFO, a device or standard input: an error at once, before any
     /// lock is taken, and no file is created next to it.
-    @Test func aFIFOOrADeviceIsRefusedAtOnceAndNothingIsCreatedNextToIt() throws {
+    @Test func aFIFOOrADeviceIsRefusedAtOnceAndNothingIsCreatedNextToIt() async throws {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
         mkfifo(scratch.graph, 0o600)
         let zeroLock = FileManager.default.fileExists(atPath: "/dev/zero.lock")
         defer { if !zeroLock { unlink("/dev/zero.lock") } }
-        let r = try Binaries.shell(
+        let r = try await Binaries.shell(
             """
             cd '\(scratch.path)'
             timeout -s KILL 10 routegraph-visit --graph graph.json A; echo "fifo visit $?"
@@ -250,14 +250,14 @@ struct RouteGraphProcessTests {
     /// A visit that finds the lock taken says which lock it waits for within a second or
     /// two, and gives up after --lock-timeout with nothing recorded; one that gets the
     /// lock in time records its visit.
-    @Test func aVisitWaitingForTheLockSaysSoAndGivesUpAtTheBound() throws {
+    @Test func aVisitWaitingForTheLockSaysSoAndGivesUpAtTheBound() async throws {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
-        #expect(try run("routegraph-visit", ["--graph", scratch.graph, "Home"]).status == 0)
+        #expect(try await run("routegraph-visit", ["--graph", scratch.graph, "Home"]).status == 0)
         let before = scratch.bytes()
         let lock = scratch.graph + ".lock"
         let waiting = "routegraph-visit: waiting for the lock on \(lock), which another process holds"
-        let r = try Binaries.shell(
+        let r = try await Binaries.shell(
             """
             cd '\(scratch.path)'
             flock graph.json.lock -c 'touch held; while [ ! -e release ]; do sleep 0.05; done' & while [ ! -e held ]; do sleep 0.05; done
@@ -281,6 +281,6 @@ struct RouteGraphProcessTests {
 
                 """, "\(r)")
         #expect(scratch.bytes() != before)
-        #expect(try run("routegraph-suggest", ["--graph", scratch.graph, "--from", "Home"]).lines == ["Gym"])
+        #expect(try await run("routegraph-suggest", ["--graph", scratch.graph, "--from", "Home"]).lines == ["Gym"])
     }
 }

@@ -35,14 +35,14 @@ import WayfindTestSupport
         }
 
         /// Runs a script in a shell, not interactively.
-        func run(_ shell: String, _ script: String, locale: String = "C.UTF-8") throws -> (status: Int32, out: String) {
+        func run(_ shell: String, _ script: String, locale: String = "C.UTF-8") async throws -> (status: Int32, out: String) {
             let arguments =
                 shell == "bash" ? ["bash", "--norc", "--noprofile", "-c", script]
                 : shell == "fish" ? ["fish", "--no-config", "-c", script] : [shell, "-f", "-c", script]
             var environment = self.environment
             environment["LANG"] = locale
             environment["LC_ALL"] = locale
-            let r = try TestProcess.run("/usr/bin/env", arguments, environment: environment, currentDirectory: home, timeout: 60)
+            let r = try await TestProcess.run("/usr/bin/env", arguments, environment: environment, currentDirectory: home, timeout: 60)
             return (r.status, r.out + r.stderr)
         }
 
@@ -51,12 +51,12 @@ import WayfindTestSupport
         /// the keys (ending with a Tab), then Ctrl-A and a `printf` that shows each word of
         /// the completed line as `<word>`, and Enter; each case waits for the one before.
         /// Returns the lines those `printf`s printed, as `RESULT: <word><word>`.
-        func completed(_ shell: String, setup: String, cases: [String], locale: String) throws -> [String] {
+        func completed(_ shell: String, setup: String, cases: [String], locale: String) async throws -> [String] {
             let command: String
             let prompt: String
             switch shell {
             case "bash": (command, prompt) = ("bash --norc --noprofile -i", "PS1='> '\n")
-            case "zsh": (command, prompt) = ("zsh -f -i", "PS1='> '; autoload -Uz compinit; compinit -u -D\n")
+            case "zsh": (command, prompt) = ("zsh -f -i", "PS1='> '; \(Zsh.compinit)\n")
             default: (command, prompt) = ("fish --no-config -i", "function fish_prompt; echo '> '; end\n")
             }
             let driver = #"""
@@ -87,7 +87,7 @@ import WayfindTestSupport
             environment["LANG"] = locale
             environment["LC_ALL"] = locale
             environment["TERM"] = "xterm"
-            let r = try TestProcess.run(
+            let r = try await TestProcess.run(
                 "/usr/bin/zsh", ["-f", "-c", driver, "zsh", command, prompt + setup] + cases, environment: environment,
                 currentDirectory: home, timeout: 120)
             let data = r.stdout
@@ -112,17 +112,17 @@ import WayfindTestSupport
 
     /// A learned command records its place argument, spelled as typed, in its own graph.
     @Test(arguments: shells)
-    func aLearnedCommandRecordsItsPlaceArgument(shell: String) throws {
+    func aLearnedCommandRecordsItsPlaceArgument(shell: String) async throws {
         let home = try Home()
         let quoted = shell == "fish" ? #"'Ann\'s Café'"# : #""Ann's Café""#
         let script = """
             \(Self.setupLine(shell, ["trip"]))
             trip Airport; trip 'São Paulo'; trip -v 'New York'; trip \(quoted); trip 'Back\\slash $HOME'; trip Home
             """
-        let r = try home.run(shell, script)
+        let r = try await home.run(shell, script)
         #expect(r.status == 0, "\(r.out)")
         #expect(r.out.contains("trip to -v New York"), "\(r.out)")
-        let places = try Binaries.run("routegraph-suggest", ["--graph", home.tripGraph, "-n", "0"])
+        let places = try await Binaries.run("routegraph-suggest", ["--graph", home.tripGraph, "-n", "0"])
         #expect(
             Set(places.lines) == ["Airport", "São Paulo", "New York", "Ann's Café", #"Back\slash $HOME"#], "\(places)")
         // Each learned command has a graph of its own: nothing went to the default one.
@@ -132,10 +132,10 @@ import WayfindTestSupport
     /// Tab after a learned command completes from its graph, narrowed by smartgrep's rules,
     /// and names come back quoted so that the command gets them as they are recorded.
     @Test(arguments: shells)
-    func tabCompletesPlacesQuotedForTheShellInAnyLocale(shell: String) throws {
+    func tabCompletesPlacesQuotedForTheShellInAnyLocale(shell: String) async throws {
         let home = try Home()
         let seed = "trip Airport; trip 'São Paulo'; trip 'New York'; trip \"Ann's Café\"; trip 'Back\\slash $HOME'; trip Home"
-        _ = try home.run("bash", "\(Self.setupLine("bash", ["trip"]))\n\(seed)")
+        _ = try await home.run("bash", "\(Self.setupLine("bash", ["trip"]))\n\(seed)")
         let cases: [(String, String)] = [
             (#"trip ai\t"#, "<trip><Airport>"), (#"trip sao\t"#, "<trip><São Paulo>"),
             (#"trip 'New Y\t"#, "<trip><New York>"), (#"trip "New Y\t"#, "<trip><New York>"),
@@ -144,7 +144,7 @@ import WayfindTestSupport
             (#"trip 'back\t"#, #"<trip><Back\slash $HOME>"#),
         ]
         for locale in ["C.UTF-8", ""] {
-            let lines = try home.completed(shell, setup: Self.setupLine(shell, ["trip"]), cases: cases.map(\.0), locale: locale)
+            let lines = try await home.completed(shell, setup: Self.setupLine(shell, ["trip"]), cases: cases.map(\.0), locale: locale)
             #expect(lines == cases.map { "RESULT: \($0.1)" }, "\(shell), LANG='\(locale)'")
         }
     }
@@ -153,10 +153,10 @@ import WayfindTestSupport
     /// (`--from`, `--forget`, the places of a visit), quoted for the shell, like the
     /// set-up does.
     @Test(arguments: shells)
-    func theToolsCompletionCompletesPlaceArguments(shell: String) throws {
+    func theToolsCompletionCompletesPlaceArguments(shell: String) async throws {
         let home = try Home()
         let graph = home.home.appendingPathComponent("graph.json").path
-        let visit = try Binaries.run("routegraph-visit", ["--graph", graph, "Airport", "São Paulo", "New York", "Home"])
+        let visit = try await Binaries.run("routegraph-visit", ["--graph", graph, "Airport", "São Paulo", "New York", "Home"])
         #expect(visit.status == 0, "\(visit)")
         let files = ["routegraph-suggest", "routegraph-visit"].map { tool in
             Binaries.root.appendingPathComponent(
@@ -174,7 +174,7 @@ import WayfindTestSupport
             "RESULT: <routegraph-visit><--forget><New York>", "RESULT: <routegraph-visit><Airport>",
         ]
         for locale in ["C.UTF-8", ""] {
-            let lines = try home.completed(shell, setup: setup, cases: cases, locale: locale)
+            let lines = try await home.completed(shell, setup: setup, cases: cases, locale: locale)
             if shell == "fish" {
                 // fish filters what it is given and does not fold accents: 'sao' finds no São.
                 #expect(Array(lines.suffix(3)) == Array(expected.suffix(3)), "\(shell) \(lines)")
@@ -187,7 +187,7 @@ import WayfindTestSupport
     /// `--learn cd`: a directory is recorded when the prompt comes back in another one
     /// (not again while it stays), and `cd` completes from those directories.
     @Test(arguments: shells)
-    func learningCdRecordsDirectoriesAndCompletesThem(shell: String) throws {
+    func learningCdRecordsDirectoriesAndCompletesThem(shell: String) async throws {
         let home = try Home()
         let projects = home.home.appendingPathComponent("src/my project")
         try FileManager.default.createDirectory(at: projects, withIntermediateDirectories: true)
@@ -195,8 +195,8 @@ import WayfindTestSupport
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         // Interactive, so the prompt hooks run: visit the project, come back home.
         let setup = Self.setupLine(shell, ["cd"]) + "\ncd 'src/my project'\ncd ../..\ncd elsewhere"
-        let lines = try home.completed(shell, setup: setup, cases: [#"cd proj\t"#], locale: "")
-        let places = try Binaries.run("routegraph-suggest", ["--graph", home.cdGraph, "-n", "0"])
+        let lines = try await home.completed(shell, setup: setup, cases: [#"cd proj\t"#], locale: "")
+        let places = try await Binaries.run("routegraph-suggest", ["--graph", home.cdGraph, "-n", "0"])
         // The last place (elsewhere) is where suggestions start from, so not among them.
         #expect(Set(places.lines) == [projects.path, home.home.path], "\(places)")
         #expect(lines == ["RESULT: <cd><\(projects.path)>"], "\(shell): \(lines)")

@@ -52,7 +52,7 @@ enum CLITestSupport {
         /// Runs `name` with `arguments` in `files`, with `HOME` and the XDG directories in
         /// `home` so no shell reads or writes the user's files, and kills it after `timeout`
         /// seconds so a confused shell fails the test instead of hanging it.
-        func run(_ name: String, _ arguments: [String], timeout: TimeInterval = 60) throws -> RunResult {
+        func run(_ name: String, _ arguments: [String], timeout: TimeInterval = 60) async throws -> RunResult {
             guard let path = TestProcess.executable(name) else {
                 throw SupportError("\(name) is not installed")
             }
@@ -63,7 +63,7 @@ enum CLITestSupport {
             environment["XDG_CACHE_HOME"] = home.path + "/.cache"
             environment["TERM"] = "xterm"
             environment["LC_ALL"] = "C.UTF-8"
-            return try TestProcess.run(path, arguments, environment: environment, currentDirectory: files, timeout: timeout)
+            return try await TestProcess.run(path, arguments, environment: environment, currentDirectory: files, timeout: timeout)
         }
     }
 

@@ -130,10 +130,10 @@ extension CLITests {
             ]
 
         @Test(.enabled(if: CLITestSupport.isInstalled("bash")))
-        func bashRegistersACompletionFunction() throws {
+        func bashRegistersACompletionFunction() async throws {
             let (scratch, script) = try makeScratch(for: .bash)
             defer { scratch.remove() }
-            let result = try scratch.run(
+            let result = try await scratch.run(
                 "bash",
                 [
                     "--norc", "--noprofile", "-c", #"source "$1" && complete -p sampletool"#,
@@ -145,14 +145,14 @@ extension CLITests {
         }
 
         @Test(.enabled(if: CLITestSupport.isInstalled("bash")), arguments: bashCases)
-        func bashCompletes(_ testCase: Case) throws {
+        func bashCompletes(_ testCase: Case) async throws {
             let (scratch, script) = try makeScratch(for: .bash)
             defer { scratch.remove() }
             // Split like readline: at blanks, keeping a trailing empty word; `=` stays where the
             // case put it (as its own word when readline would split there).
             let words = testCase.line.split(separator: " ", omittingEmptySubsequences: false).map(
                 String.init)
-            let result = try scratch.run(
+            let result = try await scratch.run(
                 "bash", ["--norc", "--noprofile", "-c", Self.bashDriver, "bash", script] + words)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr == "")
@@ -162,14 +162,14 @@ extension CLITests {
         // MARK: - zsh
 
         @Test(.enabled(if: CLITestSupport.isInstalled("zsh")))
-        func zshRegistersTheFunctionWhenSourced() throws {
+        func zshRegistersTheFunctionWhenSourced() async throws {
             let (scratch, script) = try makeScratch(for: .zsh)
             defer { scratch.remove() }
-            let result = try scratch.run(
+            let result = try await scratch.run(
                 "zsh",
                 [
                     "-f", "-c",
-                    #"autoload -U compinit; compinit -u -D; source "$1"; print -r -- $_comps[sampletool]"#,
+                    Zsh.compinit + #"; source "$1"; print -r -- $_comps[sampletool]"#,
                     "zsh", script,
                 ])
             #expect(result.status == 0)
@@ -178,7 +178,7 @@ extension CLITests {
         }
 
         @Test(.enabled(if: CLITestSupport.isInstalled("zsh")))
-        func zshFindsTheFunctionOnFpath() throws {
+        func zshFindsTheFunctionOnFpath() async throws {
             let (scratch, _) = try makeScratch(for: .zsh)
             defer { scratch.remove() }
             let functions = scratch.root.appendingPathComponent("site-functions")
@@ -186,7 +186,7 @@ extension CLITests {
                 at: functions, withIntermediateDirectories: true)
             _ = try scratch.write(
                 renderCompletion(CLISample.spec, shell: .zsh), to: "_sampletool", in: functions)
-            let result = try scratch.run(
+            let result = try await scratch.run(
                 "zsh",
                 [
                     "-f", "-c",
@@ -198,7 +198,8 @@ extension CLITests {
             #expect(result.out == "_sampletool\n")
         }
 
-        /// Starts an interactive zsh on a pseudo-terminal (zsh/zpty), loads the script, types
+        /// Starts an interactive zsh on a pseudo-terminal (zsh/zpty), loads the completion
+        /// system (the commands in $3) and the script ($1), types
         /// the line and a Tab, and prints each match that reaches `compadd`, one a line.
         /// The markers are written split (`"MAT""CH:"`) so the terminal's echo of the typed
         /// setup never looks like output.
@@ -206,7 +207,7 @@ extension CLITests {
             zmodload zsh/zpty || exit 3
             zpty z zsh -f -i
             zpty -w z 'PROMPT= RPROMPT= PS2='
-            zpty -w z "autoload -U compinit && compinit -u -D && source ${(q)1}"
+            zpty -w z "$3 && source ${(q)1}"
             zpty -w z 'bindkey "^I" complete-word'
             zpty -w z 'zstyle ":completion:*" list-grouped false; zstyle ":completion:*" insert-tab false'
             zpty -w z 'compadd() {
@@ -237,11 +238,11 @@ extension CLITests {
             ]
 
         @Test(.enabled(if: CLITestSupport.isInstalled("zsh")), arguments: zshCases)
-        func zshCompletes(_ testCase: Case) throws {
+        func zshCompletes(_ testCase: Case) async throws {
             let (scratch, script) = try makeScratch(for: .zsh)
             defer { scratch.remove() }
-            let result = try scratch.run(
-                "zsh", ["-f", "-c", Self.zshDriver, "zsh", script, testCase.line], timeout: 30)
+            let result = try await scratch.run(
+                "zsh", ["-f", "-c", Self.zshDriver, "zsh", script, testCase.line, Zsh.compinit], timeout: 30)
             #expect(result.status == 0, "\(result.stderr)")
             // zsh offers `--color=always` as `always` after the `=`; `_files` may offer a
             // directory twice (as a file and as a directory to descend into).
@@ -266,10 +267,10 @@ extension CLITests {
             ]
 
         @Test(.enabled(if: CLITestSupport.isInstalled("fish")), arguments: fishCases)
-        func fishCompletes(_ testCase: Case) throws {
+        func fishCompletes(_ testCase: Case) async throws {
             let (scratch, script) = try makeScratch(for: .fish)
             defer { scratch.remove() }
-            let result = try scratch.run(
+            let result = try await scratch.run(
                 "fish",
                 [
                     "--no-config", "-c", "source $argv[1]; and complete -C $argv[2]", script,

@@ -97,22 +97,22 @@ extension CLITests {
         }
 
         @Test(.enabled(if: CLITestSupport.isInstalled("groff")))
-        func groffReadsThePageWithoutAWarning() throws {
+        func groffReadsThePageWithoutAWarning() async throws {
             let scratch = try CLITestSupport.Scratch()
             defer { scratch.remove() }
             let path = try scratch.write(page, to: "sampletool.1")
-            let result = try scratch.run("groff", ["-man", "-ww", "-z", path])
+            let result = try await scratch.run("groff", ["-man", "-ww", "-z", path])
             #expect(result.status == 0)
             #expect(result.stderr == "", "groff warned:\n\(result.stderr)")
         }
 
         @Test(.enabled(if: CLITestSupport.isInstalled("groff")))
-        func groffRendersTheOptionsAndExamplesAsWritten() throws {
+        func groffRendersTheOptionsAndExamplesAsWritten() async throws {
             let scratch = try CLITestSupport.Scratch()
             defer { scratch.remove() }
             let path = try scratch.write(page, to: "sampletool.1")
             // -P-cbou: plain text, no overstriking for bold and italic.
-            let result = try scratch.run("groff", ["-man", "-Tutf8", "-P-cbou", path])
+            let result = try await scratch.run("groff", ["-man", "-Tutf8", "-P-cbou", path])
             #expect(result.status == 0)
             // Newer groff renders `\-` as U+2212 MINUS SIGN on UTF-8 terminals.
             let text = result.out.replacingOccurrences(of: "\u{2212}", with: "-")
