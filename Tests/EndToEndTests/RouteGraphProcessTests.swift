@@ -168,23 +168,18 @@ struct RouteGraphProcessTests {
         var random = SplitMix64(seed: 0x5EED)
         var next = 1
         var rounds = 0
+        var killed = 0
         while next <= 1000 {
             let script = """
                 for i in $(seq \(next) 1000); do routegraph-visit --graph '\(scratch.graph)' "Stop $i" && echo $i >> '\(log)'; done
                 """
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-            process.arguments = ["bash", "-c", script]
             var environment = ProcessInfo.processInfo.environment
             environment["PATH"] = Binaries.directory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-            process.environment = environment
-            try process.run()
             rounds += 1
-            if rounds <= 6 {
-                usleep(UInt32(20_000 + random.next() % 300_000))
-                kill(-process.processIdentifier, SIGKILL)
-            }
-            process.waitUntilExit()
+            // The shell leads a process group of its own: the kill takes it and the visit it runs.
+            let delay = rounds <= 6 ? Double(20_000 + random.next() % 300_000) / 1e6 : nil
+            let run = try await TestProcess.run("/bin/bash", ["-c", script], environment: environment, timeout: delay)
+            if run.status == -1 { killed += 1 }
             // Whatever moment the kill came at, the file parses and holds every visit that returned.
             let returned = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int($0) }
             if FileManager.default.fileExists(atPath: scratch.graph) {
@@ -199,6 +194,7 @@ struct RouteGraphProcessTests {
             #expect(suggestion.status != 2, "\(suggestion)")
             next = (returned.last ?? 0) + 1
         }
+        #expect(killed == 6, "the loop ended before its kill")
         #expect(try scratch.totalWeight() >= 999 - rounds)
     }
 

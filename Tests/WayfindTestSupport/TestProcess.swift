@@ -39,7 +39,8 @@ public enum TestProcess {
     /// (this process's when nil) and `currentDirectory`. Standard output and error go to
     /// files, not pipes, so nothing blocks on a full pipe. With a `timeout`, a program
     /// still running after that many seconds is killed and the status is -1, so a confused
-    /// program fails its test instead of hanging the run.
+    /// program fails its test instead of hanging the run (a program that leads a process
+    /// group, as `setsid` makes it, is killed with its whole group).
     public static func run(
         _ executable: String, _ arguments: [String], input: Data = Data(), environment: [String: String]? = nil,
         currentDirectory: URL? = nil, timeout: TimeInterval? = nil
@@ -64,7 +65,10 @@ public enum TestProcess {
             let deadline = Date().addingTimeInterval(timeout)
             while process.isRunning && Date() < deadline { usleep(5_000) }
             timedOut = process.isRunning
-            if timedOut { kill(process.processIdentifier, SIGKILL) }
+            if timedOut {
+                let pid = process.processIdentifier
+                kill(getpgid(pid) == pid ? -pid : pid, SIGKILL)
+            }
         }
         process.waitUntilExit()
         for handle in [handles.0, handles.1, handles.2] { try? handle.close() }
