@@ -66,6 +66,11 @@ public struct ScratchDirectory: Sendable {
         return target.path
     }
 
+    /// The names in the folder, sorted.
+    public func contents() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+
     /// Deletes the folder and everything in it, even if a test made it read-only.
     public func remove() {
         chmod(path, 0o700)

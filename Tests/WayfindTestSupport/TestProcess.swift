@@ -82,6 +82,24 @@ extension Array {
     fileprivate var triple: (Element, Element, Element) { (self[0], self[1], self[2]) }
 }
 
+extension TestProcess {
+    /// Runs `body` in a forked child process and returns its exit status (or 128 + the
+    /// signal): for what cannot be done in the test process itself, such as resource
+    /// limits or dropping root. The child first closes the descriptors it inherits, so
+    /// that it holds no lock another test running meanwhile has taken.
+    public static func runInChild(_ body: () -> Int32) -> Int32 {
+        let pid = fork()
+        if pid == 0 {
+            for descriptor in 3..<Int32(1024) { close(descriptor) }
+            _exit(body())
+        }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        if status & 0x7F != 0 { return 128 + (status & 0x7F) }
+        return (status >> 8) & 0xFF
+    }
+}
+
 /// zsh's completion system, loaded fast.
 public enum Zsh {
     /// zsh commands that load the completion system from a dump of the default `fpath`,
