@@ -59,9 +59,7 @@ extension RouteGraph {
         let room = request.successorsOnly ? 0 : request.limit ?? 0
         let fromBytes = Array(fromKey.utf8)
         var needed: [Int] = []
-        var best: [Candidate] = []
-        /// Once `best` holds `room` candidates, the score and time a record must reach.
-        var bar: (score: Double, time: Int64)? = nil
+        var best = BestCandidates(room: room)
         /// The records' keys, to see that no place has two records.
         var keys = NameSet(capacity: contents.records.count)
         for (index, record) in contents.records.enumerated() {
@@ -81,17 +79,14 @@ extension RouteGraph {
             let score = frecency(
                 visits: Int(clamping: record.visits), lastVisitedAt: record.time, now: request.now, halfLife: request.halfLife)
             let time = record.timeValue
-            if let bar, ranksBefore(score: bar.score, time: bar.time, score: score, time: time) == true { continue }
-            if room == 0 { continue }
-            if let filter, !filter(PlaceName.normalize(spelling).display) { continue }
+            guard best.admits(score: score, time: time), filter?(PlaceName.normalize(spelling).display) ?? true else { continue }
             best.append(Candidate(place: index, score: score, time: time))
-            if best.count >= 256 && (best.count - 256) / 4 >= room { bar = keepBest(&best, room) }
         }
-        if best.count > room { _ = keepBest(&best, room) }
+        best.cut()
 
         // The small graph, and its answer.
         var graph = RouteGraph()
-        for index in needed + best.map(\.place) {
+        for index in needed + best.list.map(\.place) {
             let record = contents.records[index]
             if let place = graph.intern(spelling: contents.bytes(of: record.name, in: bytes)) {
                 graph.addStatistics(visits: record.visits, lastVisitedAt: record.time, to: place)
@@ -114,15 +109,6 @@ extension RouteGraph {
         guard suggestions.count == request.limit else { return nil }
         if let last = suggestions.last, last.source == .frecency, !(last.score > 0) { return nil }
         return suggestions
-    }
-
-    /// Keeps the `room` (≥ 1) best candidates by score and time, and whatever ties with
-    /// the last of them; returns the score and time a candidate must reach to be kept.
-    private static func keepBest(_ best: inout [Candidate], _ room: Int) -> (score: Double, time: Int64) {
-        best.sort { ranksBefore(score: $0.score, time: $0.time, score: $1.score, time: $1.time) == true }
-        let last = best[room - 1]
-        best.removeAll { ranksBefore(score: last.score, time: last.time, score: $0.score, time: $0.time) == true }
-        return (last.score, last.time)
     }
 
     // MARK: Visits
@@ -171,45 +157,39 @@ extension RouteGraph {
         var edgeMatch: Int? = nil
         var recordMatch: Int? = nil
         var lastRecords: [Int] = []
-        var here = visited.key
-        var lastKey = last.key
-        var lastDisplay = last.display
-        let consistent = here.withUTF8 { here in
-            lastKey.withUTF8 { lastKey in
-                lastDisplay.withUTF8 { lastDisplay in
-                    let (here, lastKey, lastDisplay) =
-                        (UnsafeRawBufferPointer(here), UnsafeRawBufferPointer(lastKey), UnsafeRawBufferPointer(lastDisplay))
-                    /// Whether the name is the last place; nil if it is, spelled otherwise
-                    /// than shown.
-                    func isLast(_ spelling: UnsafeRawBufferPointer) -> Bool? {
-                        guard PlaceName.hasKey(spelling, lastKey) else { return false }
-                        return Platform.bytesEqual(spelling, lastDisplay) ? true : nil
-                    }
-                    for (index, edge) in contents.edges.enumerated() {
-                        let destination = contents.bytes(of: edge.destination, in: bytes)
-                        guard isLast(destination) != nil, let originIsLast = isLast(contents.bytes(of: edge.origin, in: bytes))
-                        else { return false }
-                        if originIsLast && PlaceName.hasKey(destination, here) {
-                            guard edgeMatch == nil else { return false }
-                            edgeMatch = index
-                        }
-                    }
-                    for (index, record) in contents.records.enumerated() {
-                        let name = contents.bytes(of: record.name, in: bytes)
-                        guard let nameIsLast = isLast(name) else { return false }
-                        if nameIsLast { lastRecords.append(index) }
-                        if PlaceName.hasKey(name, here) {
-                            guard recordMatch == nil else { return false }
-                            recordMatch = index
-                        }
-                    }
-                    return true
-                }
+        let here = Array(visited.key.utf8)
+        let lastKey = Array(last.key.utf8)
+        let lastDisplay = Array(last.display.utf8)
+        /// Whether the name is the last place; nil if it is, spelled otherwise than shown.
+        func isLast(_ spelling: UnsafeRawBufferPointer) -> Bool? {
+            guard lastKey.withUnsafeBytes({ PlaceName.hasKey(spelling, $0) }) else { return false }
+            return lastDisplay.withUnsafeBytes { Platform.bytesEqual(spelling, $0) } ? true : nil
+        }
+        func isHere(_ spelling: UnsafeRawBufferPointer) -> Bool {
+            here.withUnsafeBytes { PlaceName.hasKey(spelling, $0) }
+        }
+        for (index, edge) in contents.edges.enumerated() {
+            let destination = contents.bytes(of: edge.destination, in: bytes)
+            guard isLast(destination) != nil, let originIsLast = isLast(contents.bytes(of: edge.origin, in: bytes)) else {
+                return nil
+            }
+            if originIsLast && isHere(destination) {
+                guard edgeMatch == nil else { return nil }
+                edgeMatch = index
+            }
+        }
+        for (index, record) in contents.records.enumerated() {
+            let name = contents.bytes(of: record.name, in: bytes)
+            guard let nameIsLast = isLast(name) else { return nil }
+            if nameIsLast { lastRecords.append(index) }
+            if isHere(name) {
+                guard recordMatch == nil else { return nil }
+                recordMatch = index
             }
         }
         // A visit adds at most two places: the visited one, and the last one if no other
         // line names it.
-        guard consistent, maxPlaces <= 0 || Self.namesFewPlaces(contents, in: bytes, atMost: maxPlaces - 2) else {
+        guard maxPlaces <= 0 || Self.namesFewPlaces(contents, in: bytes, atMost: maxPlaces - 2) else {
             return nil
         }
         // A last place of no visits is kept only for being last (or on an edge): once
