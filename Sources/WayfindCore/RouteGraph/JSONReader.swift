@@ -101,7 +101,7 @@ package struct JSONReader {
     /// its colon; nil when the object has ended (the `}` is consumed).
     package mutating func nextKey() throws(JSONError) -> String? {
         guard try advanceToMember() else { return nil }
-        let key = try readStringAfterQuote()
+        let key = try stringBytesAfterQuote { String(decoding: $0, as: UTF8.self) }
         try expectColon()
         return key
     }
@@ -157,8 +157,7 @@ package struct JSONReader {
 
     /// Reads a string value.
     package mutating func readString() throws(JSONError) -> String {
-        try expectKind(.string)
-        return try readStringAfterQuote()
+        try readStringBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Reads a string value and hands its bytes to `body` (valid only during the call):
@@ -174,8 +173,7 @@ package struct JSONReader {
     package mutating func readInt64() throws(JSONError) -> Int64 {
         try expectKind(.number)
         let start = offset
-        let shape = try scanNumber()
-        guard !shape.hasFractionOrExponent else {
+        guard try !scanNumber() else {
             throw error("expected an integer, found a number with a fraction or exponent", at: start)
         }
         var index = start
@@ -220,7 +218,7 @@ package struct JSONReader {
             offset += 1
             try skipStringAfterQuote()
         case .number:
-            _ = try scanNumber()
+            try scanNumber()
         case .bool:
             try expectLiteral(bytes[offset] == UInt8(ascii: "t") ? "true" : "false")
         case .null:
@@ -410,16 +408,6 @@ package struct JSONReader {
     /// Skips whitespace (space, tab, newline, carriage return).
     @inline(__always)
     package mutating func skipWhitespace() {
-        // Eight bytes at a time (the indentation of a pretty-printed document), then one.
-        while offset &+ 8 <= bytes.count {
-            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            let other = Self.nonWhitespaceBytes(word)
-            if other != 0 {
-                offset &+= other.trailingZeroBitCount &>> 3
-                return
-            }
-            offset &+= 8
-        }
         while offset < bytes.count {
             switch bytes[offset] {
             case 0x20, 0x0A, 0x0D, 0x09: offset += 1
@@ -428,30 +416,14 @@ package struct JSONReader {
         }
     }
 
-    /// 0x80 in each byte of `word` (read little-endian) that is not a JSON whitespace
-    /// byte (space, tab, newline, carriage return), exactly.
-    @inline(__always)
-    private static func nonWhitespaceBytes(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let low: UInt64 = ones &* 0x7F
-        /// 0x80 in each byte that is zero, exactly (no carry crosses a byte).
-        func zeroBytes(_ value: UInt64) -> UInt64 { ~(((value & low) &+ low) | value | low) }
-        let whitespace =
-            zeroBytes(word ^ (ones &* 0x20)) | zeroBytes(word ^ (ones &* 0x0A)) | zeroBytes(word ^ (ones &* 0x0D))
-            | zeroBytes(word ^ (ones &* 0x09))
-        return ~whitespace & (ones &* 0x80)
-    }
-
     // MARK: Numbers
 
-    private struct NumberShape {
-        var hasFractionOrExponent: Bool
-    }
-
     /// Consumes a number, checking the RFC 8259 grammar:
-    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    private mutating func scanNumber() throws(JSONError) -> NumberShape {
-        var shape = NumberShape(hasFractionOrExponent: false)
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`; whether it has a fraction
+    /// or an exponent.
+    @discardableResult
+    private mutating func scanNumber() throws(JSONError) -> Bool {
+        var hasFractionOrExponent = false
         if bytes[offset] == UInt8(ascii: "-") { offset += 1 }
         guard offset < bytes.count, Self.isDigit(bytes[offset]) else {
             throw error("expected a digit after '-'")
@@ -465,7 +437,7 @@ package struct JSONReader {
             skipDigits()
         }
         if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
-            shape.hasFractionOrExponent = true
+            hasFractionOrExponent = true
             offset += 1
             guard offset < bytes.count, Self.isDigit(bytes[offset]) else {
                 throw error("expected a digit after '.'")
@@ -473,7 +445,7 @@ package struct JSONReader {
             skipDigits()
         }
         if offset < bytes.count, bytes[offset] | 0x20 == UInt8(ascii: "e") {
-            shape.hasFractionOrExponent = true
+            hasFractionOrExponent = true
             offset += 1
             if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") {
                 offset += 1
@@ -483,7 +455,7 @@ package struct JSONReader {
             }
             skipDigits()
         }
-        return shape
+        return hasFractionOrExponent
     }
 
     @inline(__always)
@@ -498,22 +470,8 @@ package struct JSONReader {
 
     // MARK: Strings
 
-    /// Reads a string whose opening quote was consumed. Strings without escapes, the
-    /// common case, are made straight from the input bytes.
-    private mutating func readStringAfterQuote() throws(JSONError) -> String {
-        let start = offset
-        guard try scanPlainString() else {
-            // An escape: decode from the start into a scratch buffer.
-            offset = start
-            var decoded: [UInt8] = []
-            decoded.reserveCapacity(32)
-            try decodeString(into: &decoded)
-            return String(decoding: decoded, as: UTF8.self)
-        }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset - 1]), as: UTF8.self)
-        return text
-    }
-
+    /// Hands the bytes of the string whose opening quote was consumed to `body`: a slice
+    /// of the input when it has no escapes, the common case, else its decoded bytes.
     @inline(__always)
     private mutating func stringBytesAfterQuote<T>(_ body: (UnsafeRawBufferPointer) -> T) throws(JSONError) -> T {
         let start = offset
@@ -527,9 +485,7 @@ package struct JSONReader {
     }
 
     private mutating func skipStringAfterQuote() throws(JSONError) {
-        if try scanPlainString() { return }
-        var decoded: [UInt8] = []
-        try decodeString(into: &decoded)
+        try stringBytesAfterQuote { _ in }
     }
 
     /// Validates up to the closing quote (consumed) and returns true, or stops at the
@@ -672,7 +628,8 @@ package struct JSONReader {
             } else if scalar & 0xFC00 == 0xDC00 {
                 throw error("unpaired surrogate \\u\(Self.hex4(scalar)) in a string", at: start)
             }
-            Self.appendUTF8(scalar, to: &output)
+            // Valid: surrogates were paired above, and four hex digits stay below U+10FFFF.
+            UTF8.encode(Unicode.Scalar(scalar)!) { output.append($0) }
         default:
             throw error("invalid escape '\\\(Self.printable(letter))' in a string", at: start)
         }
@@ -732,25 +689,6 @@ package struct JSONReader {
         return length
     }
 
-    private static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
-        switch scalar {
-        case 0..<0x80:
-            output.append(UInt8(scalar))
-        case 0x80..<0x800:
-            output.append(UInt8(0xC0 | scalar >> 6))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        case 0x800..<0x10000:
-            output.append(UInt8(0xE0 | scalar >> 12))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        default:
-            output.append(UInt8(0xF0 | scalar >> 18))
-            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        }
-    }
-
     // MARK: Messages
 
     /// `'x'` for printable ASCII, `byte 0xNN` otherwise.
@@ -764,13 +702,11 @@ package struct JSONReader {
     }
 
     private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        return "0x" + String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
+        "0x" + hex4(UInt32(byte)).dropFirst(2)
     }
 
     private static func hex4(_ value: UInt32) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        let bytes = [12, 8, 4, 0].map { digits[Int(value >> UInt32($0) & 0xF)] }
-        return String(decoding: bytes, as: UTF8.self)
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(4 - digits.count, 0)) + digits
     }
 }

@@ -43,22 +43,6 @@ enum JSONWriter {
 
     /// Appends the decimal digits of `value`.
     static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        // The magnitude as UInt64, so that Int64.min needs no special case; digits come
-        // out last first, into room for UInt64.max's 20.
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            repeat {
-                scratch[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude != 0
-            while count > 0 {
-                count -= 1
-                bytes.append(scratch[count])
-            }
-        }
+        bytes.append(contentsOf: String(value).utf8)
     }
 }
