@@ -103,6 +103,11 @@ extension RouteGraph {
 
     /// The graph as the bytes of a graph file, ending with a newline.
     public func json() -> [UInt8] {
+        json(places: referencedPlaces())
+    }
+
+    /// The graph as the bytes of a graph file, with the records of `places` in that order.
+    func json(places: [Int]) -> [UInt8] {
         typealias F = GraphFileFormat
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256 + links.count * 120 + placeTable.count * 64)
@@ -139,7 +144,7 @@ extension RouteGraph {
         othersBefore("places\"")
         F.append(F.placesStart, to: &bytes)
         var isFirst = true
-        for index in referencedPlaces() {
+        for index in places {
             let place = placeTable[index]
             guard place.visits > 0 || place.lastVisitedAt != nil else { continue }
             F.append(isFirst ? F.firstElement : F.elementSeparator, to: &bytes)
