@@ -114,7 +114,11 @@ package enum FileSystem {
             try writeChangedBlocks(pieces, to: descriptor, holding: size, path: temporary)
             if spareMode != mode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
         } else {
-            for piece in pieces { try writeAll(piece, to: descriptor, path: temporary) }
+            var offset = 0
+            for piece in pieces {
+                try writeAll(piece, to: descriptor, at: offset, path: temporary)
+                offset += piece.count
+            }
             if mode != privateFileMode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
         }
         guard fsync(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
@@ -368,22 +372,6 @@ package enum FileSystem {
         var written = 0
         while written < bytes.count {
             let result = pwrite(descriptor, base + written, bytes.count - written, off_t(offset + written))
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .cannotWrite(path: path, errno: errno)
-            }
-            if result == 0 { throw .cannotWrite(path: path, errno: EIO) }
-            written += result
-        }
-    }
-
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String)
-        throws(FileSystemError)
-    {
-        guard let base = bytes.baseAddress else { return }
-        var written = 0
-        while written < bytes.count {
-            let result = write(descriptor, base + written, bytes.count - written)
             if result < 0 {
                 if errno == EINTR { continue }
                 throw .cannotWrite(path: path, errno: errno)
