@@ -13,58 +13,28 @@
 package struct JSONReader {
     /// The deepest nesting of arrays and objects accepted, to bound recursion in
     /// `skipValue()`; Foundation's `JSONSerialization` uses the same limit.
-    package static let defaultMaximumDepth = 512
+    package static let maximumDepth = 512
 
-    /// The kind of the next value, as told by its first byte.
-    package enum ValueKind: Sendable, Equatable {
-        /// `{`
-        case object
-        /// `[`
-        case array
-        /// `"`
-        case string
-        /// `-` or a digit.
-        case number
-        /// `t` or `f`.
-        case bool
-        /// `n`
-        case null
-
-        /// The kind with an article, for messages: `expected a string, found an array`.
-        var described: String {
-            switch self {
-            case .object: "an object"
-            case .array: "an array"
-            case .string: "a string"
-            case .number: "a number"
-            case .bool: "a boolean"
-            case .null: "null"
-            }
-        }
+    /// The kind of the next value, as told by its first byte (`{`, `[`, `"`, `-` or a
+    /// digit, `t` or `f`, `n`); the raw value names it for messages: `expected a string,
+    /// found an array`.
+    package enum ValueKind: String, Sendable, Equatable {
+        case object = "an object", array = "an array", string = "a string", number = "a number", bool = "a boolean"
+        case null = "null"
     }
 
     /// The document being read; it must outlive the reader.
     package let bytes: UnsafeRawBufferPointer
-    /// The deepest nesting accepted.
-    package let maximumDepth: Int
     /// The byte offset of the next unread byte.
     package private(set) var offset = 0
     /// How many arrays and objects are open.
-    package private(set) var depth = 0
+    private var depth = 0
     /// True right after `[` or `{`: the next thing is a first element or the end, not a comma.
     private var atContainerStart = false
 
     /// Creates a reader at the start of `bytes`.
-    package init(_ bytes: UnsafeRawBufferPointer, maximumDepth: Int = JSONReader.defaultMaximumDepth) {
+    package init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
-        self.maximumDepth = maximumDepth
-    }
-
-    /// Whether `bytes` is one complete, valid JSON document (any value at the top level).
-    package static func validate(_ bytes: UnsafeRawBufferPointer) throws(JSONError) {
-        var reader = JSONReader(bytes)
-        try reader.skipValue()
-        try reader.finish()
     }
 
     /// An error at `offset` (by default the current position) with its line and column.
@@ -100,10 +70,7 @@ package struct JSONReader {
     /// Reads the comma or closing brace after the previous member, and the next key and
     /// its colon; nil when the object has ended (the `}` is consumed).
     package mutating func nextKey() throws(JSONError) -> String? {
-        guard try advanceToMember() else { return nil }
-        let key = try stringBytesAfterQuote { String(decoding: $0, as: UTF8.self) }
-        try expectColon()
-        return key
+        try nextKeyBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Like `nextKey()`, but hands the key's bytes to `body` instead of making a `String`:
@@ -176,22 +143,10 @@ package struct JSONReader {
         guard try !scanNumber() else {
             throw error("expected an integer, found a number with a fraction or exponent", at: start)
         }
-        var index = start
-        let negative = bytes[index] == UInt8(ascii: "-")
-        if negative { index += 1 }
-        // Accumulate on the negative side, which has room for Int64.min.
-        var value: Int64 = 0
-        while index < offset {
-            let digit = Int64(bytes[index] &- UInt8(ascii: "0"))
-            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflow2) = times10.subtractingReportingOverflow(digit)
-            if overflow1 || overflow2 { throw error("integer out of range", at: start) }
-            value = next
-            index += 1
+        guard let value = Int64(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)) else {
+            throw error("integer out of range", at: start)
         }
-        if negative { return value }
-        guard value != .min else { throw error("integer out of range", at: start) }
-        return -value
+        return value
     }
 
     /// Reads `null` if it comes next and says whether it did; anything else is left unread.
@@ -334,8 +289,8 @@ package struct JSONReader {
     // MARK: Containers
 
     private mutating func enterContainer() throws(JSONError) {
-        guard depth < maximumDepth else {
-            throw error("nesting deeper than \(maximumDepth) levels")
+        guard depth < Self.maximumDepth else {
+            throw error("nesting deeper than \(Self.maximumDepth) levels")
         }
         depth += 1
         offset += 1
@@ -387,7 +342,7 @@ package struct JSONReader {
     private mutating func expectKind(_ kind: ValueKind) throws(JSONError) {
         let found = try peekKind()
         guard found == kind else {
-            throw error("expected \(kind.described), found \(found.described)")
+            throw error("expected \(kind.rawValue), found \(found.rawValue)")
         }
         if kind == .string { offset += 1 }
     }
@@ -576,26 +531,14 @@ package struct JSONReader {
 
     /// Decodes the string at `offset` (after the opening quote) up to its closing quote.
     private mutating func decodeString(into output: inout [UInt8]) throws(JSONError) {
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            switch byte {
-            case UInt8(ascii: "\""):
-                offset += 1
-                return
-            case UInt8(ascii: "\\"):
-                try decodeEscape(into: &output)
-            case 0..<0x20:
-                throw error("control character \(Self.hex(byte)) in a string must be escaped")
-            case 0..<0x80:
-                output.append(byte)
-                offset += 1
-            default:
-                let length = try utf8SequenceLength()
-                output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]))
-                offset += length
+        while true {
+            let start = offset
+            switch try scanStringByte() {
+            case true?: return
+            case false?: try decodeEscape(into: &output)
+            case nil: output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]))
             }
         }
-        throw error("unexpected end of input in a string")
     }
 
     private mutating func decodeEscape(into output: inout [UInt8]) throws(JSONError) {

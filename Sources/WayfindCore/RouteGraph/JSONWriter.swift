@@ -6,19 +6,18 @@
 enum JSONWriter {
     /// Appends `text` as a JSON string, quoted.
     static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { appendQuoted(UnsafeRawBufferPointer($0), to: &bytes) }
-    }
-
-    /// Appends the UTF-8 `text` as a JSON string, quoted.
-    static func appendQuoted(_ text: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         appendEscaped(text, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// Appends what goes between a JSON string's quotes for the UTF-8 `text`.
-    static func appendEscaped(_ text: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
+    /// Appends what goes between a JSON string's quotes for `text`.
+    static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { appendEscaped(UnsafeRawBufferPointer($0), to: &bytes) }
+    }
+
+    private static func appendEscaped(_ text: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
         var runStart = 0
         for index in text.indices {
             let byte = text[index]

@@ -255,8 +255,7 @@ enum GraphFileFormat {
     /// Appends a name after the literal that ends with its opening quote: escaped, then
     /// its closing quote.
     private static func appendName(_ text: String, to bytes: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { JSONWriter.appendEscaped(UnsafeRawBufferPointer($0), to: &bytes) }
+        JSONWriter.appendEscaped(text, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 }
