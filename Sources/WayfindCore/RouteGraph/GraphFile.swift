@@ -105,7 +105,7 @@ package struct GraphFile: Sendable {
             if let (changes, result) = patched {
                 // The old bytes go from the mapping to the new file as they are.
                 try withExtendedLifetime(file) { () throws(GraphFileError) in
-                    let saved = FileChange.withPieces(of: file.bytes, with: changes) { pieces in
+                    let saved = FileChange.withPieces(of: file.bytes, with: changes[...]) { pieces in
                         Swift.Result { () throws(GraphFileError) in try save(pieces) }
                     }
                     try saved.get()

@@ -41,14 +41,13 @@ extension RouteGraph {
         }
         let lastSpelling = contents.lastName.map { contents.bytes(of: $0, in: bytes) }
         let lastKey = lastSpelling.map { PlaceName.withKey($0) { Array($0) } } ?? []
-        var fromKey = request.from.map(placeKey) ?? String(decoding: lastKey, as: UTF8.self)
+        let fromBytes = request.from.map { Array(placeKey($0).utf8) } ?? lastKey
         // The edges leaving the from-place, and the keys of their destinations.
         var leaving: [Int] = []
         var successorKeys: [[UInt8]] = []
-        fromKey.withUTF8 { from in
+        fromBytes.withUnsafeBytes { from in
             guard !from.isEmpty else { return }
-            for (index, edge) in contents.edges.enumerated()
-            where PlaceName.hasKey(contents.bytes(of: edge.origin, in: bytes), UnsafeRawBufferPointer(from)) {
+            for (index, edge) in contents.edges.enumerated() where PlaceName.hasKey(contents.bytes(of: edge.origin, in: bytes), from) {
                 leaving.append(index)
                 successorKeys.append(PlaceName.withKey(contents.bytes(of: edge.destination, in: bytes)) { Array($0) })
             }
@@ -57,7 +56,6 @@ extension RouteGraph {
         // The records: those of the from-place, the last place (shown as the header spells
         // it) and the successors, and the best others.
         let room = request.successorsOnly ? 0 : request.limit ?? 0
-        let fromBytes = Array(fromKey.utf8)
         var needed: [Int] = []
         var best = BestCandidates(room: room)
         /// The records' keys, to see that no place has two records.
@@ -397,25 +395,17 @@ struct FileChange {
     var bytes: [UInt8]
 
     /// Calls `body` with the pieces of the file `old` with `changes` (in file order, not
-    /// overlapping) made: old bytes and new, valid during the call.
+    /// overlapping) made: old bytes and new, valid during the call. (`copied`: how much of
+    /// `old` is in `pieces` already.)
     static func withPieces<Result>(
-        of old: UnsafeRawBufferPointer, with changes: [FileChange], _ body: ([UnsafeRawBufferPointer]) throws -> Result
+        of old: UnsafeRawBufferPointer, with changes: ArraySlice<FileChange>, pieces: [UnsafeRawBufferPointer] = [],
+        copied: Int = 0, _ body: ([UnsafeRawBufferPointer]) throws -> Result
     ) rethrows -> Result {
-        // The new bytes in one buffer, so that every piece is a pointer valid throughout.
-        let added = UnsafeMutableRawBufferPointer.allocate(byteCount: changes.reduce(1) { $0 + $1.bytes.count }, alignment: 1)
-        defer { added.deallocate() }
-        var pieces: [UnsafeRawBufferPointer] = []
-        var copied = 0
-        var used = 0
-        for change in changes {
-            pieces.append(UnsafeRawBufferPointer(rebasing: old[copied..<change.range.lowerBound]))
-            let target = UnsafeMutableRawBufferPointer(rebasing: added[used..<used + change.bytes.count])
-            target.copyBytes(from: change.bytes)
-            pieces.append(UnsafeRawBufferPointer(target))
-            used += change.bytes.count
-            copied = change.range.upperBound
+        guard let change = changes.first else { return try body(pieces + [UnsafeRawBufferPointer(rebasing: old[copied...])]) }
+        return try change.bytes.withUnsafeBytes { new in
+            let kept = UnsafeRawBufferPointer(rebasing: old[copied..<change.range.lowerBound])
+            return try withPieces(
+                of: old, with: changes.dropFirst(), pieces: pieces + [kept, new], copied: change.range.upperBound, body)
         }
-        pieces.append(UnsafeRawBufferPointer(rebasing: old[copied...]))
-        return try body(pieces)
     }
 }
