@@ -170,7 +170,8 @@ extension RouteGraph {
         var best = BestCandidates(room: room)
         for index in referencedPlaces() where !isTaken[index] {
             let place = placeTable[index]
-            let score = frecency(of: place, now: request.now, halfLife: request.halfLife)
+            let score = Self.frecency(
+                visits: place.visits, lastVisitedAt: place.lastVisitedAt, now: request.now, halfLife: request.halfLife)
             let time = place.lastVisitedAt ?? .min
             guard best.admits(score: score, time: time), filter?(place.name) ?? true else { continue }
             best.append(Candidate(place: index, score: score, time: time))
@@ -181,12 +182,8 @@ extension RouteGraph {
         return result
     }
 
-    /// `visits × recency(age)`; see the essay at the top of this file.
-    func frecency(of place: Place, now: Int64, halfLife: Int64?) -> Double {
-        Self.frecency(visits: place.visits, lastVisitedAt: place.lastVisitedAt, now: now, halfLife: halfLife)
-    }
-
-    /// The frecency of a place with these statistics.
+    /// The frecency of a place with these statistics: `visits × recency(age)`; see the
+    /// essay at the top of this file.
     static func frecency(visits count: Int, lastVisitedAt time: Int64?, now: Int64, halfLife: Int64?) -> Double {
         let visits = Double(count)
         guard let time else {
