@@ -20,8 +20,8 @@ package struct FileLock: ~Copyable {
     package let path: String
     private let descriptor: Int32
 
-    /// How long a wait goes before `waiting` is called, in milliseconds.
-    static let noticeDelay: Int64 = 1000
+    /// How long a wait goes before `waiting` is called.
+    static let noticeDelay = Duration.seconds(1)
     /// The longest pause between two tries, in milliseconds: short, so that a waiter
     /// polling is not much slower to get a lock just released than one the kernel wakes.
     static let longestPause: Int64 = 8
@@ -33,15 +33,15 @@ package struct FileLock: ~Copyable {
     package init(exclusiveAt path: String, timeout: Int64, waiting: () -> Void) throws(FileSystemError) {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .cannotOpen(path: path, errno: errno) }
-        let start = Self.milliseconds()
-        let limit = timeout < Int64.max / 1000 ? timeout * 1000 : .max
+        let clock = ContinuousClock()
+        let start = clock.now
         var pause: Int64 = 1
         var noticed = false
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             if code == EINTR { continue }
-            let waited = Self.milliseconds() - start
-            guard code == EWOULDBLOCK, waited < limit else {
+            let waited = start.duration(to: clock.now)
+            guard code == EWOULDBLOCK, waited < .seconds(timeout) else {
                 close(descriptor)
                 throw code == EWOULDBLOCK ? .lockTimedOut(path: path, seconds: timeout) : .cannotLock(path: path, errno: code)
             }
@@ -54,13 +54,6 @@ package struct FileLock: ~Copyable {
         }
         self.path = path
         self.descriptor = descriptor
-    }
-
-    /// A monotonic clock, in milliseconds.
-    private static func milliseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// Releases the lock now rather than at the end of the scope.

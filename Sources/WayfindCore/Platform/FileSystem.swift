@@ -99,8 +99,10 @@ package enum FileSystem {
         let spare: Spare = exists && backupPath != nil ? openSpare(at: spareName) : .absent
         let descriptor: Int32
         let temporary: String
-        if case .free(let file, _, _) = spare {
-            (descriptor, temporary) = (file, spareName)
+        // What the temporary file holds: a reused spare its old bytes and mode, a new file nothing.
+        var (held, heldMode) = (0, privateFileMode)
+        if case .free(let file, let size, let spareMode) = spare {
+            (descriptor, temporary, held, heldMode) = (file, spareName, size, spareMode)
         } else {
             (descriptor, temporary) = try createTemporaryFile(near: path, preferring: spare == .absent)
         }
@@ -110,17 +112,8 @@ package enum FileSystem {
             // Closing drops the lock on a reused spare: only once it is the target.
             close(descriptor)
         }
-        if case .free(_, let size, let spareMode) = spare {
-            try writeChangedBlocks(pieces, to: descriptor, holding: size, path: temporary)
-            if spareMode != mode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
-        } else {
-            var offset = 0
-            for piece in pieces {
-                try writeAll(piece, to: descriptor, at: offset, path: temporary)
-                offset += piece.count
-            }
-            if mode != privateFileMode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
-        }
+        try writeChangedBlocks(pieces, to: descriptor, holding: held, path: temporary)
+        if heldMode != mode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
         guard fsync(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
         guard let backupPath, exists else {
             guard rename(temporary, path) == 0 else { throw .cannotRename(from: temporary, to: path, errno: errno) }
@@ -347,7 +340,9 @@ package enum FileSystem {
                 let isSame =
                     block == length
                     || (block + count <= held
-                        && Platform.bytesEqual(new.baseAddress! + block, old.baseAddress! + block, count: count))
+                        && Platform.bytesEqual(
+                            UnsafeRawBufferPointer(rebasing: new[block..<block + count]),
+                            UnsafeRawBufferPointer(rebasing: old[block..<block + count])))
                 if isSame, let start = runStart {
                     try writeAll(
                         UnsafeRawBufferPointer(rebasing: new[start..<block]), to: descriptor, at: offset + start, path: path)
