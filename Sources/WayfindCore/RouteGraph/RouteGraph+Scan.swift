@@ -196,10 +196,8 @@ extension RouteGraph {
         guard lastRecords.contains(where: { contents.records[$0].visits > 0 }) else { return nil }
         // A visit spelled otherwise than the place's record changes how the place is
         // shown, and so every line that names it.
-        if let recordMatch {
-            var display = visited.display
-            let spelling = contents.bytes(of: contents.records[recordMatch].name, in: bytes)
-            guard display.withUTF8({ Platform.bytesEqual(spelling, UnsafeRawBufferPointer($0)) }) else { return nil }
+        if let recordMatch, !visited.display.utf8.elementsEqual(contents.bytes(of: contents.records[recordMatch].name, in: bytes)) {
+            return nil
         }
 
         // The small graph: the last place, the visited place and the edge between them,
@@ -235,38 +233,36 @@ extension RouteGraph {
         // of their lists.
         typealias F = GraphFileFormat
         var changes: [FileChange] = []
-        /// `line` in place of the list element `element`, or added after `end`, the end of
-        /// its list; false when the list is empty.
-        func put(_ line: [UInt8], at element: Range<Int32>?, orAfter end: Int32?) -> Bool {
-            if let element {
-                changes.append(FileChange(range: Int(element.lowerBound)..<Int(element.upperBound), bytes: line))
-            } else if let end {
-                var added: [UInt8] = []
-                F.append(F.elementSeparator, to: &added)
-                changes.append(FileChange(range: Int(end)..<Int(end), bytes: added + line))
+        /// The line `write` writes in place of the list element `element`, or added after
+        /// `end`, the end of its list; false when the list is empty.
+        func put(at element: Range<Int32>?, orAfter end: Int32?, _ write: (inout [UInt8]) -> Void) -> Bool {
+            guard let range = element.map({ Int($0.lowerBound)..<Int($0.upperBound) }) ?? end.map({ Int($0)..<Int($0) }) else {
+                return false
             }
-            return element != nil || end != nil
+            var line: [UInt8] = []
+            if element == nil { F.append(F.elementSeparator, to: &line) }
+            write(&line)
+            changes.append(FileChange(range: range, bytes: line))
+            return true
         }
         if let index = graph.linkIndex[linkKey(from, to)], graph.links[index] != edgeBefore {
             let link = graph.links[index]
-            var line: [UInt8] = []
-            F.appendEdge(
-                destination: graph.placeTable[to].name, time: link.lastVisitedAt, origin: graph.placeTable[from].name,
-                weight: link.weight, to: &line)
-            guard put(line, at: edgeMatch.map { contents.edges[$0].element }, orAfter: contents.edges.last?.element.upperBound)
+            let names = (origin: graph.placeTable[from].name, destination: graph.placeTable[to].name)
+            guard
+                put(at: edgeMatch.map { contents.edges[$0].element }, orAfter: contents.edges.last?.element.upperBound, {
+                    F.appendEdge(
+                        destination: names.destination, time: link.lastVisitedAt, origin: names.origin, weight: link.weight, to: &$0)
+                })
             else { return nil }
         }
         let stats = graph.placeTable[to]
-        var record: [UInt8] = []
-        F.appendRecord(name: stats.name, visits: stats.visits, time: stats.lastVisitedAt, to: &record)
-        guard put(record, at: recordMatch.map { contents.records[$0].element }, orAfter: contents.records.last?.element.upperBound)
+        guard
+            put(at: recordMatch.map { contents.records[$0].element }, orAfter: contents.records.last?.element.upperBound, {
+                F.appendRecord(name: stats.name, visits: stats.visits, time: stats.lastVisitedAt, to: &$0)
+            })
         else { return nil }
-        var header: [UInt8] = []
-        JSONWriter.appendInteger(graph.lastVisitedAt ?? time, to: &header)
-        _ = put(header, at: timeSpan, orAfter: nil)
-        var location: [UInt8] = []
-        JSONWriter.appendQuoted(stats.name, to: &location)
-        _ = put(location, at: locationSpan, orAfter: nil)
+        _ = put(at: timeSpan, orAfter: nil) { JSONWriter.appendInteger(graph.lastVisitedAt ?? time, to: &$0) }
+        _ = put(at: locationSpan, orAfter: nil) { JSONWriter.appendQuoted(stats.name, to: &$0) }
         changes.sort { $0.range.lowerBound < $1.range.lowerBound }
         return changes
     }
