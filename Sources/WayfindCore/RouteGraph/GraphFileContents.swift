@@ -15,7 +15,7 @@
 /// it means.
 struct GraphFileContents {
     /// A name: its bytes in the file (`start` ≥ 0) or, for a name with escapes, its decoded
-    /// bytes in `decodedNames` (at `-start - 1`).
+    /// bytes, `decodedNames.names[-start - 1]`.
     struct Name: Equatable {
         var start: Int32
         var count: Int32
@@ -89,32 +89,24 @@ struct GraphFileContents {
         if name.start >= 0 {
             return UnsafeRawBufferPointer(rebasing: bytes[Int(name.start)..<Int(name.start + name.count)])
         }
-        return UnsafeRawBufferPointer(start: decodedNames.base + Int(-name.start - 1), count: Int(name.count))
+        return UnsafeRawBufferPointer(decodedNames.names[Int(-name.start - 1)])
     }
 
-    /// The decoded bytes of names with escapes, back to back, where they stay (a class,
-    /// so that pointers into them stay valid as long as the contents do).
+    /// The decoded bytes of names with escapes, each in memory of its own (a class, so
+    /// that pointers to them stay valid as long as the contents do).
     final class DecodedNames {
-        private(set) var base = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 1)
-        private var capacity = 256
-        private(set) var count = 0
+        private(set) var names: [UnsafeMutableRawBufferPointer] = []
 
-        /// Appends `bytes`; where they start.
+        /// Keeps a copy of `bytes`; its index.
         func append(_ bytes: UnsafeRawBufferPointer) -> Int {
-            if count + bytes.count > capacity {
-                capacity = max(capacity * 2, count + bytes.count)
-                let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 1)
-                bigger.copyMemory(from: base, byteCount: count)
-                base.deallocate()
-                base = bigger
-            }
-            if let source = bytes.baseAddress { (base + count).copyMemory(from: source, byteCount: bytes.count) }
-            count += bytes.count
-            return count - bytes.count
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            copy.copyMemory(from: bytes)
+            names.append(copy)
+            return names.count - 1
         }
 
         deinit {
-            base.deallocate()
+            for name in names { name.deallocate() }
         }
     }
 
