@@ -332,25 +332,18 @@ package enum FileSystem {
                 guard result > 0 else { break }
                 held += result
             }
-            // The runs of blocks that differ.
-            var runStart: Int? = nil
+            // The blocks that differ, and in one write what the file does not hold yet.
             var block = 0
-            while block <= length {
-                let count = min(blockSize, length - block)
-                let isSame =
-                    block == length
-                    || (block + count <= held
-                        && Platform.bytesEqual(
-                            UnsafeRawBufferPointer(rebasing: new[block..<block + count]),
-                            UnsafeRawBufferPointer(rebasing: old[block..<block + count])))
-                if isSame, let start = runStart {
-                    try writeAll(
-                        UnsafeRawBufferPointer(rebasing: new[start..<block]), to: descriptor, at: offset + start, path: path)
-                    runStart = nil
-                } else if !isSame && runStart == nil {
-                    runStart = block
+            while block < length, min(block + blockSize, length) <= held {
+                let end = min(block + blockSize, length)
+                let new = UnsafeRawBufferPointer(rebasing: new[block..<end])
+                if !Platform.bytesEqual(new, UnsafeRawBufferPointer(rebasing: old[block..<end])) {
+                    try writeAll(new, to: descriptor, at: offset + block, path: path)
                 }
-                block += max(count, 1)
+                block = end
+            }
+            if block < length {
+                try writeAll(UnsafeRawBufferPointer(rebasing: new[block..<length]), to: descriptor, at: offset + block, path: path)
             }
             offset += length
         }
