@@ -582,13 +582,9 @@ package struct JSONReader {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard offset < bytes.count else { throw error("unexpected end of input in a string") }
-            let byte = bytes[offset]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw error("invalid \\u escape, expected four hex digits", at: start)
+            // Of the scalars a byte can be, only 0-9, a-f and A-F have a value.
+            guard let digit = Character(Unicode.Scalar(bytes[offset])).hexDigitValue else {
+                throw error("invalid \\u escape, expected four hex digits", at: start)
             }
             value = value << 4 | UInt32(digit)
             offset += 1
