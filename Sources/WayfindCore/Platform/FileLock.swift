@@ -16,8 +16,6 @@
 /// the same inode. (`flock` locks belong to the open file description, so two threads of
 /// one process that each open the lock file also exclude each other.)
 package struct FileLock: ~Copyable {
-    /// The lock file's path.
-    package let path: String
     private let descriptor: Int32
 
     /// How long a wait goes before `waiting` is called.
@@ -52,7 +50,6 @@ package struct FileLock: ~Copyable {
             usleep(useconds_t(pause * 1000))
             pause = min(pause * 2, Self.longestPause)
         }
-        self.path = path
         self.descriptor = descriptor
     }
 

@@ -84,7 +84,9 @@ package enum FileSystem {
     package static func writeAtomically(pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil)
         throws(FileSystemError)
     {
-        ignoreFileSizeSignal()
+        // A write beyond RLIMIT_FSIZE fails with EFBIG instead of killing the process
+        // (process-wide, and harmless to repeat).
+        signal(SIGXFSZ, SIG_IGN)
         var mode = privateFileMode
         var existing = stat()
         let exists = stat(path, &existing) == 0
@@ -224,12 +226,6 @@ package enum FileSystem {
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }
         if slash == trimmed.startIndex { return "/" }
         return String(trimmed[..<slash])
-    }
-
-    /// Makes a write beyond `RLIMIT_FSIZE` fail with `EFBIG` instead of killing the
-    /// process with `SIGXFSZ`. Process-wide, and harmless to repeat.
-    package static func ignoreFileSizeSignal() {
-        signal(SIGXFSZ, SIG_IGN)
     }
 
     // MARK: Steps

@@ -348,16 +348,10 @@ package struct JSONReader {
     }
 
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
-        let start = offset
-        let count = literal.utf8CodeUnitCount
-        let text = literal.utf8Start
-        for index in 0..<count {
-            guard offset < bytes.count else { throw error("unexpected end of input in '\(literal)'") }
-            guard bytes[offset] == text[index] else {
-                throw error("invalid literal, expected '\(literal)'", at: start)
-            }
-            offset += 1
-        }
+        guard !skipLiteral(literal) else { return }
+        let text = UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        if text.starts(with: bytes[offset...]) { throw error("unexpected end of input in '\(literal)'", at: bytes.count) }
+        throw error("invalid literal, expected '\(literal)'")
     }
 
     /// Skips whitespace (space, tab, newline, carriage return).

@@ -111,9 +111,6 @@ public struct RouteGraph: Sendable {
         links.map(edge(for:))
     }
 
-    /// How many edges the graph has.
-    package var edgeCount: Int { links.count }
-
     /// The display names of all places that are on an edge or were visited last.
     public var places: [String] {
         referencedPlaces().map { placeTable[$0].name }
