@@ -18,8 +18,8 @@
 package struct FileLock: ~Copyable {
     private let descriptor: Int32
 
-    /// How long a wait goes before `waiting` is called.
-    static let noticeDelay = Duration.seconds(1)
+    /// How long a wait goes before `waiting` is called, in milliseconds.
+    static let noticeDelay: Int64 = 1000
     /// The longest pause between two tries, in milliseconds: short, so that a waiter
     /// polling is not much slower to get a lock just released than one the kernel wakes.
     static let longestPause: Int64 = 8
@@ -31,15 +31,15 @@ package struct FileLock: ~Copyable {
     package init(exclusiveAt path: String, timeout: Int64, waiting: () -> Void) throws(FileSystemError) {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .cannotOpen(path: path, errno: errno) }
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = Self.milliseconds()
+        let limit = timeout < Int64.max / 1000 ? timeout * 1000 : .max
         var pause: Int64 = 1
         var noticed = false
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             if code == EINTR { continue }
-            let waited = start.duration(to: clock.now)
-            guard code == EWOULDBLOCK, waited < .seconds(timeout) else {
+            let waited = Self.milliseconds() - start
+            guard code == EWOULDBLOCK, waited < limit else {
                 close(descriptor)
                 throw code == EWOULDBLOCK ? .lockTimedOut(path: path, seconds: timeout) : .cannotLock(path: path, errno: code)
             }
@@ -51,6 +51,15 @@ package struct FileLock: ~Copyable {
             pause = min(pause * 2, Self.longestPause)
         }
         self.descriptor = descriptor
+    }
+
+    /// A monotonic clock, in milliseconds. (Not the standard library's ContinuousClock:
+    /// it would link the concurrency runtime and libdispatch into every tool, a megabyte
+    /// and a slower start.)
+    private static func milliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// Releases the lock now rather than at the end of the scope.
