@@ -72,10 +72,9 @@ package enum FileSystem {
     package static func writeAtomically(_ bytes: [UInt8], to path: String, backupPath: String? = nil)
         throws(FileSystemError)
     {
-        let result = bytes.withUnsafeBytes { buffer in
+        try bytes.withUnsafeBytes { buffer in
             Result { () throws(FileSystemError) in try writeAtomically(pieces: [buffer], to: path, backupPath: backupPath) }
-        }
-        try result.get()
+        }.get()
     }
 
     /// Replaces the file at `path` with the concatenation of `pieces`, as

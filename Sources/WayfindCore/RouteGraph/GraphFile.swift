@@ -117,8 +117,7 @@ package struct GraphFile: Sendable {
         let revision = graph.revision
         let result = try body(&graph)
         if graph.revision != revision {
-            let saved = graph.json().withUnsafeBytes { bytes in Swift.Result { () throws(GraphFileError) in try save([bytes]) } }
-            try saved.get()
+            try graph.json().withUnsafeBytes { bytes in Swift.Result { () throws(GraphFileError) in try save([bytes]) } }.get()
         }
         lock.release()
         return result

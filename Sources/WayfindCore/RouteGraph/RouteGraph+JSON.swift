@@ -38,10 +38,7 @@ extension RouteGraph {
 
     /// Reads a graph from the bytes of a graph file.
     public init(json bytes: [UInt8]) throws(RouteGraphDecodingError) {
-        let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(RouteGraphDecodingError) -> RouteGraph in try RouteGraph(json: buffer) }
-        }
-        self = try result.get()
+        self = try bytes.withUnsafeBytes { buffer in Result { () throws(RouteGraphDecodingError) in try RouteGraph(json: buffer) } }.get()
     }
 
     /// The contents of a graph file (see `GraphFileContents`), or why it is not one.

@@ -33,12 +33,9 @@ extension RouteGraph {
         _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest,
         filter: ((String) -> Bool)?
     ) -> [Suggestion]? {
-        guard contents.hasRecords, request.limit != nil || request.successorsOnly else { return nil }
-        if let lastEdge = contents.edges.last, let firstRecord = contents.records.first,
-            firstRecord.element.lowerBound < lastEdge.element.lowerBound
-        {
-            return nil
-        }
+        guard contents.hasRecords, request.limit != nil || request.successorsOnly,
+            (contents.records.first?.element.lowerBound ?? .max) > (contents.edges.last?.element.lowerBound ?? .min)
+        else { return nil }
         let lastSpelling = contents.lastName.map { contents.bytes(of: $0, in: bytes) }
         let lastKey = lastSpelling.map { PlaceName.withKey($0) { Array($0) } } ?? []
         let fromBytes = request.from.map { Array(placeKey($0).utf8) } ?? lastKey

@@ -141,8 +141,7 @@ public struct RouteGraph: Sendable {
     }
 
     func statistics(at index: Int) -> PlaceStatistics {
-        let place = placeTable[index]
-        return PlaceStatistics(name: place.name, visits: place.visits, lastVisitedAt: place.lastVisitedAt)
+        PlaceStatistics(name: placeTable[index].name, visits: placeTable[index].visits, lastVisitedAt: placeTable[index].lastVisitedAt)
     }
 
     // MARK: Place identity
