@@ -244,20 +244,17 @@ extension RouteGraph {
         }
         if let index = graph.linkIndex[linkKey(from, to)], graph.links[index] != edgeBefore {
             let link = graph.links[index]
-            let names = (origin: graph.placeTable[from].name, destination: graph.placeTable[to].name)
-            guard
-                put(at: edgeMatch.map { contents.edges[$0].element }, orAfter: contents.edges.last?.element.upperBound, {
-                    F.appendEdge(
-                        destination: names.destination, time: link.lastVisitedAt, origin: names.origin, weight: link.weight, to: &$0)
-                })
-            else { return nil }
+            let (origin, destination) = (graph.placeTable[from].name, graph.placeTable[to].name)
+            let written = put(at: edgeMatch.map { contents.edges[$0].element }, orAfter: contents.edges.last?.element.upperBound) {
+                F.appendEdge(destination: destination, time: link.lastVisitedAt, origin: origin, weight: link.weight, to: &$0)
+            }
+            guard written else { return nil }
         }
         let stats = graph.placeTable[to]
-        guard
-            put(at: recordMatch.map { contents.records[$0].element }, orAfter: contents.records.last?.element.upperBound, {
-                F.appendRecord(name: stats.name, visits: stats.visits, time: stats.lastVisitedAt, to: &$0)
-            })
-        else { return nil }
+        let written = put(at: recordMatch.map { contents.records[$0].element }, orAfter: contents.records.last?.element.upperBound) {
+            F.appendRecord(name: stats.name, visits: stats.visits, time: stats.lastVisitedAt, to: &$0)
+        }
+        guard written else { return nil }
         _ = put(at: timeSpan, orAfter: nil) { JSONWriter.appendInteger(graph.lastVisitedAt ?? time, to: &$0) }
         _ = put(at: locationSpan, orAfter: nil) { JSONWriter.appendQuoted(stats.name, to: &$0) }
         changes.sort { $0.range.lowerBound < $1.range.lowerBound }
