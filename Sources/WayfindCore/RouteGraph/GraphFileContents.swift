@@ -163,7 +163,7 @@ struct GraphFileContents {
 
     /// Reads the array of `edges` or of `places`: each element in the writer's layout by
     /// `readWritten…`, and those that follow it with the writer's separator one after the
-    /// other; any other element by the general, validating `readEdge`/`readRecord`.
+    /// other; any other element by the general, validating `readElement`.
     private mutating func readList(_ reader: inout JSONReader, edges isEdges: Bool) throws(JSONError) {
         let name = isEdges ? "edges" : "places"
         try Self.within(name, &reader) { (reader) throws(JSONError) in try reader.beginArray() }
