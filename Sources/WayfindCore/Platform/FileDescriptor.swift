@@ -139,13 +139,6 @@ package enum Platform {
         systemExit(status)
     }
 
-    /// `memcmp(a, b, count) == 0`.
-    @inline(__always)
-    package static func bytesEqual(_ a: UnsafeRawPointer?, _ b: UnsafeRawPointer?, count: Int) -> Bool {
-        guard count > 0, let a, let b else { return true }
-        return memcmp(a, b, count) == 0
-    }
-
     /// Whether two buffers hold the same bytes. Names, mostly: short ones are compared
     /// eight bytes at a time in place (a call to `memcmp` costs more than they do).
     @inline(__always)

@@ -16,8 +16,6 @@
 /// the same inode. (`flock` locks belong to the open file description, so two threads of
 /// one process that each open the lock file also exclude each other.)
 package struct FileLock: ~Copyable {
-    /// The lock file's path.
-    package let path: String
     private let descriptor: Int32
 
     /// How long a wait goes before `waiting` is called, in milliseconds.
@@ -52,11 +50,12 @@ package struct FileLock: ~Copyable {
             usleep(useconds_t(pause * 1000))
             pause = min(pause * 2, Self.longestPause)
         }
-        self.path = path
         self.descriptor = descriptor
     }
 
-    /// A monotonic clock, in milliseconds.
+    /// A monotonic clock, in milliseconds. (Not the standard library's ContinuousClock:
+    /// it would link the concurrency runtime and libdispatch into every tool, a megabyte
+    /// and a slower start.)
     private static func milliseconds() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)

@@ -72,10 +72,9 @@ package enum FileSystem {
     package static func writeAtomically(_ bytes: [UInt8], to path: String, backupPath: String? = nil)
         throws(FileSystemError)
     {
-        let result = bytes.withUnsafeBytes { buffer in
+        try bytes.withUnsafeBytes { buffer in
             Result { () throws(FileSystemError) in try writeAtomically(pieces: [buffer], to: path, backupPath: backupPath) }
-        }
-        try result.get()
+        }.get()
     }
 
     /// Replaces the file at `path` with the concatenation of `pieces`, as
@@ -84,7 +83,9 @@ package enum FileSystem {
     package static func writeAtomically(pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil)
         throws(FileSystemError)
     {
-        ignoreFileSizeSignal()
+        // A write beyond RLIMIT_FSIZE fails with EFBIG instead of killing the process
+        // (process-wide, and harmless to repeat).
+        signal(SIGXFSZ, SIG_IGN)
         var mode = privateFileMode
         var existing = stat()
         let exists = stat(path, &existing) == 0
@@ -99,8 +100,10 @@ package enum FileSystem {
         let spare: Spare = exists && backupPath != nil ? openSpare(at: spareName) : .absent
         let descriptor: Int32
         let temporary: String
-        if case .free(let file, _, _) = spare {
-            (descriptor, temporary) = (file, spareName)
+        // What the temporary file holds: a reused spare its old bytes and mode, a new file nothing.
+        var (held, heldMode) = (0, privateFileMode)
+        if case .free(let file, let size, let spareMode) = spare {
+            (descriptor, temporary, held, heldMode) = (file, spareName, size, spareMode)
         } else {
             (descriptor, temporary) = try createTemporaryFile(near: path, preferring: spare == .absent)
         }
@@ -110,13 +113,8 @@ package enum FileSystem {
             // Closing drops the lock on a reused spare: only once it is the target.
             close(descriptor)
         }
-        if case .free(_, let size, let spareMode) = spare {
-            try writeChangedBlocks(pieces, to: descriptor, holding: size, path: temporary)
-            if spareMode != mode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
-        } else {
-            for piece in pieces { try writeAll(piece, to: descriptor, path: temporary) }
-            if mode != privateFileMode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
-        }
+        try writeChangedBlocks(pieces, to: descriptor, holding: held, path: temporary)
+        if heldMode != mode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
         guard fsync(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
         guard let backupPath, exists else {
             guard rename(temporary, path) == 0 else { throw .cannotRename(from: temporary, to: path, errno: errno) }
@@ -229,12 +227,6 @@ package enum FileSystem {
         return String(trimmed[..<slash])
     }
 
-    /// Makes a write beyond `RLIMIT_FSIZE` fail with `EFBIG` instead of killing the
-    /// process with `SIGXFSZ`. Process-wide, and harmless to repeat.
-    package static func ignoreFileSizeSignal() {
-        signal(SIGXFSZ, SIG_IGN)
-    }
-
     // MARK: Steps
 
     /// What is at the spare's name.
@@ -335,23 +327,18 @@ package enum FileSystem {
                 guard result > 0 else { break }
                 held += result
             }
-            // The runs of blocks that differ.
-            var runStart: Int? = nil
+            // The blocks that differ, and in one write what the file does not hold yet.
             var block = 0
-            while block <= length {
-                let count = min(blockSize, length - block)
-                let isSame =
-                    block == length
-                    || (block + count <= held
-                        && Platform.bytesEqual(new.baseAddress! + block, old.baseAddress! + block, count: count))
-                if isSame, let start = runStart {
-                    try writeAll(
-                        UnsafeRawBufferPointer(rebasing: new[start..<block]), to: descriptor, at: offset + start, path: path)
-                    runStart = nil
-                } else if !isSame && runStart == nil {
-                    runStart = block
+            while block < length, min(block + blockSize, length) <= held {
+                let end = min(block + blockSize, length)
+                let new = UnsafeRawBufferPointer(rebasing: new[block..<end])
+                if !Platform.bytesEqual(new, UnsafeRawBufferPointer(rebasing: old[block..<end])) {
+                    try writeAll(new, to: descriptor, at: offset + block, path: path)
                 }
-                block += max(count, 1)
+                block = end
+            }
+            if block < length {
+                try writeAll(UnsafeRawBufferPointer(rebasing: new[block..<length]), to: descriptor, at: offset + block, path: path)
             }
             offset += length
         }
@@ -368,22 +355,6 @@ package enum FileSystem {
         var written = 0
         while written < bytes.count {
             let result = pwrite(descriptor, base + written, bytes.count - written, off_t(offset + written))
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .cannotWrite(path: path, errno: errno)
-            }
-            if result == 0 { throw .cannotWrite(path: path, errno: EIO) }
-            written += result
-        }
-    }
-
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String)
-        throws(FileSystemError)
-    {
-        guard let base = bytes.baseAddress else { return }
-        var written = 0
-        while written < bytes.count {
-            let result = write(descriptor, base + written, bytes.count - written)
             if result < 0 {
                 if errno == EINTR { continue }
                 throw .cannotWrite(path: path, errno: errno)

@@ -87,8 +87,7 @@ package enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertibl
     /// `strerror(code)` with its first letter lowered: `no space left on device`
     /// (an acronym such as `EOF` is left alone).
     static func reason(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        let message = String(cString: text)
+        let message = Platform.errorText(code)
         let letters = Array(message.prefix(2))
         guard letters.count == 2, letters[0].isUppercase, letters[1].isLowercase else { return message }
         return letters[0].lowercased() + message.dropFirst()

@@ -105,7 +105,7 @@ package struct GraphFile: Sendable {
             if let (changes, result) = patched {
                 // The old bytes go from the mapping to the new file as they are.
                 try withExtendedLifetime(file) { () throws(GraphFileError) in
-                    let saved = FileChange.withPieces(of: file.bytes, with: changes) { pieces in
+                    let saved = FileChange.withPieces(of: file.bytes, with: changes[...]) { pieces in
                         Swift.Result { () throws(GraphFileError) in try save(pieces) }
                     }
                     try saved.get()
@@ -117,8 +117,7 @@ package struct GraphFile: Sendable {
         let revision = graph.revision
         let result = try body(&graph)
         if graph.revision != revision {
-            let saved = graph.json().withUnsafeBytes { bytes in Swift.Result { () throws(GraphFileError) in try save([bytes]) } }
-            try saved.get()
+            try graph.json().withUnsafeBytes { bytes in Swift.Result { () throws(GraphFileError) in try save([bytes]) } }.get()
         }
         lock.release()
         return result

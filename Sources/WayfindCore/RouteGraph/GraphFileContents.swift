@@ -15,7 +15,7 @@
 /// it means.
 struct GraphFileContents {
     /// A name: its bytes in the file (`start` ≥ 0) or, for a name with escapes, its decoded
-    /// bytes in `decodedNames` (at `-start - 1`).
+    /// bytes, `decodedNames.names[-start - 1]`.
     struct Name: Equatable {
         var start: Int32
         var count: Int32
@@ -48,9 +48,14 @@ struct GraphFileContents {
     }
 
     /// The top-level keys the format knows (`successors`: of earlier versions, dropped).
-    enum Key {
+    enum Key: String {
         case edges, places, lastVisitedLocation, lastVisitedAt, version, successors
         case other
+
+        /// The key spelled `bytes`.
+        init(_ bytes: UnsafeRawBufferPointer) {
+            self = Key(rawValue: String(decoding: bytes, as: UTF8.self)) ?? .other
+        }
     }
 
     /// One member of the top-level object: its key, where the key's opening quote is, and
@@ -84,32 +89,24 @@ struct GraphFileContents {
         if name.start >= 0 {
             return UnsafeRawBufferPointer(rebasing: bytes[Int(name.start)..<Int(name.start + name.count)])
         }
-        return UnsafeRawBufferPointer(start: decodedNames.base + Int(-name.start - 1), count: Int(name.count))
+        return UnsafeRawBufferPointer(decodedNames.names[Int(-name.start - 1)])
     }
 
-    /// The decoded bytes of names with escapes, back to back, where they stay (a class,
-    /// so that pointers into them stay valid as long as the contents do).
+    /// The decoded bytes of names with escapes, each in memory of its own (a class, so
+    /// that pointers to them stay valid as long as the contents do).
     final class DecodedNames {
-        private(set) var base = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 1)
-        private var capacity = 256
-        private(set) var count = 0
+        private(set) var names: [UnsafeMutableRawBufferPointer] = []
 
-        /// Appends `bytes`; where they start.
+        /// Keeps a copy of `bytes`; its index.
         func append(_ bytes: UnsafeRawBufferPointer) -> Int {
-            if count + bytes.count > capacity {
-                capacity = max(capacity * 2, count + bytes.count)
-                let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 1)
-                bigger.copyMemory(from: base, byteCount: count)
-                base.deallocate()
-                base = bigger
-            }
-            if let source = bytes.baseAddress { (base + count).copyMemory(from: source, byteCount: bytes.count) }
-            count += bytes.count
-            return count - bytes.count
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            copy.copyMemory(from: bytes)
+            names.append(copy)
+            return names.count - 1
         }
 
         deinit {
-            base.deallocate()
+            for name in names { name.deallocate() }
         }
     }
 
@@ -166,7 +163,7 @@ struct GraphFileContents {
 
     /// Reads the array of `edges` or of `places`: each element in the writer's layout by
     /// `readWritten…`, and those that follow it with the writer's separator one after the
-    /// other; any other element by the general, validating `readEdge`/`readRecord`.
+    /// other; any other element by the general, validating `readElement`.
     private mutating func readList(_ reader: inout JSONReader, edges isEdges: Bool) throws(JSONError) {
         let name = isEdges ? "edges" : "places"
         try Self.within(name, &reader) { (reader) throws(JSONError) in try reader.beginArray() }
@@ -187,11 +184,7 @@ struct GraphFileContents {
                 continue
             }
             reader.rewind(to: start)
-            if isEdges {
-                try readEdge(&reader, path: "edges[\(position)]")
-            } else {
-                try readRecord(&reader, path: "places[\(position)]")
-            }
+            try readElement(&reader, isEdge: isEdges, path: "\(name)[\(position)]")
             position += 1
         }
     }
@@ -219,39 +212,50 @@ struct GraphFileContents {
         return true
     }
 
-    private mutating func readEdge(_ reader: inout JSONReader, path: @autoclosure () -> String) throws(JSONError) {
+    /// Reads an edge or a place record in any layout, checking every byte.
+    private mutating func readElement(_ reader: inout JSONReader, isEdge: Bool, path: @autoclosure () -> String)
+        throws(JSONError)
+    {
         let start = reader.offset
         try Self.within(path(), &reader) { (reader) throws(JSONError) in try reader.beginObject() }
         var origin: Name? = nil
         var destination: Name? = nil
-        var weight: Int64 = 1
+        var name: Name? = nil
+        // The weight of an edge (1 when missing) or the visits of a place.
+        var count: Int64 = isEdge ? 1 : 0
         var time: Int64?
-        while let key = try reader.nextKeyBytes(ElementKey.init) {
+        while let found = try reader.nextKeyBytes({ ElementKey(rawValue: String(decoding: $0, as: UTF8.self)) }) {
+            // Another element's keys are unknown keys here.
+            guard let key = found, key == .lastVisitedAt || key.isOfEdges == isEdge else {
+                try reader.skipValue()
+                continue
+            }
             switch key {
-            case .origin:
-                origin = try Self.within(path(), key: "origin", &reader) { (reader) throws(JSONError) in try readName(&reader) }
-            case .destination:
-                destination = try Self.within(path(), key: "destination", &reader) { (reader) throws(JSONError) in
+            case .origin, .destination, .name:
+                let value = try Self.within(path(), key: key.rawValue, &reader) { (reader) throws(JSONError) in
                     try readName(&reader)
                 }
-            case .weight:
+                if key == .origin { origin = value } else if key == .destination { destination = value } else { name = value }
+            case .weight, .visits:
                 let valueStart = reader.offset
-                weight = try Self.within(path(), key: "weight", &reader) { (reader) throws(JSONError) in try reader.readInt64() }
-                if weight < 0 { throw reader.error("\(path()).weight: must not be negative", at: valueStart) }
+                count = try Self.within(path(), key: key.rawValue, &reader) { (reader) throws(JSONError) in try reader.readInt64() }
+                if count < 0 { throw reader.error("\(path()).\(key.rawValue): must not be negative", at: valueStart) }
             case .lastVisitedAt:
-                time = try Self.within(path(), key: "lastVisitedAt", &reader) { (reader) throws(JSONError) in
+                time = try Self.within(path(), key: key.rawValue, &reader) { (reader) throws(JSONError) in
                     try reader.readNullIfPresent() ? nil : try reader.readInt64()
                 }
-            default:
-                try reader.skipValue()
             }
         }
-        guard let origin else { throw reader.error("\(path()): missing \"origin\"", at: start) }
-        guard let destination else { throw reader.error("\(path()): missing \"destination\"", at: start) }
-        edges.append(
-            Edge(
-                origin: origin, destination: destination, weight: weight, timeValue: time ?? .min,
-                element: Int32(start)..<Int32(reader.offset)))
+        let element = Int32(start)..<Int32(reader.offset)
+        func missing(_ key: String) -> JSONError { reader.error("\(path()): missing \"\(key)\"", at: start) }
+        if isEdge {
+            guard let origin else { throw missing("origin") }
+            guard let destination else { throw missing("destination") }
+            edges.append(Edge(origin: origin, destination: destination, weight: count, timeValue: time ?? .min, element: element))
+        } else {
+            guard let name else { throw missing("name") }
+            records.append(Record(name: name, visits: count, timeValue: time ?? .min, element: element))
+        }
     }
 
     /// Reads a record in exactly the layout `GraphFileFormat.appendRecord` writes, without
@@ -269,33 +273,6 @@ struct GraphFileContents {
                 name: Self.span(name, in: reader.bytes), visits: visits, timeValue: time,
                 element: Int32(start)..<Int32(reader.offset)))
         return true
-    }
-
-    private mutating func readRecord(_ reader: inout JSONReader, path: @autoclosure () -> String) throws(JSONError) {
-        let start = reader.offset
-        try Self.within(path(), &reader) { (reader) throws(JSONError) in try reader.beginObject() }
-        var name: Name? = nil
-        var visits: Int64 = 0
-        var time: Int64?
-        while let key = try reader.nextKeyBytes(ElementKey.init) {
-            switch key {
-            case .name:
-                name = try Self.within(path(), key: "name", &reader) { (reader) throws(JSONError) in try readName(&reader) }
-            case .visits:
-                let valueStart = reader.offset
-                visits = try Self.within(path(), key: "visits", &reader) { (reader) throws(JSONError) in try reader.readInt64() }
-                if visits < 0 { throw reader.error("\(path()).visits: must not be negative", at: valueStart) }
-            case .lastVisitedAt:
-                time = try Self.within(path(), key: "lastVisitedAt", &reader) { (reader) throws(JSONError) in
-                    try reader.readNullIfPresent() ? nil : try reader.readInt64()
-                }
-            default:
-                try reader.skipValue()
-            }
-        }
-        guard let name else { throw reader.error("\(path()): missing \"name\"", at: start) }
-        records.append(
-            Record(name: name, visits: visits, timeValue: time ?? .min, element: Int32(start)..<Int32(reader.offset)))
     }
 
     /// Reads a string value as a name: a span of the file, or of `decodedNames` when it
@@ -323,22 +300,12 @@ struct GraphFileContents {
         Name(start: Int32(bytes.baseAddress! - input.baseAddress!), count: Int32(bytes.count))
     }
 
-    /// The keys of edges and records, recognized from their bytes without making strings.
-    private enum ElementKey {
-        case origin, destination, weight, lastVisitedAt, name, visits, other
+    /// The keys of edges and records.
+    private enum ElementKey: String {
+        case origin, destination, weight, name, visits, lastVisitedAt
 
-        init(_ bytes: UnsafeRawBufferPointer) {
-            switch bytes.count {
-            case 4: self = bytes.elementsEqual("name".utf8) ? .name : .other
-            case 6:
-                self =
-                    bytes.elementsEqual("origin".utf8)
-                    ? .origin : bytes.elementsEqual("weight".utf8) ? .weight : bytes.elementsEqual("visits".utf8) ? .visits : .other
-            case 11: self = bytes.elementsEqual("destination".utf8) ? .destination : .other
-            case 13: self = bytes.elementsEqual("lastVisitedAt".utf8) ? .lastVisitedAt : .other
-            default: self = .other
-            }
-        }
+        /// Whether it is a key of edges (else of records, or, `lastVisitedAt`, of both).
+        var isOfEdges: Bool { self == .origin || self == .destination || self == .weight }
     }
 
     /// Runs one read, prefixing a type error's message with where in the file it was.
@@ -375,20 +342,5 @@ struct GraphFileContents {
             return nil
         }
         return version
-    }
-}
-
-extension GraphFileContents.Key {
-    /// The key spelled `bytes`.
-    init(_ bytes: UnsafeRawBufferPointer) {
-        switch bytes.count {
-        case 5: self = bytes.elementsEqual("edges".utf8) ? .edges : .other
-        case 6: self = bytes.elementsEqual("places".utf8) ? .places : .other
-        case 7: self = bytes.elementsEqual("version".utf8) ? .version : .other
-        case 10: self = bytes.elementsEqual("successors".utf8) ? .successors : .other
-        case 13: self = bytes.elementsEqual("lastVisitedAt".utf8) ? .lastVisitedAt : .other
-        case 19: self = bytes.elementsEqual("lastVisitedLocation".utf8) ? .lastVisitedLocation : .other
-        default: self = .other
-        }
     }
 }

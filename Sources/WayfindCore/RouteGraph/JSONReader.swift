@@ -13,58 +13,28 @@
 package struct JSONReader {
     /// The deepest nesting of arrays and objects accepted, to bound recursion in
     /// `skipValue()`; Foundation's `JSONSerialization` uses the same limit.
-    package static let defaultMaximumDepth = 512
+    package static let maximumDepth = 512
 
-    /// The kind of the next value, as told by its first byte.
-    package enum ValueKind: Sendable, Equatable {
-        /// `{`
-        case object
-        /// `[`
-        case array
-        /// `"`
-        case string
-        /// `-` or a digit.
-        case number
-        /// `t` or `f`.
-        case bool
-        /// `n`
-        case null
-
-        /// The kind with an article, for messages: `expected a string, found an array`.
-        var described: String {
-            switch self {
-            case .object: "an object"
-            case .array: "an array"
-            case .string: "a string"
-            case .number: "a number"
-            case .bool: "a boolean"
-            case .null: "null"
-            }
-        }
+    /// The kind of the next value, as told by its first byte (`{`, `[`, `"`, `-` or a
+    /// digit, `t` or `f`, `n`); the raw value names it for messages: `expected a string,
+    /// found an array`.
+    package enum ValueKind: String, Sendable, Equatable {
+        case object = "an object", array = "an array", string = "a string", number = "a number", bool = "a boolean"
+        case null = "null"
     }
 
     /// The document being read; it must outlive the reader.
     package let bytes: UnsafeRawBufferPointer
-    /// The deepest nesting accepted.
-    package let maximumDepth: Int
     /// The byte offset of the next unread byte.
     package private(set) var offset = 0
     /// How many arrays and objects are open.
-    package private(set) var depth = 0
+    private var depth = 0
     /// True right after `[` or `{`: the next thing is a first element or the end, not a comma.
     private var atContainerStart = false
 
     /// Creates a reader at the start of `bytes`.
-    package init(_ bytes: UnsafeRawBufferPointer, maximumDepth: Int = JSONReader.defaultMaximumDepth) {
+    package init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
-        self.maximumDepth = maximumDepth
-    }
-
-    /// Whether `bytes` is one complete, valid JSON document (any value at the top level).
-    package static func validate(_ bytes: UnsafeRawBufferPointer) throws(JSONError) {
-        var reader = JSONReader(bytes)
-        try reader.skipValue()
-        try reader.finish()
     }
 
     /// An error at `offset` (by default the current position) with its line and column.
@@ -100,10 +70,7 @@ package struct JSONReader {
     /// Reads the comma or closing brace after the previous member, and the next key and
     /// its colon; nil when the object has ended (the `}` is consumed).
     package mutating func nextKey() throws(JSONError) -> String? {
-        guard try advanceToMember() else { return nil }
-        let key = try readStringAfterQuote()
-        try expectColon()
-        return key
+        try nextKeyBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Like `nextKey()`, but hands the key's bytes to `body` instead of making a `String`:
@@ -157,8 +124,7 @@ package struct JSONReader {
 
     /// Reads a string value.
     package mutating func readString() throws(JSONError) -> String {
-        try expectKind(.string)
-        return try readStringAfterQuote()
+        try readStringBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Reads a string value and hands its bytes to `body` (valid only during the call):
@@ -174,26 +140,13 @@ package struct JSONReader {
     package mutating func readInt64() throws(JSONError) -> Int64 {
         try expectKind(.number)
         let start = offset
-        let shape = try scanNumber()
-        guard !shape.hasFractionOrExponent else {
+        guard try !scanNumber() else {
             throw error("expected an integer, found a number with a fraction or exponent", at: start)
         }
-        var index = start
-        let negative = bytes[index] == UInt8(ascii: "-")
-        if negative { index += 1 }
-        // Accumulate on the negative side, which has room for Int64.min.
-        var value: Int64 = 0
-        while index < offset {
-            let digit = Int64(bytes[index] &- UInt8(ascii: "0"))
-            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflow2) = times10.subtractingReportingOverflow(digit)
-            if overflow1 || overflow2 { throw error("integer out of range", at: start) }
-            value = next
-            index += 1
+        guard let value = Int64(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)) else {
+            throw error("integer out of range", at: start)
         }
-        if negative { return value }
-        guard value != .min else { throw error("integer out of range", at: start) }
-        return -value
+        return value
     }
 
     /// Reads `null` if it comes next and says whether it did; anything else is left unread.
@@ -220,7 +173,7 @@ package struct JSONReader {
             offset += 1
             try skipStringAfterQuote()
         case .number:
-            _ = try scanNumber()
+            try scanNumber()
         case .bool:
             try expectLiteral(bytes[offset] == UInt8(ascii: "t") ? "true" : "false")
         case .null:
@@ -336,8 +289,8 @@ package struct JSONReader {
     // MARK: Containers
 
     private mutating func enterContainer() throws(JSONError) {
-        guard depth < maximumDepth else {
-            throw error("nesting deeper than \(maximumDepth) levels")
+        guard depth < Self.maximumDepth else {
+            throw error("nesting deeper than \(Self.maximumDepth) levels")
         }
         depth += 1
         offset += 1
@@ -389,37 +342,21 @@ package struct JSONReader {
     private mutating func expectKind(_ kind: ValueKind) throws(JSONError) {
         let found = try peekKind()
         guard found == kind else {
-            throw error("expected \(kind.described), found \(found.described)")
+            throw error("expected \(kind.rawValue), found \(found.rawValue)")
         }
         if kind == .string { offset += 1 }
     }
 
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
-        let start = offset
-        let count = literal.utf8CodeUnitCount
-        let text = literal.utf8Start
-        for index in 0..<count {
-            guard offset < bytes.count else { throw error("unexpected end of input in '\(literal)'") }
-            guard bytes[offset] == text[index] else {
-                throw error("invalid literal, expected '\(literal)'", at: start)
-            }
-            offset += 1
-        }
+        guard !skipLiteral(literal) else { return }
+        let text = UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        if text.starts(with: bytes[offset...]) { throw error("unexpected end of input in '\(literal)'", at: bytes.count) }
+        throw error("invalid literal, expected '\(literal)'")
     }
 
     /// Skips whitespace (space, tab, newline, carriage return).
     @inline(__always)
     package mutating func skipWhitespace() {
-        // Eight bytes at a time (the indentation of a pretty-printed document), then one.
-        while offset &+ 8 <= bytes.count {
-            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            let other = Self.nonWhitespaceBytes(word)
-            if other != 0 {
-                offset &+= other.trailingZeroBitCount &>> 3
-                return
-            }
-            offset &+= 8
-        }
         while offset < bytes.count {
             switch bytes[offset] {
             case 0x20, 0x0A, 0x0D, 0x09: offset += 1
@@ -428,30 +365,14 @@ package struct JSONReader {
         }
     }
 
-    /// 0x80 in each byte of `word` (read little-endian) that is not a JSON whitespace
-    /// byte (space, tab, newline, carriage return), exactly.
-    @inline(__always)
-    private static func nonWhitespaceBytes(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let low: UInt64 = ones &* 0x7F
-        /// 0x80 in each byte that is zero, exactly (no carry crosses a byte).
-        func zeroBytes(_ value: UInt64) -> UInt64 { ~(((value & low) &+ low) | value | low) }
-        let whitespace =
-            zeroBytes(word ^ (ones &* 0x20)) | zeroBytes(word ^ (ones &* 0x0A)) | zeroBytes(word ^ (ones &* 0x0D))
-            | zeroBytes(word ^ (ones &* 0x09))
-        return ~whitespace & (ones &* 0x80)
-    }
-
     // MARK: Numbers
 
-    private struct NumberShape {
-        var hasFractionOrExponent: Bool
-    }
-
     /// Consumes a number, checking the RFC 8259 grammar:
-    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    private mutating func scanNumber() throws(JSONError) -> NumberShape {
-        var shape = NumberShape(hasFractionOrExponent: false)
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`; whether it has a fraction
+    /// or an exponent.
+    @discardableResult
+    private mutating func scanNumber() throws(JSONError) -> Bool {
+        var hasFractionOrExponent = false
         if bytes[offset] == UInt8(ascii: "-") { offset += 1 }
         guard offset < bytes.count, Self.isDigit(bytes[offset]) else {
             throw error("expected a digit after '-'")
@@ -465,7 +386,7 @@ package struct JSONReader {
             skipDigits()
         }
         if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
-            shape.hasFractionOrExponent = true
+            hasFractionOrExponent = true
             offset += 1
             guard offset < bytes.count, Self.isDigit(bytes[offset]) else {
                 throw error("expected a digit after '.'")
@@ -473,7 +394,7 @@ package struct JSONReader {
             skipDigits()
         }
         if offset < bytes.count, bytes[offset] | 0x20 == UInt8(ascii: "e") {
-            shape.hasFractionOrExponent = true
+            hasFractionOrExponent = true
             offset += 1
             if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") {
                 offset += 1
@@ -483,7 +404,7 @@ package struct JSONReader {
             }
             skipDigits()
         }
-        return shape
+        return hasFractionOrExponent
     }
 
     @inline(__always)
@@ -498,22 +419,8 @@ package struct JSONReader {
 
     // MARK: Strings
 
-    /// Reads a string whose opening quote was consumed. Strings without escapes, the
-    /// common case, are made straight from the input bytes.
-    private mutating func readStringAfterQuote() throws(JSONError) -> String {
-        let start = offset
-        guard try scanPlainString() else {
-            // An escape: decode from the start into a scratch buffer.
-            offset = start
-            var decoded: [UInt8] = []
-            decoded.reserveCapacity(32)
-            try decodeString(into: &decoded)
-            return String(decoding: decoded, as: UTF8.self)
-        }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset - 1]), as: UTF8.self)
-        return text
-    }
-
+    /// Hands the bytes of the string whose opening quote was consumed to `body`: a slice
+    /// of the input when it has no escapes, the common case, else its decoded bytes.
     @inline(__always)
     private mutating func stringBytesAfterQuote<T>(_ body: (UnsafeRawBufferPointer) -> T) throws(JSONError) -> T {
         let start = offset
@@ -527,9 +434,7 @@ package struct JSONReader {
     }
 
     private mutating func skipStringAfterQuote() throws(JSONError) {
-        if try scanPlainString() { return }
-        var decoded: [UInt8] = []
-        try decodeString(into: &decoded)
+        try stringBytesAfterQuote { _ in }
     }
 
     /// Validates up to the closing quote (consumed) and returns true, or stops at the
@@ -620,26 +525,14 @@ package struct JSONReader {
 
     /// Decodes the string at `offset` (after the opening quote) up to its closing quote.
     private mutating func decodeString(into output: inout [UInt8]) throws(JSONError) {
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            switch byte {
-            case UInt8(ascii: "\""):
-                offset += 1
-                return
-            case UInt8(ascii: "\\"):
-                try decodeEscape(into: &output)
-            case 0..<0x20:
-                throw error("control character \(Self.hex(byte)) in a string must be escaped")
-            case 0..<0x80:
-                output.append(byte)
-                offset += 1
-            default:
-                let length = try utf8SequenceLength()
-                output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]))
-                offset += length
+        while true {
+            let start = offset
+            switch try scanStringByte() {
+            case true?: return
+            case false?: try decodeEscape(into: &output)
+            case nil: output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]))
             }
         }
-        throw error("unexpected end of input in a string")
     }
 
     private mutating func decodeEscape(into output: inout [UInt8]) throws(JSONError) {
@@ -672,7 +565,8 @@ package struct JSONReader {
             } else if scalar & 0xFC00 == 0xDC00 {
                 throw error("unpaired surrogate \\u\(Self.hex4(scalar)) in a string", at: start)
             }
-            Self.appendUTF8(scalar, to: &output)
+            // Valid: surrogates were paired above, and four hex digits stay below U+10FFFF.
+            UTF8.encode(Unicode.Scalar(scalar)!) { output.append($0) }
         default:
             throw error("invalid escape '\\\(Self.printable(letter))' in a string", at: start)
         }
@@ -682,13 +576,9 @@ package struct JSONReader {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard offset < bytes.count else { throw error("unexpected end of input in a string") }
-            let byte = bytes[offset]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw error("invalid \\u escape, expected four hex digits", at: start)
+            // Of the scalars a byte can be, only 0-9, a-f and A-F have a value.
+            guard let digit = Character(Unicode.Scalar(bytes[offset])).hexDigitValue else {
+                throw error("invalid \\u escape, expected four hex digits", at: start)
             }
             value = value << 4 | UInt32(digit)
             offset += 1
@@ -732,25 +622,6 @@ package struct JSONReader {
         return length
     }
 
-    private static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
-        switch scalar {
-        case 0..<0x80:
-            output.append(UInt8(scalar))
-        case 0x80..<0x800:
-            output.append(UInt8(0xC0 | scalar >> 6))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        case 0x800..<0x10000:
-            output.append(UInt8(0xE0 | scalar >> 12))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        default:
-            output.append(UInt8(0xF0 | scalar >> 18))
-            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        }
-    }
-
     // MARK: Messages
 
     /// `'x'` for printable ASCII, `byte 0xNN` otherwise.
@@ -764,13 +635,11 @@ package struct JSONReader {
     }
 
     private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        return "0x" + String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
+        "0x" + hex4(UInt32(byte)).dropFirst(2)
     }
 
     private static func hex4(_ value: UInt32) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        let bytes = [12, 8, 4, 0].map { digits[Int(value >> UInt32($0) & 0xF)] }
-        return String(decoding: bytes, as: UTF8.self)
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(4 - digits.count, 0)) + digits
     }
 }

@@ -6,19 +6,18 @@
 enum JSONWriter {
     /// Appends `text` as a JSON string, quoted.
     static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { appendQuoted(UnsafeRawBufferPointer($0), to: &bytes) }
-    }
-
-    /// Appends the UTF-8 `text` as a JSON string, quoted.
-    static func appendQuoted(_ text: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         appendEscaped(text, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// Appends what goes between a JSON string's quotes for the UTF-8 `text`.
-    static func appendEscaped(_ text: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
+    /// Appends what goes between a JSON string's quotes for `text`.
+    static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { appendEscaped(UnsafeRawBufferPointer($0), to: &bytes) }
+    }
+
+    private static func appendEscaped(_ text: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
         var runStart = 0
         for index in text.indices {
             let byte = text[index]
@@ -43,22 +42,6 @@ enum JSONWriter {
 
     /// Appends the decimal digits of `value`.
     static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        // The magnitude as UInt64, so that Int64.min needs no special case; digits come
-        // out last first, into room for UInt64.max's 20.
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            repeat {
-                scratch[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude != 0
-            while count > 0 {
-                count -= 1
-                bytes.append(scratch[count])
-            }
-        }
+        bytes.append(contentsOf: String(value).utf8)
     }
 }

@@ -38,10 +38,7 @@ extension RouteGraph {
 
     /// Reads a graph from the bytes of a graph file.
     public init(json bytes: [UInt8]) throws(RouteGraphDecodingError) {
-        let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(RouteGraphDecodingError) -> RouteGraph in try RouteGraph(json: buffer) }
-        }
-        self = try result.get()
+        self = try bytes.withUnsafeBytes { buffer in Result { () throws(RouteGraphDecodingError) in try RouteGraph(json: buffer) } }.get()
     }
 
     /// The contents of a graph file (see `GraphFileContents`), or why it is not one.
@@ -103,6 +100,11 @@ extension RouteGraph {
 
     /// The graph as the bytes of a graph file, ending with a newline.
     public func json() -> [UInt8] {
+        json(places: referencedPlaces())
+    }
+
+    /// The graph as the bytes of a graph file, with the records of `places` in that order.
+    func json(places: [Int]) -> [UInt8] {
         typealias F = GraphFileFormat
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256 + links.count * 120 + placeTable.count * 64)
@@ -139,7 +141,7 @@ extension RouteGraph {
         othersBefore("places\"")
         F.append(F.placesStart, to: &bytes)
         var isFirst = true
-        for index in referencedPlaces() {
+        for index in places {
             let place = placeTable[index]
             guard place.visits > 0 || place.lastVisitedAt != nil else { continue }
             F.append(isFirst ? F.firstElement : F.elementSeparator, to: &bytes)
@@ -250,8 +252,7 @@ enum GraphFileFormat {
     /// Appends a name after the literal that ends with its opening quote: escaped, then
     /// its closing quote.
     private static func appendName(_ text: String, to bytes: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { JSONWriter.appendEscaped(UnsafeRawBufferPointer($0), to: &bytes) }
+        JSONWriter.appendEscaped(text, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 }

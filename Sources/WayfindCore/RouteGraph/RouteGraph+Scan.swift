@@ -33,22 +33,18 @@ extension RouteGraph {
         _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest,
         filter: ((String) -> Bool)?
     ) -> [Suggestion]? {
-        guard contents.hasRecords, request.limit != nil || request.successorsOnly else { return nil }
-        if let lastEdge = contents.edges.last, let firstRecord = contents.records.first,
-            firstRecord.element.lowerBound < lastEdge.element.lowerBound
-        {
-            return nil
-        }
+        guard contents.hasRecords, request.limit != nil || request.successorsOnly,
+            (contents.records.first?.element.lowerBound ?? .max) > (contents.edges.last?.element.lowerBound ?? .min)
+        else { return nil }
         let lastSpelling = contents.lastName.map { contents.bytes(of: $0, in: bytes) }
         let lastKey = lastSpelling.map { PlaceName.withKey($0) { Array($0) } } ?? []
-        var fromKey = request.from.map(placeKey) ?? String(decoding: lastKey, as: UTF8.self)
+        let fromBytes = request.from.map { Array(placeKey($0).utf8) } ?? lastKey
         // The edges leaving the from-place, and the keys of their destinations.
         var leaving: [Int] = []
         var successorKeys: [[UInt8]] = []
-        fromKey.withUTF8 { from in
+        fromBytes.withUnsafeBytes { from in
             guard !from.isEmpty else { return }
-            for (index, edge) in contents.edges.enumerated()
-            where PlaceName.hasKey(contents.bytes(of: edge.origin, in: bytes), UnsafeRawBufferPointer(from)) {
+            for (index, edge) in contents.edges.enumerated() where PlaceName.hasKey(contents.bytes(of: edge.origin, in: bytes), from) {
                 leaving.append(index)
                 successorKeys.append(PlaceName.withKey(contents.bytes(of: edge.destination, in: bytes)) { Array($0) })
             }
@@ -57,11 +53,8 @@ extension RouteGraph {
         // The records: those of the from-place, the last place (shown as the header spells
         // it) and the successors, and the best others.
         let room = request.successorsOnly ? 0 : request.limit ?? 0
-        let fromBytes = Array(fromKey.utf8)
         var needed: [Int] = []
-        var best: [Candidate] = []
-        /// Once `best` holds `room` candidates, the score and time a record must reach.
-        var bar: (score: Double, time: Int64)? = nil
+        var best = BestCandidates(room: room)
         /// The records' keys, to see that no place has two records.
         var keys = NameSet(capacity: contents.records.count)
         for (index, record) in contents.records.enumerated() {
@@ -81,17 +74,14 @@ extension RouteGraph {
             let score = frecency(
                 visits: Int(clamping: record.visits), lastVisitedAt: record.time, now: request.now, halfLife: request.halfLife)
             let time = record.timeValue
-            if let bar, ranksBefore(score: bar.score, time: bar.time, score: score, time: time) == true { continue }
-            if room == 0 { continue }
-            if let filter, !filter(PlaceName.normalize(spelling).display) { continue }
+            guard best.admits(score: score, time: time), filter?(PlaceName.normalize(spelling).display) ?? true else { continue }
             best.append(Candidate(place: index, score: score, time: time))
-            if best.count >= 256 && (best.count - 256) / 4 >= room { bar = keepBest(&best, room) }
         }
-        if best.count > room { _ = keepBest(&best, room) }
+        best.cut()
 
         // The small graph, and its answer.
         var graph = RouteGraph()
-        for index in needed + best.map(\.place) {
+        for index in needed + best.list.map(\.place) {
             let record = contents.records[index]
             if let place = graph.intern(spelling: contents.bytes(of: record.name, in: bytes)) {
                 graph.addStatistics(visits: record.visits, lastVisitedAt: record.time, to: place)
@@ -114,15 +104,6 @@ extension RouteGraph {
         guard suggestions.count == request.limit else { return nil }
         if let last = suggestions.last, last.source == .frecency, !(last.score > 0) { return nil }
         return suggestions
-    }
-
-    /// Keeps the `room` (≥ 1) best candidates by score and time, and whatever ties with
-    /// the last of them; returns the score and time a candidate must reach to be kept.
-    private static func keepBest(_ best: inout [Candidate], _ room: Int) -> (score: Double, time: Int64) {
-        best.sort { ranksBefore(score: $0.score, time: $0.time, score: $1.score, time: $1.time) == true }
-        let last = best[room - 1]
-        best.removeAll { ranksBefore(score: last.score, time: last.time, score: $0.score, time: $0.time) == true }
-        return (last.score, last.time)
     }
 
     // MARK: Visits
@@ -171,45 +152,39 @@ extension RouteGraph {
         var edgeMatch: Int? = nil
         var recordMatch: Int? = nil
         var lastRecords: [Int] = []
-        var here = visited.key
-        var lastKey = last.key
-        var lastDisplay = last.display
-        let consistent = here.withUTF8 { here in
-            lastKey.withUTF8 { lastKey in
-                lastDisplay.withUTF8 { lastDisplay in
-                    let (here, lastKey, lastDisplay) =
-                        (UnsafeRawBufferPointer(here), UnsafeRawBufferPointer(lastKey), UnsafeRawBufferPointer(lastDisplay))
-                    /// Whether the name is the last place; nil if it is, spelled otherwise
-                    /// than shown.
-                    func isLast(_ spelling: UnsafeRawBufferPointer) -> Bool? {
-                        guard PlaceName.hasKey(spelling, lastKey) else { return false }
-                        return Platform.bytesEqual(spelling, lastDisplay) ? true : nil
-                    }
-                    for (index, edge) in contents.edges.enumerated() {
-                        let destination = contents.bytes(of: edge.destination, in: bytes)
-                        guard isLast(destination) != nil, let originIsLast = isLast(contents.bytes(of: edge.origin, in: bytes))
-                        else { return false }
-                        if originIsLast && PlaceName.hasKey(destination, here) {
-                            guard edgeMatch == nil else { return false }
-                            edgeMatch = index
-                        }
-                    }
-                    for (index, record) in contents.records.enumerated() {
-                        let name = contents.bytes(of: record.name, in: bytes)
-                        guard let nameIsLast = isLast(name) else { return false }
-                        if nameIsLast { lastRecords.append(index) }
-                        if PlaceName.hasKey(name, here) {
-                            guard recordMatch == nil else { return false }
-                            recordMatch = index
-                        }
-                    }
-                    return true
-                }
+        let here = Array(visited.key.utf8)
+        let lastKey = Array(last.key.utf8)
+        let lastDisplay = Array(last.display.utf8)
+        /// Whether the name is the last place; nil if it is, spelled otherwise than shown.
+        func isLast(_ spelling: UnsafeRawBufferPointer) -> Bool? {
+            guard lastKey.withUnsafeBytes({ PlaceName.hasKey(spelling, $0) }) else { return false }
+            return lastDisplay.withUnsafeBytes { Platform.bytesEqual(spelling, $0) } ? true : nil
+        }
+        func isHere(_ spelling: UnsafeRawBufferPointer) -> Bool {
+            here.withUnsafeBytes { PlaceName.hasKey(spelling, $0) }
+        }
+        for (index, edge) in contents.edges.enumerated() {
+            let destination = contents.bytes(of: edge.destination, in: bytes)
+            guard isLast(destination) != nil, let originIsLast = isLast(contents.bytes(of: edge.origin, in: bytes)) else {
+                return nil
+            }
+            if originIsLast && isHere(destination) {
+                guard edgeMatch == nil else { return nil }
+                edgeMatch = index
+            }
+        }
+        for (index, record) in contents.records.enumerated() {
+            let name = contents.bytes(of: record.name, in: bytes)
+            guard let nameIsLast = isLast(name) else { return nil }
+            if nameIsLast { lastRecords.append(index) }
+            if isHere(name) {
+                guard recordMatch == nil else { return nil }
+                recordMatch = index
             }
         }
         // A visit adds at most two places: the visited one, and the last one if no other
         // line names it.
-        guard consistent, maxPlaces <= 0 || Self.namesFewPlaces(contents, in: bytes, atMost: maxPlaces - 2) else {
+        guard maxPlaces <= 0 || Self.namesFewPlaces(contents, in: bytes, atMost: maxPlaces - 2) else {
             return nil
         }
         // A last place of no visits is kept only for being last (or on an edge): once
@@ -218,10 +193,8 @@ extension RouteGraph {
         guard lastRecords.contains(where: { contents.records[$0].visits > 0 }) else { return nil }
         // A visit spelled otherwise than the place's record changes how the place is
         // shown, and so every line that names it.
-        if let recordMatch {
-            var display = visited.display
-            let spelling = contents.bytes(of: contents.records[recordMatch].name, in: bytes)
-            guard display.withUTF8({ Platform.bytesEqual(spelling, UnsafeRawBufferPointer($0)) }) else { return nil }
+        if let recordMatch, !visited.display.utf8.elementsEqual(contents.bytes(of: contents.records[recordMatch].name, in: bytes)) {
+            return nil
         }
 
         // The small graph: the last place, the visited place and the edge between them,
@@ -257,38 +230,33 @@ extension RouteGraph {
         // of their lists.
         typealias F = GraphFileFormat
         var changes: [FileChange] = []
-        /// `line` in place of the list element `element`, or added after `end`, the end of
-        /// its list; false when the list is empty.
-        func put(_ line: [UInt8], at element: Range<Int32>?, orAfter end: Int32?) -> Bool {
-            if let element {
-                changes.append(FileChange(range: Int(element.lowerBound)..<Int(element.upperBound), bytes: line))
-            } else if let end {
-                var added: [UInt8] = []
-                F.append(F.elementSeparator, to: &added)
-                changes.append(FileChange(range: Int(end)..<Int(end), bytes: added + line))
+        /// The line `write` writes in place of the list element `element`, or added after
+        /// `end`, the end of its list; false when the list is empty.
+        func put(at element: Range<Int32>?, orAfter end: Int32?, _ write: (inout [UInt8]) -> Void) -> Bool {
+            guard let range = element.map({ Int($0.lowerBound)..<Int($0.upperBound) }) ?? end.map({ Int($0)..<Int($0) }) else {
+                return false
             }
-            return element != nil || end != nil
+            var line: [UInt8] = []
+            if element == nil { F.append(F.elementSeparator, to: &line) }
+            write(&line)
+            changes.append(FileChange(range: range, bytes: line))
+            return true
         }
         if let index = graph.linkIndex[linkKey(from, to)], graph.links[index] != edgeBefore {
             let link = graph.links[index]
-            var line: [UInt8] = []
-            F.appendEdge(
-                destination: graph.placeTable[to].name, time: link.lastVisitedAt, origin: graph.placeTable[from].name,
-                weight: link.weight, to: &line)
-            guard put(line, at: edgeMatch.map { contents.edges[$0].element }, orAfter: contents.edges.last?.element.upperBound)
-            else { return nil }
+            let (origin, destination) = (graph.placeTable[from].name, graph.placeTable[to].name)
+            let written = put(at: edgeMatch.map { contents.edges[$0].element }, orAfter: contents.edges.last?.element.upperBound) {
+                F.appendEdge(destination: destination, time: link.lastVisitedAt, origin: origin, weight: link.weight, to: &$0)
+            }
+            guard written else { return nil }
         }
         let stats = graph.placeTable[to]
-        var record: [UInt8] = []
-        F.appendRecord(name: stats.name, visits: stats.visits, time: stats.lastVisitedAt, to: &record)
-        guard put(record, at: recordMatch.map { contents.records[$0].element }, orAfter: contents.records.last?.element.upperBound)
-        else { return nil }
-        var header: [UInt8] = []
-        JSONWriter.appendInteger(graph.lastVisitedAt ?? time, to: &header)
-        _ = put(header, at: timeSpan, orAfter: nil)
-        var location: [UInt8] = []
-        JSONWriter.appendQuoted(stats.name, to: &location)
-        _ = put(location, at: locationSpan, orAfter: nil)
+        let written = put(at: recordMatch.map { contents.records[$0].element }, orAfter: contents.records.last?.element.upperBound) {
+            F.appendRecord(name: stats.name, visits: stats.visits, time: stats.lastVisitedAt, to: &$0)
+        }
+        guard written else { return nil }
+        _ = put(at: timeSpan, orAfter: nil) { JSONWriter.appendInteger(graph.lastVisitedAt ?? time, to: &$0) }
+        _ = put(at: locationSpan, orAfter: nil) { JSONWriter.appendQuoted(stats.name, to: &$0) }
         changes.sort { $0.range.lowerBound < $1.range.lowerBound }
         return changes
     }
@@ -417,25 +385,17 @@ struct FileChange {
     var bytes: [UInt8]
 
     /// Calls `body` with the pieces of the file `old` with `changes` (in file order, not
-    /// overlapping) made: old bytes and new, valid during the call.
+    /// overlapping) made: old bytes and new, valid during the call. (`copied`: how much of
+    /// `old` is in `pieces` already.)
     static func withPieces<Result>(
-        of old: UnsafeRawBufferPointer, with changes: [FileChange], _ body: ([UnsafeRawBufferPointer]) throws -> Result
+        of old: UnsafeRawBufferPointer, with changes: ArraySlice<FileChange>, pieces: [UnsafeRawBufferPointer] = [],
+        copied: Int = 0, _ body: ([UnsafeRawBufferPointer]) throws -> Result
     ) rethrows -> Result {
-        // The new bytes in one buffer, so that every piece is a pointer valid throughout.
-        let added = UnsafeMutableRawBufferPointer.allocate(byteCount: changes.reduce(1) { $0 + $1.bytes.count }, alignment: 1)
-        defer { added.deallocate() }
-        var pieces: [UnsafeRawBufferPointer] = []
-        var copied = 0
-        var used = 0
-        for change in changes {
-            pieces.append(UnsafeRawBufferPointer(rebasing: old[copied..<change.range.lowerBound]))
-            let target = UnsafeMutableRawBufferPointer(rebasing: added[used..<used + change.bytes.count])
-            target.copyBytes(from: change.bytes)
-            pieces.append(UnsafeRawBufferPointer(target))
-            used += change.bytes.count
-            copied = change.range.upperBound
+        guard let change = changes.first else { return try body(pieces + [UnsafeRawBufferPointer(rebasing: old[copied...])]) }
+        return try change.bytes.withUnsafeBytes { new in
+            let kept = UnsafeRawBufferPointer(rebasing: old[copied..<change.range.lowerBound])
+            return try withPieces(
+                of: old, with: changes.dropFirst(), pieces: pieces + [kept, new], copied: change.range.upperBound, body)
         }
-        pieces.append(UnsafeRawBufferPointer(rebasing: old[copied...]))
-        return try body(pieces)
     }
 }

@@ -111,9 +111,6 @@ public struct RouteGraph: Sendable {
         links.map(edge(for:))
     }
 
-    /// How many edges the graph has.
-    package var edgeCount: Int { links.count }
-
     /// The display names of all places that are on an edge or were visited last.
     public var places: [String] {
         referencedPlaces().map { placeTable[$0].name }
@@ -144,8 +141,7 @@ public struct RouteGraph: Sendable {
     }
 
     func statistics(at index: Int) -> PlaceStatistics {
-        let place = placeTable[index]
-        return PlaceStatistics(name: place.name, visits: place.visits, lastVisitedAt: place.lastVisitedAt)
+        PlaceStatistics(name: placeTable[index].name, visits: placeTable[index].visits, lastVisitedAt: placeTable[index].lastVisitedAt)
     }
 
     // MARK: Place identity
@@ -178,9 +174,7 @@ public struct RouteGraph: Sendable {
         if let last = lastPlace, !startsTrip, last != here || selfLoops {
             strengthen(from: last, to: here, by: 1, at: time)
         }
-        let (visits, overflow) = placeTable[here].visits.addingReportingOverflow(1)
-        placeTable[here].visits = overflow ? .max : visits
-        placeTable[here].lastVisitedAt = max(placeTable[here].lastVisitedAt ?? time, time)
+        addStatistics(visits: 1, lastVisitedAt: time, to: here)
         lastPlace = here
         lastVisitedAt = time
         revision += 1
@@ -263,18 +257,14 @@ public struct RouteGraph: Sendable {
     mutating func intern(spelling name: UnsafeRawBufferPointer) -> Int? {
         let key = PlaceName.withKey(name) { String(decoding: $0, as: UTF8.self) }
         guard !key.isEmpty else { return nil }
-        if let index = placeIndex[PlaceKey(key)] {
-            // Most files spell a place one way: then the display spelling stays as it is.
-            var shown = placeTable[index].name
-            if !shown.withUTF8({ UnsafeRawBufferPointer($0).elementsEqual(name) }) {
-                let display = PlaceName.normalize(name).display
-                if !PlaceKey.sameBytes(shown, display) { placeTable[index].name = display }
-            }
+        // Most files spell a place one way: then its display spelling is known.
+        if let index = placeIndex[PlaceKey(key)],
+            placeTable[index].name.utf8.withContiguousStorageIfAvailable({ Platform.bytesEqual(UnsafeRawBufferPointer($0), name) })
+                == true
+        {
             return index
         }
-        placeTable.append(Place(name: PlaceName.normalize(name).display, key: key))
-        placeIndex[PlaceKey(key)] = placeTable.count - 1
-        return placeTable.count - 1
+        return intern(display: PlaceName.normalize(name).display, key: key)
     }
 
     /// Adds `weight` to the edge `origin → destination`, creating it if needed; the edge's
@@ -295,18 +285,10 @@ public struct RouteGraph: Sendable {
     /// was visited as often as edges led into it, last when the latest of them was
     /// travelled; the last place was visited at least once, at the graph's last visit.
     mutating func estimateStatisticsFromEdges() {
-        for link in links {
-            let (sum, overflow) = placeTable[link.destination].visits.addingReportingOverflow(link.weight)
-            placeTable[link.destination].visits = overflow ? .max : sum
-            if let time = link.lastVisitedAt {
-                placeTable[link.destination].lastVisitedAt = max(placeTable[link.destination].lastVisitedAt ?? time, time)
-            }
-        }
+        for link in links { addStatistics(visits: Int64(link.weight), lastVisitedAt: link.lastVisitedAt, to: link.destination) }
         if let lastPlace {
             placeTable[lastPlace].visits = max(placeTable[lastPlace].visits, 1)
-            if let lastVisitedAt {
-                placeTable[lastPlace].lastVisitedAt = max(placeTable[lastPlace].lastVisitedAt ?? lastVisitedAt, lastVisitedAt)
-            }
+            addStatistics(visits: 0, lastVisitedAt: lastVisitedAt, to: lastPlace)
         }
     }
 
@@ -357,33 +339,16 @@ public struct RouteGraph: Sendable {
 }
 
 extension RouteGraph: Equatable {
-    /// Graphs are equal when they would be saved the same: the same edges in the same
-    /// order with the same spellings (byte for byte), weights and times, the same place
-    /// statistics (in any order), the same last place and time, and the same other
+    /// Graphs are equal when they would be saved the same, but for the order of their
+    /// place records (it depends on the file's layout, and nothing ranks by it): the same
+    /// edges in the same order with the same spellings (byte for byte), weights and
+    /// times, the same place statistics, the same last place and time, and the same other
     /// members. Unreferenced places, internal numbering and the version read (saving
     /// writes the current one) do not count.
     public static func == (lhs: RouteGraph, rhs: RouteGraph) -> Bool {
-        guard lhs.lastVisitedAt == rhs.lastVisitedAt, lhs.otherMembers == rhs.otherMembers,
-            lhs.lastVisitedLocation.map(PlaceKey.init) == rhs.lastVisitedLocation.map(PlaceKey.init),
-            lhs.links.count == rhs.links.count
-        else { return false }
-        for (left, right) in zip(lhs.links, rhs.links) {
-            guard left.weight == right.weight, left.lastVisitedAt == right.lastVisitedAt,
-                PlaceKey.sameBytes(lhs.placeTable[left.origin].name, rhs.placeTable[right.origin].name),
-                PlaceKey.sameBytes(lhs.placeTable[left.destination].name, rhs.placeTable[right.destination].name)
-            else { return false }
+        func placesByKey(_ graph: RouteGraph) -> [Int] {
+            graph.referencedPlaces().sorted { graph.placeTable[$0].key.utf8.lexicographicallyPrecedes(graph.placeTable[$1].key.utf8) }
         }
-        // Places in any order: the order they were first named in depends on the file's
-        // layout (a seed-format file names them on edges only), and nothing ranks by it.
-        let left = lhs.referencedPlaces().sorted { lhs.placeTable[$0].key.utf8.lexicographicallyPrecedes(lhs.placeTable[$1].key.utf8) }
-        let right = rhs.referencedPlaces().sorted { rhs.placeTable[$0].key.utf8.lexicographicallyPrecedes(rhs.placeTable[$1].key.utf8) }
-        guard left.count == right.count else { return false }
-        for (l, r) in zip(left, right) {
-            let a = lhs.placeTable[l]
-            let b = rhs.placeTable[r]
-            guard a.visits == b.visits, a.lastVisitedAt == b.lastVisitedAt, PlaceKey.sameBytes(a.name, b.name)
-            else { return false }
-        }
-        return true
+        return lhs.json(places: placesByKey(lhs)) == rhs.json(places: placesByKey(rhs))
     }
 }

@@ -90,11 +90,43 @@ struct Candidate {
     var time: Int64
 }
 
-extension RouteGraph {
-    /// Up to this many frecency suggestions are kept by insertion into a sorted array
-    /// (linear per insertion, but no sort of every place); longer lists sort once.
-    static let shortListLength = 64
+/// The best `room` candidates by score and time, and whatever ties with the last of them,
+/// collected one at a time: the list is cut back to them whenever it has grown well past
+/// `room`, which sets the bar a later candidate must reach. The caller orders what is
+/// left by the whole of `ranksBefore` (names decide ties).
+struct BestCandidates {
+    let room: Int
+    private(set) var list: [Candidate] = []
+    private var bar: (score: Double, time: Int64)? = nil
 
+    init(room: Int) {
+        self.room = room
+    }
+
+    /// Whether a candidate of this score and time may be among the best.
+    func admits(score: Double, time: Int64) -> Bool {
+        guard room > 0 else { return false }
+        guard let bar else { return true }
+        return RouteGraph.ranksBefore(score: bar.score, time: bar.time, score: score, time: time) != true
+    }
+
+    /// Adds a candidate that `admits` let in.
+    mutating func append(_ candidate: Candidate) {
+        list.append(candidate)
+        if list.count >= 256 && (list.count - 256) / 4 >= room { cut() }
+    }
+
+    /// Cuts the list back to the best `room` and their ties.
+    mutating func cut() {
+        guard list.count > room else { return }
+        list.sort { RouteGraph.ranksBefore(score: $0.score, time: $0.time, score: $1.score, time: $1.time) == true }
+        let last = list[room - 1]
+        list.removeAll { RouteGraph.ranksBefore(score: last.score, time: last.time, score: $0.score, time: $0.time) == true }
+        bar = (last.score, last.time)
+    }
+}
+
+extension RouteGraph {
     /// The suggestions for `request`, best first; `filter` keeps only the places whose
     /// display name it accepts (all if nil).
     public func suggestions(
@@ -132,43 +164,26 @@ extension RouteGraph {
         }
         guard !request.successorsOnly, result.count < limit else { return result }
 
-        // Tier two: frecency over every other place. For a short list (the usual
-        // case) only the best `room` are kept, in a small sorted array, instead of
-        // sorting every place; a long one is sorted once.
+        // Tier two: frecency over every other place; only those that may be among the
+        // best are filtered.
         let room = limit - result.count
-        var best: [Candidate] = []
-        let keepsSorted = room <= Self.shortListLength
+        var best = BestCandidates(room: room)
         for index in referencedPlaces() where !isTaken[index] {
             let place = placeTable[index]
-            let candidate = Candidate(
-                place: index, score: frecency(of: place, now: request.now, halfLife: request.halfLife),
-                time: place.lastVisitedAt ?? .min)
-            if keepsSorted, best.count == room, let worst = best.last, !ranksBefore(candidate, worst) { continue }
-            if let filter, !filter(place.name) { continue }
-            if keepsSorted {
-                let position = best.firstIndex { !ranksBefore($0, candidate) } ?? best.count
-                best.insert(candidate, at: position)
-                if best.count > room { best.removeLast() }
-            } else {
-                best.append(candidate)
-            }
+            let score = Self.frecency(
+                visits: place.visits, lastVisitedAt: place.lastVisitedAt, now: request.now, halfLife: request.halfLife)
+            let time = place.lastVisitedAt ?? .min
+            guard best.admits(score: score, time: time), filter?(place.name) ?? true else { continue }
+            best.append(Candidate(place: index, score: score, time: time))
         }
-        if !keepsSorted {
-            best.sort(by: ranksBefore)
-            if best.count > room { best.removeLast(best.count - room) }
-        }
-        for entry in best {
+        for entry in best.list.sorted(by: ranksBefore).prefix(room) {
             result.append(Suggestion(place: placeTable[entry.place].name, score: entry.score, source: .frecency))
         }
         return result
     }
 
-    /// `visits × recency(age)`; see the essay at the top of this file.
-    func frecency(of place: Place, now: Int64, halfLife: Int64?) -> Double {
-        Self.frecency(visits: place.visits, lastVisitedAt: place.lastVisitedAt, now: now, halfLife: halfLife)
-    }
-
-    /// The frecency of a place with these statistics.
+    /// The frecency of a place with these statistics: `visits × recency(age)`; see the
+    /// essay at the top of this file.
     static func frecency(visits count: Int, lastVisitedAt time: Int64?, now: Int64, halfLife: Int64?) -> Double {
         let visits = Double(count)
         guard let time else {

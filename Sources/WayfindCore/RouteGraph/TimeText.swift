@@ -59,7 +59,9 @@ package enum TimeText {
             return true
         }
         guard let year = number(4), skip(0x2D), let month = number(2), skip(0x2D), let day = number(2),
-            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+            (1...12).contains(month), day >= 1,
+            // The first day of the next month is past the last of this one.
+            daysFromCivil(year: year, month: month, day: day) < daysFromCivil(year: year, month: month + 1, day: 1)
         else { return nil }
         var seconds = daysFromCivil(year: year, month: month, day: day) * 86_400
         guard index < bytes.count else { return seconds }
@@ -85,14 +87,6 @@ package enum TimeText {
         _ = skip(0x3A)
         guard let offsetMinutes = number(2), offsetMinutes < 60, index == bytes.count else { return nil }
         return seconds - sign * (offsetHours * 3600 + offsetMinutes * 60)
-    }
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).

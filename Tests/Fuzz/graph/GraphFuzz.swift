@@ -38,7 +38,7 @@ private func graphFuzzPatched(_ bytes: [UInt8], place: String, at time: Int64, s
             let changes = RouteGraph.visitPatch(
                 contents, in: buffer, place: place, at: time, selfLoops: selfLoops, newTrip: newTrip)
         else { return nil }
-        return FileChange.withPieces(of: buffer, with: changes) { $0.reduce(into: []) { $0 += $1 } }
+        return FileChange.withPieces(of: buffer, with: changes[...]) { $0.reduce(into: []) { $0 += $1 } }
     }
 }
 

@@ -292,7 +292,7 @@ struct GraphFileTests {
         defer { scratch.cleanUp() }
         let path = scratch.path + "/graph.json"
         let threads = 8
-        let visits = 200
+        let visits = 6
         let failures = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             let file = GraphFile(path: path)

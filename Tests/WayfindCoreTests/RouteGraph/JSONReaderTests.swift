@@ -3,11 +3,14 @@ import Testing
 
 @testable import WayfindCore
 
-/// Runs `JSONReader.validate` on bytes and returns the error, if any.
+/// Reads bytes as one JSON document (any value at the top level) and returns the error,
+/// if any.
 func validationError(_ bytes: [UInt8]) -> JSONError? {
     bytes.withUnsafeBytes { buffer in
         do throws(JSONError) {
-            try JSONReader.validate(buffer)
+            var reader = JSONReader(buffer)
+            try reader.skipValue()
+            try reader.finish()
             return nil
         } catch {
             return error
@@ -70,7 +73,7 @@ struct JSONReaderTests {
     }
 
     @Test func nestingUpToTheLimitIsAcceptedAndOneDeeperIsRejected() {
-        let limit = JSONReader.defaultMaximumDepth
+        let limit = JSONReader.maximumDepth
         let ok = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
         let deep = String(repeating: "[", count: limit + 1) + String(repeating: "]", count: limit + 1)
         #expect(validationError(Array(ok.utf8)) == nil)

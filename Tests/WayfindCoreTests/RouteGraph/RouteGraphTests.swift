@@ -100,7 +100,7 @@ struct RouteGraphTests {
         graph.visit("A", at: 1)
         graph.visit("B", at: 2, newTrip: true)
         graph.visit("C", at: 3)
-        #expect(graph.edgeCount == 1)
+        #expect(graph.edges.count == 1)
         #expect(graph.edge(from: "B", to: "C")?.lastVisitedAt == 3)
         #expect(graph.lastVisitedAt == 3)
     }

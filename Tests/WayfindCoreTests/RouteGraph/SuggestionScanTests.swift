@@ -37,11 +37,11 @@ enum RandomGraphs {
     }
 
     /// The graph's file in another layout: written by Foundation (any key order, other
-    /// whitespace), with some names spelled otherwise (same place), and sometimes a
-    /// second record of a place.
-    static func otherLayout(of graph: RouteGraph, using random: inout SplitMix64) -> [UInt8] {
+    /// whitespace), with some names spelled otherwise (same place) when `respellings`,
+    /// and sometimes a second record of a place.
+    static func otherLayout(of graph: RouteGraph, using random: inout SplitMix64, respellings: Bool = true) -> [UInt8] {
         func respelled(_ name: String) -> String {
-            guard random.next() % 3 == 0 else { return name }
+            guard respellings, random.next() % 3 == 0 else { return name }
             let other = random.next() % 2 == 0 ? name.uppercased() : "  " + name.lowercased()
             return RouteGraph.placeKey(other) == RouteGraph.placeKey(name) ? other : name
         }
@@ -82,7 +82,7 @@ struct SuggestionScanTests {
     @Test func scanningAFileGivesTheSameSuggestionsAsLoadingIt() throws {
         var random = SplitMix64(seed: 3)
         var scanned = 0
-        for _ in 0..<400 {
+        for _ in 0..<100 {
             let bytes = RandomGraphs.graph(using: &random).json()
             let loaded = try RouteGraph(json: bytes)
             for _ in 0..<8 {
@@ -97,7 +97,7 @@ struct SuggestionScanTests {
             }
         }
         // The comparison means something only if the scan mostly answers by itself.
-        #expect(scanned > 1000)
+        #expect(scanned > 400)
     }
 
     /// Files in other layouts, with other spellings and second records, are answered the
@@ -105,7 +105,7 @@ struct SuggestionScanTests {
     @Test func scanningAFileInAnotherLayoutGivesTheSameSuggestionsOrNone() throws {
         var random = SplitMix64(seed: 13)
         var scanned = 0
-        for _ in 0..<300 {
+        for _ in 0..<80 {
             let bytes = RandomGraphs.otherLayout(of: RandomGraphs.graph(using: &random), using: &random)
             let loaded = try RouteGraph(json: bytes)
             for _ in 0..<6 {
@@ -123,7 +123,7 @@ struct SuggestionScanTests {
     @Test func tiesAreBrokenAsAFullLoadBreaksThem() throws {
         var random = SplitMix64(seed: 11)
         var scanned = 0
-        for _ in 0..<60 {
+        for _ in 0..<15 {
             var graph = RouteGraph()
             let count = Int.random(in: 12...300, using: &random)
             let places = (0..<count).map { "Stop \(["Ä", "a", "B", "b", "ç"].randomElement(using: &random)!)\($0 % 7)-\($0)" }
@@ -140,7 +140,7 @@ struct SuggestionScanTests {
                 #expect(fast == loaded.suggestions(for: request))
             }
         }
-        #expect(scanned > 100)
+        #expect(scanned > 30)
     }
 
     @Test func twoRecordsOfOnePlaceAreLeftToTheFullLoad() throws {

@@ -74,9 +74,7 @@ struct SuggestionsTests {
         (Int64(86_401), 0.5), (Int64(604_800), 0.5), (Int64(604_801), 0.25), (Int64(-50), 4.0),
     ])
     func frecencyMultipliesVisitsByZoxidesRecencySteps(age: Int64, factor: Double) {
-        let graph = RouteGraph()
-        let place = RouteGraph.Place(name: "X", key: "x", visits: 3, lastVisitedAt: Self.epoch)
-        #expect(graph.frecency(of: place, now: Self.epoch + age, halfLife: nil) == 3 * factor)
+        #expect(RouteGraph.frecency(visits: 3, lastVisitedAt: Self.epoch, now: Self.epoch + age, halfLife: nil) == 3 * factor)
     }
 
     @Test func aPlaceVisitedOftenLongAgoLosesToOneVisitedLessButRecently() {

@@ -16,7 +16,7 @@ func patchedVisit(
                 contents, in: buffer, place: place, at: time, selfLoops: selfLoops, newTrip: newTrip, tripGap: tripGap,
                 maxPlaces: maxPlaces)
         else { return nil }
-        return FileChange.withPieces(of: buffer, with: changes) { $0.reduce(into: []) { $0 += $1 } }
+        return FileChange.withPieces(of: buffer, with: changes[...]) { $0.reduce(into: []) { $0 += $1 } }
     }
 }
 
@@ -52,7 +52,7 @@ struct VisitPatchTests {
         var random = SplitMix64(seed: 11)
         var patched = 0
         var patchedNewPlaces = 0
-        for _ in 0..<600 {
+        for _ in 0..<100 {
             var bytes = RandomGraphs.graph(using: &random).json()
             // A few visits in a row, each patched when the patch allows, else rewritten.
             for _ in 0..<4 {
@@ -85,8 +85,8 @@ struct VisitPatchTests {
             }
         }
         // The comparison means something only if patches are common, new places included.
-        #expect(patched > 1000)
-        #expect(patchedNewPlaces > 50)
+        #expect(patched > 150)
+        #expect(patchedNewPlaces > 80)
     }
 
     /// Files in other layouts, with other spellings and second records: a patched file
@@ -94,9 +94,14 @@ struct VisitPatchTests {
     @Test func aPatchedFileInAnotherLayoutHoldsWhatAFullRewriteWould() throws {
         var random = SplitMix64(seed: 19)
         var patched = 0
-        for _ in 0..<800 {
-            let bytes = RandomGraphs.otherLayout(of: RandomGraphs.graph(using: &random), using: &random)
-            let place = RandomGraphs.names.randomElement(using: &random)!
+        for _ in 0..<120 {
+            let graph = RandomGraphs.graph(using: &random)
+            // Half without other spellings: one of the last place's is enough to rule a patch out.
+            let bytes = RandomGraphs.otherLayout(of: graph, using: &random, respellings: random.next() % 2 == 0)
+            // Mostly a known place as the graph spells it: a visit spelled otherwise than
+            // its record is always left to the full rewrite.
+            let known = random.next() % 4 == 0 ? nil : graph.placeStatistics.randomElement(using: &random)?.name
+            let place = known ?? RandomGraphs.names.randomElement(using: &random)!
             let time = RandomGraphs.epoch + Int64.random(in: -1000...20_000_000, using: &random)
             let selfLoops = random.next() % 4 == 0
             let maxPlaces = [0, 5, 50_000].randomElement(using: &random)!
@@ -110,7 +115,7 @@ struct VisitPatchTests {
                 sameGraph(try RouteGraph(json: actual), expected),
                 "visit \(place) of\n\(String(decoding: bytes, as: UTF8.self))\ngave\n\(String(decoding: actual, as: UTF8.self))")
         }
-        #expect(patched > 40)
+        #expect(patched > 30)
     }
 
     /// Places that lie only on early edges and have no record (a file in the article's
