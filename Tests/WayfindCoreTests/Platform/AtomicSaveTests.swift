@@ -28,8 +28,8 @@ struct AtomicSaveTests {
     }
 
     @Test func eachNameAlwaysHoldsACompleteVersionAndTheSpareIsReused() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let path = scratch.path + "/graph.json"
         var reused = 0
         for (index, version) in Self.versions.enumerated() {
@@ -51,8 +51,8 @@ struct AtomicSaveTests {
     /// Large versions that differ in scattered blocks, grow and shrink: whatever a reused
     /// spare held, it ends up holding exactly the new version.
     @Test func aReusedSpareHoldsExactlyTheNewVersion() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let path = scratch.path + "/graph.json"
         var random = SplitMix64(seed: 29)
         var version = (0..<50_000).map { _ in UInt8.random(in: 0x20...0x7E, using: &random) }
@@ -70,8 +70,8 @@ struct AtomicSaveTests {
     /// A reader holds the file it reads (a shared lock, kept while it is mapped): two
     /// saves later that file is the spare, and a third save must not rewrite it.
     @Test func aSpareAReaderStillHoldsIsNeverWritten() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let path = scratch.path + "/graph.json"
         for version in Self.versions.prefix(3) { try save(version, to: path) }
         let third = Self.versions[2]
@@ -87,8 +87,8 @@ struct AtomicSaveTests {
     }
 
     @Test func aSpareWithAnotherNameIsNeverWritten() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let path = scratch.path + "/graph.json"
         for version in Self.versions.prefix(3) { try save(version, to: path) }
         let victim = scratch.path + "/victim"
@@ -101,8 +101,8 @@ struct AtomicSaveTests {
     }
 
     @Test func aSymlinkAtTheSparePathIsNeverFollowed() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let path = scratch.path + "/graph.json"
         for version in Self.versions.prefix(3) { try save(version, to: path) }
         let victim = scratch.path + "/victim"
@@ -120,12 +120,12 @@ struct AtomicSaveTests {
     /// A FIFO planted at the spare's path: opening it for writing would wait for a
     /// reader forever, with the graph's lock held. The save must go around it.
     @Test func aFIFOAtTheSparePathNeitherBlocksNorIsWritten() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let path = scratch.path + "/graph.json"
         for version in Self.versions.prefix(3) { try save(version, to: path) }
         #expect(unlink(path + ".tmp") == 0 && mkfifo(path + ".tmp", 0o600) == 0)
-        let status = runInChild {
+        let status = TestProcess.runInChild {
             // A blocked open ends the child with SIGALRM instead of hanging the test run
             // (the test thread's blocked signals are inherited: unblock them).
             var none = sigset_t()
@@ -147,31 +147,31 @@ struct AtomicSaveTests {
     }
 
     @Test func aReusedSpareTakesTheTargetsPermissions() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let path = scratch.path + "/graph.json"
         for version in Self.versions.prefix(3) { try save(version, to: path) }
-        #expect(fileMode(path + ".tmp") == 0o600)
+        #expect(fileMode(atPath: path + ".tmp") == 0o600)
         chmod(path, 0o640)
         let spare = inode(path + ".tmp")
         try save(Self.versions[3], to: path)
         #expect(inode(path) == spare)
-        #expect(fileMode(path) == 0o640)
+        #expect(fileMode(atPath: path) == 0o640)
         // Back to private: two saves later the spare is the inode that was 0640.
         chmod(path, 0o600)
         for version in Self.versions[4...5] {
             try save(version, to: path)
-            #expect(fileMode(path) == 0o600)
+            #expect(fileMode(atPath: path) == 0o600)
         }
     }
 
     @Test func aFailedWriteToTheSpareLeavesTargetAndBackupAndRemovesTheSpare() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let path = scratch.path + "/graph.json"
         for version in Self.versions.prefix(3) { try save(version, to: path) }
         #expect(inode(path + ".tmp") != nil)
-        let status = runInChild {
+        let status = TestProcess.runInChild {
             var limit = rlimit(rlim_cur: 4096, rlim_max: 4096)
             setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit)  // like `ulimit -f 4`
             do {

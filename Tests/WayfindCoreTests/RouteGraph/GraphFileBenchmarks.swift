@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCore
 
@@ -45,8 +46,8 @@ struct GraphFileBenchmarks {
         let seed = try JSONDecoder().decode(Seed.RouteGraph.self, from: data)
         let foundation = try Self.milliseconds { _ = try JSONEncoder().encode(JSONDecoder().decode(Seed.RouteGraph.self, from: data)) }
         _ = seed
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let file = GraphFile(path: scratch.path + "/graph.json")
         try FileSystem.writeAtomically(bytes, to: file.path)
         var tick: Int64 = 0

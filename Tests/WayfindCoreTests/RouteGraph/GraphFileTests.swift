@@ -1,31 +1,13 @@
 import Foundation
 import Synchronization
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCore
 
 #if canImport(Glibc)
     import Glibc
 #endif
-
-/// A fresh directory under the system's temporary directory, removed by `cleanUp()`.
-struct ScratchDirectory {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/wayfind-graph-XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    }
-
-    func cleanUp() {
-        chmod(path, 0o700)
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    func contents() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-    }
-}
 
 /// The bytes of `path`, read through a close-on-exec descriptor: a child that an
 /// end-to-end test spawns meanwhile must not inherit it, or the file would stay locked
@@ -34,45 +16,22 @@ func fileBytes(_ path: String) -> [UInt8]? {
     (try? FileSystem.readFile(at: path)) ?? nil
 }
 
-func fileMode(_ path: String) -> mode_t {
-    var info = stat()
-    stat(path, &info)
-    return info.st_mode & 0o7777
-}
-
-/// Runs `body` in a forked child process and returns its exit status (or 128 + signal).
-/// For what cannot be done in the test process itself: resource limits, dropping root.
-/// The child first closes the descriptors it inherits, so that it holds no lock another
-/// test running meanwhile has taken (a file a test reads stays locked while any copy of
-/// its descriptor is open).
-func runInChild(_ body: () -> Int32) -> Int32 {
-    let pid = fork()
-    if pid == 0 {
-        for descriptor in 3..<Int32(1024) { close(descriptor) }
-        _exit(body())
-    }
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
-    if status & 0x7F != 0 { return 128 + (status & 0x7F) }
-    return (status >> 8) & 0xFF
-}
-
 @Suite("RouteGraph: the graph file")
 struct GraphFileTests {
     @Test func aMissingFileIsAnEmptyGraphAndTheFirstSaveCreatesItPrivately() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let file = GraphFile(path: scratch.path + "/state/wayfind/routegraph.json")
         #expect(try file.load() == RouteGraph())
         try file.update { $0.visit("Home", at: 1) }
-        #expect(fileMode(file.path) == 0o600)
-        #expect(fileMode(scratch.path + "/state/wayfind") == 0o700)
+        #expect(fileMode(atPath: file.path) == 0o600)
+        #expect(fileMode(atPath: scratch.path + "/state/wayfind") == 0o700)
         #expect(try file.load().lastVisitedLocation == "Home")
     }
 
     @Test func savesKeepThePreviousVersionAndLeaveNoTemporaryFiles() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let file = GraphFile(path: scratch.path + "/graph.json")
         try file.update { $0.visit("A", at: 1) }
         let first = fileBytes(file.path)
@@ -83,8 +42,8 @@ struct GraphFileTests {
     }
 
     @Test func anUpdateThatChangesNothingDoesNotWrite() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let file = GraphFile(path: scratch.path + "/graph.json")
         try file.update { $0.visit("A", at: 1) }
         var before = stat()
@@ -97,18 +56,18 @@ struct GraphFileTests {
     }
 
     @Test func anExistingFilesPermissionsAreKept() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let file = GraphFile(path: scratch.path + "/graph.json")
         try file.update { $0.visit("A", at: 1) }
         chmod(file.path, 0o640)
         try file.update { $0.visit("B", at: 2) }
-        #expect(fileMode(file.path) == 0o640)
+        #expect(fileMode(atPath: file.path) == 0o640)
     }
 
     @Test func aSymlinkPlantedAtTheTemporaryPathIsNotFollowed() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let file = GraphFile(path: scratch.path + "/graph.json")
         try file.update { $0.visit("A", at: 1) }
         let victim = scratch.path + "/victim"
@@ -129,8 +88,8 @@ struct GraphFileTests {
         ("  {", "unexpected end of input"),
     ])
     func aCorruptFileIsNeverOverwritten(content: String, fragment: String) throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let file = GraphFile(path: scratch.path + "/graph.json")
         _ = FileManager.default.createFile(atPath: file.path, contents: Data(content.utf8))
         var bodyRan = false
@@ -147,8 +106,8 @@ struct GraphFileTests {
     }
 
     @Test func anEmptyFileIsAnEmptyGraph() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let file = GraphFile(path: scratch.path + "/graph.json")
         _ = FileManager.default.createFile(atPath: file.path, contents: Data())
         #expect(try file.load() == RouteGraph())
@@ -161,8 +120,8 @@ struct GraphFileTests {
     /// it is not, and does not advise moving it away or restoring a backup.
     @Test(arguments: ["root:x:0:0:root:/root:/bin/bash\n", "[1, 2, 3]", "\u{7F}ELF\u{2}\u{1}"])
     func aFileThatIsNotAGraphIsNamedAndLeftAlone(content: String) throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let file = GraphFile(path: scratch.path + "/passwd")
         _ = FileManager.default.createFile(atPath: file.path, contents: Data(content.utf8))
         _ = FileManager.default.createFile(atPath: file.backupPath, contents: Data("{}".utf8))
@@ -177,8 +136,8 @@ struct GraphFileTests {
     }
 
     @Test func invalidUTF8InAPlaceNameIsReportedWithItsPosition() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let file = GraphFile(path: scratch.path + "/graph.json")
         let content = Array("{\"edges\":[],\"lastVisitedLocation\":\"A".utf8) + [0xFF] + Array("\"}".utf8)
         _ = FileManager.default.createFile(atPath: file.path, contents: Data(content))
@@ -198,8 +157,8 @@ struct GraphFileTests {
         #"{"edges":[],"places":[{"name":"A\u0000","visits":1}],"version":1}"#,
     ])
     func aNULInAStoredPlaceNameIsRefused(content: String) throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let file = GraphFile(path: scratch.path + "/graph.json")
         _ = FileManager.default.createFile(atPath: file.path, contents: Data(content.utf8))
         let error = #expect(throws: GraphFileError.self) { try file.update { $0.visit("Home", at: 1) } }
@@ -210,8 +169,8 @@ struct GraphFileTests {
     }
 
     @Test func aNewerVersionIsRefusedAndLeftAlone() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let file = GraphFile(path: scratch.path + "/graph.json")
         let content = Array("{\"version\":2,\"edges\":{\"new\":true}}".utf8)
         _ = FileManager.default.createFile(atPath: file.path, contents: Data(content))
@@ -222,8 +181,8 @@ struct GraphFileTests {
     }
 
     @Test func aDirectoryInsteadOfAFileIsAnError() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let file = GraphFile(path: scratch.path + "/graph.json")
         mkdir(file.path, 0o700)
         #expect(throws: GraphFileError.fileSystem(.notARegularFile(path: file.path))) {
@@ -233,12 +192,12 @@ struct GraphFileTests {
     }
 
     @Test func aWriteBeyondTheFileSizeLimitFailsAndLeavesTheOldFile() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let file = GraphFile(path: scratch.path + "/graph.json")
         try file.update { $0.visit("A", at: 1) }
         let before = fileBytes(file.path)
-        let status = runInChild {
+        let status = TestProcess.runInChild {
             var limit = rlimit(rlim_cur: 4096, rlim_max: 4096)
             setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit)  // like `ulimit -f 4`
             do {
@@ -259,8 +218,8 @@ struct GraphFileTests {
     }
 
     @Test func aReadOnlyDirectoryFailsTheSaveAndLeavesTheOldFile() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let file = GraphFile(path: scratch.path + "/graph.json")
         try file.update { $0.visit("A", at: 1) }
         // Root ignores permissions, so the child drops to "nobody" first.
@@ -268,7 +227,7 @@ struct GraphFileTests {
         chmod(file.lockPath, 0o666)
         chmod(scratch.path, 0o555)
         let before = fileBytes(file.path)
-        let status = runInChild {
+        let status = TestProcess.runInChild {
             if geteuid() == 0 {
                 guard setgid(65534) == 0, setuid(65534) == 0 else { return 10 }
             }
@@ -288,8 +247,8 @@ struct GraphFileTests {
     }
 
     @Test func concurrentUpdatesFromEightThreadsAreAllCounted() throws {
-        let scratch = ScratchDirectory()
-        defer { scratch.cleanUp() }
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let path = scratch.path + "/graph.json"
         let threads = 8
         let visits = 6

@@ -54,10 +54,8 @@ struct MagickeyToolTests {
     }
 
     @Test func aFileCategoryIsAcceptedWithPlaces() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("magickey-category-\(getpid()).tsv")
-        try "name\tlatitude\tlongitude\tcategory\nBean There\t1\t2\tcoffee\n".write(to: url, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let result = runInProcess(MagickeySuggest.run, ["--places", url.path, "--category", "coffee", "bean"])
+        let path = try TestFiles.write(Data("name\tlatitude\tlongitude\tcategory\nBean There\t1\t2\tcoffee\n".utf8), name: "places.tsv")
+        let result = runInProcess(MagickeySuggest.run, ["--places", path, "--category", "coffee", "bean"])
         #expect(result.status == 0)
         #expect(result.out.hasPrefix("Bean There\t"))
     }
