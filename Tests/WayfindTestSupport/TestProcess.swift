@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -59,6 +60,7 @@ public enum TestProcess {
         process.standardInput = handles.0
         process.standardOutput = handles.1
         process.standardError = handles.2
+        processesStarted.add(1, ordering: .sequentiallyConsistent)
         try process.run()
         var timedOut = false
         if let timeout {
@@ -88,6 +90,7 @@ extension TestProcess {
     /// limits or dropping root. The child first closes the descriptors it inherits, so
     /// that it holds no lock another test running meanwhile has taken.
     public static func runInChild(_ body: () -> Int32) -> Int32 {
+        processesStarted.add(1, ordering: .sequentiallyConsistent)
         let pid = fork()
         if pid == 0 {
             for descriptor in 3..<Int32(1024) { close(descriptor) }
@@ -99,6 +102,16 @@ extension TestProcess {
         return (status >> 8) & 0xFF
     }
 }
+
+extension TestProcess {
+    /// How many processes this test process has started so far. A child holds a copy of
+    /// every descriptor open in the test process, with its `flock`, from its fork until it
+    /// execs or closes them; a test that needs a file nobody else holds (a spare that a
+    /// save reuses only then) compares this before and after.
+    public static var started: Int { processesStarted.load(ordering: .sequentiallyConsistent) }
+}
+
+private let processesStarted = Atomic<Int>(0)
 
 /// zsh's completion system, loaded fast.
 public enum Zsh {

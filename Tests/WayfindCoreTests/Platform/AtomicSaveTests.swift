@@ -32,20 +32,32 @@ struct AtomicSaveTests {
         defer { scratch.remove() }
         let path = scratch.path + "/graph.json"
         var reused = 0
+        var disturbed = 0
+        // A process another test starts while this one has a file open holds that file
+        // for a moment, and a held spare is (rightly) not reused: such saves are counted
+        // apart.
+        var started = TestProcess.started
         for (index, version) in Self.versions.enumerated() {
             let spareBefore = inode(path + ".tmp")
             try save(version, to: path)
+            let alone = TestProcess.started == started
+            started = TestProcess.started
             #expect(fileBytes(path) == version)
             if index >= 1 { #expect(fileBytes(path + ".bak") == Self.versions[index - 1]) }
             if index >= 2 { #expect(fileBytes(path + ".tmp") == Self.versions[index - 2]) }
             if let spareBefore {
-                #expect(inode(path) == spareBefore, "save \(index + 1) did not reuse the spare")
-                reused += 1
+                if inode(path) == spareBefore {
+                    reused += 1
+                } else {
+                    #expect(!alone, "save \(index + 1) did not reuse the spare, and no process was started meanwhile")
+                    disturbed += 1
+                }
             }
             let expected = ["graph.json", "graph.json.bak", "graph.json.tmp"].prefix(min(index + 1, 3))
             #expect(scratch.contents() == Array(expected))
         }
-        #expect(reused == Self.versions.count - 3)
+        #expect(reused + disturbed == Self.versions.count - 3)
+        #expect(reused >= 1)
     }
 
     /// Large versions that differ in scattered blocks, grow and shrink: whatever a reused
@@ -154,8 +166,9 @@ struct AtomicSaveTests {
         #expect(fileMode(atPath: path + ".tmp") == 0o600)
         chmod(path, 0o640)
         let spare = inode(path + ".tmp")
+        let started = TestProcess.started
         try save(Self.versions[3], to: path)
-        #expect(inode(path) == spare)
+        #expect(inode(path) == spare || TestProcess.started != started)
         #expect(fileMode(atPath: path) == 0o640)
         // Back to private: two saves later the spare is the inode that was 0640.
         chmod(path, 0o600)

@@ -105,7 +105,7 @@ struct SuggestionScanTests {
     @Test func scanningAFileInAnotherLayoutGivesTheSameSuggestionsOrNone() throws {
         var random = SplitMix64(seed: 13)
         var scanned = 0
-        for _ in 0..<80 {
+        for _ in 0..<120 {
             let bytes = RandomGraphs.otherLayout(of: RandomGraphs.graph(using: &random), using: &random)
             let loaded = try RouteGraph(json: bytes)
             for _ in 0..<6 {
@@ -115,7 +115,9 @@ struct SuggestionScanTests {
                 #expect(fast == loaded.suggestions(for: request), "\(request) on\n\(String(decoding: bytes, as: UTF8.self))")
             }
         }
-        #expect(scanned > 100)
+        // JSONSerialization orders keys as the process's hash seed says, so the count varies
+        // from run to run: 98 to 173 in 32 runs of 80 graphs, hence 120 graphs for this bound.
+        #expect(scanned > 100, "scanned \(scanned)")
     }
 
     /// Many places with equal scores and times: only names break the ties, and the scan
