@@ -20,12 +20,6 @@ enum Binaries {
         return dir
     }()
 
-    /// The fixtures folder.
-    static let fixtures = Repository.fixtures
-
-    /// The repository root.
-    static let root = Repository.root
-
     /// Runs `tool` with `arguments`, feeding `input` on stdin, in this process's
     /// environment without NO_COLOR and with `environment` on top.
     static func run(

@@ -7,17 +7,13 @@ import WayfindTestSupport
 @Suite struct GeneratedFilesTests {
     /// Every tool with a committed man page in section 1.
     static let tools: [String] = {
-        let man = Binaries.root.appendingPathComponent("man")
+        let man = Repository.root.appendingPathComponent("man")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: man.path)) ?? []
         return names.filter { $0.hasSuffix(".1") }.map { String($0.dropLast(2)) }.sorted()
     }()
 
     static func committed(_ path: String) throws -> String {
-        try String(contentsOf: Binaries.root.appendingPathComponent(path), encoding: .utf8)
-    }
-
-    static func hasShell(_ name: String) -> Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/\(name)") || FileManager.default.isExecutableFile(atPath: "/bin/\(name)")
+        try String(contentsOf: Repository.root.appendingPathComponent(path), encoding: .utf8)
     }
 
     @Test func everyToolHasCommittedDocs() {
@@ -51,7 +47,7 @@ import WayfindTestSupport
 
     @Test(arguments: tools)
     func manPagesPassGroffWithoutWarnings(tool: String) async throws {
-        let r = try await Binaries.shell("groff -man -ww -z \(Binaries.root.path)/man/\(tool).1")
+        let r = try await Binaries.shell("groff -man -ww -z \(Repository.root.path)/man/\(tool).1")
         #expect(r.status == 0)
         #expect(r.stderr == "")
     }
@@ -59,7 +55,7 @@ import WayfindTestSupport
     /// Rendered, no page shows a font escape as text (`\fB` escaped by mistake) or a
     /// control character (an escape that lost its backslash).
     @Test func renderedManPagesShowNoRoffEscapesOrControlCharacters() async throws {
-        let man = Binaries.root.appendingPathComponent("man")
+        let man = Repository.root.appendingPathComponent("man")
         let pages = try FileManager.default.contentsOfDirectory(atPath: man.path).filter { $0.hasSuffix(".1") || $0.hasSuffix(".5") }
         #expect(pages.count >= 6)
         for page in pages {
@@ -75,7 +71,7 @@ import WayfindTestSupport
 
     @Test(arguments: tools)
     func theBashCompletionLoadsAndCompletesLongOptions(tool: String) async throws {
-        let file = Binaries.root.appendingPathComponent("completions/bash/\(tool)").path
+        let file = Repository.root.appendingPathComponent("completions/bash/\(tool)").path
         let script = """
             source '\(file)'
             complete -p \(tool) >/dev/null || exit 3
@@ -91,9 +87,9 @@ import WayfindTestSupport
 
     /// Every tool's zsh function is found on `fpath` and registered (one full `compinit`
     /// for all of them: it reads every function on `fpath`).
-    @Test(.enabled(if: hasShell("zsh")))
+    @Test(.enabled(if: TestProcess.isInstalled("zsh")))
     func theZshCompletionsLoad() async throws {
-        let dir = Binaries.root.appendingPathComponent("completions/zsh").path
+        let dir = Repository.root.appendingPathComponent("completions/zsh").path
         let dump = try TestFiles.directory().appendingPathComponent("zcompdump").path
         let r = try await Binaries.shell(
             "zsh -f -c 'fpath=(\(dir) $fpath); autoload -U compinit; compinit -u -d \(dump); "
@@ -102,9 +98,9 @@ import WayfindTestSupport
         #expect(r.lines == Self.tools.map { "_\($0)" }, "\(r)")
     }
 
-    @Test(.enabled(if: hasShell("fish")), arguments: tools)
+    @Test(.enabled(if: TestProcess.isInstalled("fish")), arguments: tools)
     func theFishCompletionLoadsAndCompletesLongOptions(tool: String) async throws {
-        let file = Binaries.root.appendingPathComponent("completions/fish/\(tool).fish").path
+        let file = Repository.root.appendingPathComponent("completions/fish/\(tool).fish").path
         let r = try await Binaries.shell("fish --no-config -c \"source '\(file)'; complete -C '\(tool) --hel'\"")
         #expect(r.status == 0, "\(r)")
         #expect(r.out.contains("--help"), "\(r)")

@@ -98,9 +98,7 @@ import WayfindTestSupport
         }
     }
 
-    static let shells = ["bash", "zsh", "fish"].filter { shell in
-        ["/usr/bin/\(shell)", "/bin/\(shell)"].contains { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static let shells = ["bash", "zsh", "fish"].filter(TestProcess.isInstalled)
 
     static func setupLine(_ shell: String, _ commands: [String]) -> String {
         let learn = commands.map { "--learn \($0)" }.joined(separator: " ")
@@ -159,7 +157,7 @@ import WayfindTestSupport
         let visit = try await Binaries.run("routegraph-visit", ["--graph", graph, "Airport", "São Paulo", "New York", "Home"])
         #expect(visit.status == 0, "\(visit)")
         let files = ["routegraph-suggest", "routegraph-visit"].map { tool in
-            Binaries.root.appendingPathComponent(
+            Repository.root.appendingPathComponent(
                 shell == "bash" ? "completions/bash/\(tool)" : shell == "zsh" ? "completions/zsh/_\(tool)" : "completions/fish/\(tool).fish"
             ).path
         }

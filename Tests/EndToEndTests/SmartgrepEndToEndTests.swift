@@ -6,8 +6,8 @@ import WayfindTestSupport
 /// `ulimit`, a file truncated while mapped, memory); the rest runs in-process
 /// (WayfindCoreTests, SmartgrepToolTests).
 @Suite struct SmartgrepEndToEndTests {
-    let symbols = Binaries.fixtures.appendingPathComponent("sf-symbols-ios14.txt").path
-    let cities = Binaries.fixtures.appendingPathComponent("cities-sample.txt").path
+    let symbols = Repository.fixtures.appendingPathComponent("sf-symbols-ios14.txt").path
+    let cities = Repository.fixtures.appendingPathComponent("cities-sample.txt").path
 
     func smartgrep(_ arguments: [String], input: String = "", environment: [String: String] = [:]) async throws -> RunResult {
         try await Binaries.run("smartgrep", arguments, input: Data(input), environment: environment)

@@ -36,6 +36,9 @@ public enum TestProcess {
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// Whether `name` is on `PATH`: the condition of the tests that need it.
+    public static func isInstalled(_ name: String) -> Bool { executable(name) != nil }
+
     /// Runs `executable` with `arguments`, `input` on standard input, in `environment`
     /// (this process's when nil) and `currentDirectory`. Standard output and error go to
     /// files, not pipes, so nothing blocks on a full pipe. With a `timeout`, a program

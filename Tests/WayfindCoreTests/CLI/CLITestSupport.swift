@@ -7,11 +7,6 @@ import WayfindTestSupport
 
 /// Running the real programs the CLI renderers write for: groff and the shells.
 enum CLITestSupport {
-    /// Whether `name` is on `PATH`: the condition of the tests that need it.
-    static func isInstalled(_ name: String) -> Bool {
-        TestProcess.executable(name) != nil
-    }
-
     /// A scratch area for one test, removed by `remove()`: `files/` is the working
     /// directory, holding things to complete (`alpha.txt`, `beta.txt`, `with space.txt`,
     /// `subdir/`) and nothing else; `home/` is `HOME`; scripts and captured output go in the

@@ -129,7 +129,7 @@ extension CLITests {
                 Case("sampletool -- al", ["alpha.txt"]),
             ]
 
-        @Test(.enabled(if: CLITestSupport.isInstalled("bash")))
+        @Test(.enabled(if: TestProcess.isInstalled("bash")))
         func bashRegistersACompletionFunction() async throws {
             let (scratch, script) = try makeScratch(for: .bash)
             defer { scratch.remove() }
@@ -144,7 +144,7 @@ extension CLITests {
             #expect(result.stderr == "")
         }
 
-        @Test(.enabled(if: CLITestSupport.isInstalled("bash")), arguments: bashCases)
+        @Test(.enabled(if: TestProcess.isInstalled("bash")), arguments: bashCases)
         func bashCompletes(_ testCase: Case) async throws {
             let (scratch, script) = try makeScratch(for: .bash)
             defer { scratch.remove() }
@@ -161,7 +161,7 @@ extension CLITests {
 
         // MARK: - zsh
 
-        @Test(.enabled(if: CLITestSupport.isInstalled("zsh")))
+        @Test(.enabled(if: TestProcess.isInstalled("zsh")))
         func zshRegistersTheFunctionWhenSourced() async throws {
             let (scratch, script) = try makeScratch(for: .zsh)
             defer { scratch.remove() }
@@ -177,7 +177,7 @@ extension CLITests {
             #expect(result.out == "_sampletool\n")
         }
 
-        @Test(.enabled(if: CLITestSupport.isInstalled("zsh")))
+        @Test(.enabled(if: TestProcess.isInstalled("zsh")))
         func zshFindsTheFunctionOnFpath() async throws {
             let (scratch, _) = try makeScratch(for: .zsh)
             defer { scratch.remove() }
@@ -237,7 +237,7 @@ extension CLITests {
                 Case("sampletool -q", ["-qi", "-qc", "-qh", "-qm", "-qf", "-ql"]),
             ]
 
-        @Test(.enabled(if: CLITestSupport.isInstalled("zsh")), arguments: zshCases)
+        @Test(.enabled(if: TestProcess.isInstalled("zsh")), arguments: zshCases)
         func zshCompletes(_ testCase: Case) async throws {
             let (scratch, script) = try makeScratch(for: .zsh)
             defer { scratch.remove() }
@@ -266,7 +266,7 @@ extension CLITests {
                 Case("sampletool -q", ["-qi", "-qc", "-qh", "-qm", "-qf", "-ql"]),
             ]
 
-        @Test(.enabled(if: CLITestSupport.isInstalled("fish")), arguments: fishCases)
+        @Test(.enabled(if: TestProcess.isInstalled("fish")), arguments: fishCases)
         func fishCompletes(_ testCase: Case) async throws {
             let (scratch, script) = try makeScratch(for: .fish)
             defer { scratch.remove() }

@@ -96,7 +96,7 @@ extension CLITests {
             #expect(!page.contains(".SH OPTIONS"))
         }
 
-        @Test(.enabled(if: CLITestSupport.isInstalled("groff")))
+        @Test(.enabled(if: TestProcess.isInstalled("groff")))
         func groffReadsThePageWithoutAWarning() async throws {
             let scratch = try CLITestSupport.Scratch()
             defer { scratch.remove() }
@@ -106,7 +106,7 @@ extension CLITests {
             #expect(result.stderr == "", "groff warned:\n\(result.stderr)")
         }
 
-        @Test(.enabled(if: CLITestSupport.isInstalled("groff")))
+        @Test(.enabled(if: TestProcess.isInstalled("groff")))
         func groffRendersTheOptionsAndExamplesAsWritten() async throws {
             let scratch = try CLITestSupport.Scratch()
             defer { scratch.remove() }

@@ -38,8 +38,10 @@ func runInProcess(
 ) -> RunResult {
     func scratch() -> Int32 {
         var template = Array((TestFiles.folder.path + "/in-process-XXXXXX").utf8CString)
+        // Close-on-exec, as every descriptor the tools open: a process another test starts
+        // meanwhile does not keep these.
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        precondition(descriptor >= 0, "mkstemp failed")
+        precondition(descriptor >= 0 && fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0, "mkstemp failed")
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         return descriptor
     }
