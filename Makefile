@@ -12,7 +12,7 @@ TOOLS = smartgrep routegraph-visit routegraph-suggest magickey-suggest magickey-
 # Hand-written pages of file formats (section 5).
 PAGES5 = routegraph
 SWIFT ?= swift
-RELEASE_FLAGS = -c release -Xswiftc -static-executable
+RELEASE_FLAGS = -c release -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
 
 .PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-index profile link-order fuzz example-library

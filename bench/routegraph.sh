@@ -5,6 +5,9 @@
 #
 # Usage: bash bench/routegraph.sh            (after `make build`)
 #
+# The tools are timed as `make install` installs them: stripped (`install -s`) copies in
+# BENCH_DIR/bin. The empty Swift program is stripped too.
+#
 # Environment:
 #   ROUTEGRAPH_BIN   folder with the routegraph binaries (default: the release build)
 #   BENCH_DIR        where inputs and results go (default: /tmp/wayfind-bench-routegraph)
@@ -28,9 +31,12 @@ SIZES="${SIZES:-1000 10000 100000}"
 for tool in hyperfine zoxide python3 cc swiftc; do
   command -v "$tool" >/dev/null || { echo "routegraph.sh: $tool is needed" >&2; exit 2; }
 done
+mkdir -p "$WORK/bin"
 for tool in routegraph-visit routegraph-suggest; do
   [ -x "$BIN/$tool" ] || { echo "routegraph.sh: $BIN/$tool not found; run make build" >&2; exit 2; }
+  install -s -m 755 "$BIN/$tool" "$WORK/bin/$tool"
 done
+BIN="$WORK/bin"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $(zoxide --version); $(hyperfine --version)"
 
 mkdir -p "$WORK/results"
@@ -38,9 +44,9 @@ for n in $SIZES; do
   [ -f "$WORK/graph-$n.json" ] || python3 "$HERE/make-routegraph-corpus.py" "$WORK" "$n"
 done
 cc -O2 -o "$WORK/interleave" "$HERE/interleave.c"
-# The start-up floor: a Swift program that does nothing, linked as our tools are.
+# The start-up floor: a Swift program that does nothing, linked and stripped as our tools are.
 printf '#if canImport(Glibc)\nimport Glibc\n#endif\nexit(0)\n' > "$WORK/empty.swift"
-(cd "$WORK" && swiftc -O -static-executable -module-name Empty empty.swift -o empty-swift >/dev/null 2>&1)
+(cd "$WORK" && swiftc -O -static-executable -module-name Empty empty.swift -o empty-swift >/dev/null 2>&1 && strip empty-swift)
 
 # Fresh copies each run: both tools change their file on every add/visit.
 export _ZO_MAXAGE=1000000000   # keep zoxide from ageing entries away mid-run
@@ -56,12 +62,12 @@ for n in $SIZES; do
   echo "== $n edges / entries, interleaved: median, p25, p10, ratio to the last command"
   _ZO_DATA_DIR="$WORK/run-zoxide-$n" "$WORK/interleave" "$RUNS" \
     "$BIN/routegraph-visit" --graph "$WORK/run-graph-$n.json" "$place" ::: zoxide add "$dir" \
-    | sed "s|$WORK/||g; s|$BIN/||g" | tee "$WORK/results/visit-$n.txt"
+    | sed "s|$BIN/||g; s|$WORK/||g" | tee "$WORK/results/visit-$n.txt"
   floor=()
   [ "$n" = "${SIZES%% *}" ] && floor=("$WORK/empty-swift" :::)
   _ZO_DATA_DIR="$WORK/run-zoxide-$n" "$WORK/interleave" "$RUNS" "${floor[@]}" \
     "$BIN/routegraph-suggest" --graph "$WORK/run-graph-$n.json" ::: zoxide query project \
-    | sed "s|$WORK/||g; s|$BIN/||g" | tee "$WORK/results/suggest-$n.txt"
+    | sed "s|$BIN/||g; s|$WORK/||g" | tee "$WORK/results/suggest-$n.txt"
 done
 
 # 10,000 visits on stdin, one read-modify-write, on the 10k-edge graph.
