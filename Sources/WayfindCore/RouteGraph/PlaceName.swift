@@ -29,9 +29,13 @@ enum PlaceName {
     /// byte that differs, for the scans that look for one place among every name.
     @inline(__always)
     static func hasKey(_ name: UnsafeRawBufferPointer, _ key: UnsafeRawBufferPointer) -> Bool {
-        // Most names differ from the key at their first byte, told here without a call
-        // when it is printable ASCII: its key byte begins the key.
-        if let first = name.first, isPlainASCII(first), key.first != keyByte(ofPlainASCII: first) { return false }
+        // Most names differ from the key within their first few bytes, told here without
+        // a call while they are printable ASCII: each is the next key byte.
+        var index = 0
+        while index < name.count, index < 8, isPlainASCII(name[index]) {
+            guard index < key.count, key[index] == keyByte(ofPlainASCII: name[index]) else { return false }
+            index &+= 1
+        }
         return hasKeyFolding(name, key)
     }
 
