@@ -290,57 +290,39 @@ package enum FileSystem {
 
     /// Makes the file open at `descriptor`, which holds `size` bytes, hold exactly the
     /// concatenation of `pieces`, writing only the blocks that differ (and truncating what
-    /// is beyond). The new bytes go a chunk at a time through a buffer of their own, where
-    /// they are compared with the file's and written from.
+    /// is beyond). The file is compared through a read-only mapping, block by block of the
+    /// new bytes; a run of differing blocks within a piece goes in one write.
     private static func writeChangedBlocks(
         _ pieces: [UnsafeRawBufferPointer], to descriptor: Int32, holding size: Int, path: String
     ) throws(FileSystemError) {
-        let chunk = 16 * blockSize
-        let new = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: blockSize)
-        let old = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: blockSize)
-        defer {
-            new.deallocate()
-            old.deallocate()
+        var old = UnsafeRawBufferPointer(start: nil, count: 0)
+        if size > 0, let address = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), address != MAP_FAILED {
+            old = UnsafeRawBufferPointer(start: address, count: size)
         }
-        var piece = 0
-        var inPiece = 0
+        defer { if let base = old.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), old.count) } }
         var offset = 0
-        while true {
-            // The next chunk of the new bytes.
-            var length = 0
-            while length < chunk && piece < pieces.count {
-                let count = min(chunk - length, pieces[piece].count - inPiece)
-                if count > 0 {
-                    (new.baseAddress! + length).copyMemory(from: pieces[piece].baseAddress! + inPiece, byteCount: count)
+        for piece in pieces {
+            // Where in `piece` the run of differing blocks not yet written began.
+            var run: Int? = nil
+            var index = 0
+            while index < piece.count {
+                let at = offset + index
+                let end = index + min(blockSize - at % blockSize, piece.count - index)
+                let same =
+                    at + (end - index) <= old.count
+                    && Platform.bytesEqual(
+                        UnsafeRawBufferPointer(rebasing: piece[index..<end]), UnsafeRawBufferPointer(rebasing: old[at..<at + end - index]))
+                if !same, run == nil { run = index }
+                if same, let start = run {
+                    try writeAll(UnsafeRawBufferPointer(rebasing: piece[start..<index]), to: descriptor, at: offset + start, path: path)
+                    run = nil
                 }
-                length += count
-                inPiece += count
-                if inPiece == pieces[piece].count { (piece, inPiece) = (piece + 1, 0) }
+                index = end
             }
-            if length == 0 { break }
-            // What the file holds there.
-            let readable = max(min(length, size - offset), 0)
-            var held = 0
-            while held < readable {
-                let result = pread(descriptor, old.baseAddress! + held, readable - held, off_t(offset + held))
-                if result < 0 && errno == EINTR { continue }
-                guard result > 0 else { break }
-                held += result
+            if let start = run {
+                try writeAll(UnsafeRawBufferPointer(rebasing: piece[start...]), to: descriptor, at: offset + start, path: path)
             }
-            // The blocks that differ, and in one write what the file does not hold yet.
-            var block = 0
-            while block < length, min(block + blockSize, length) <= held {
-                let end = min(block + blockSize, length)
-                let new = UnsafeRawBufferPointer(rebasing: new[block..<end])
-                if !Platform.bytesEqual(new, UnsafeRawBufferPointer(rebasing: old[block..<end])) {
-                    try writeAll(new, to: descriptor, at: offset + block, path: path)
-                }
-                block = end
-            }
-            if block < length {
-                try writeAll(UnsafeRawBufferPointer(rebasing: new[block..<length]), to: descriptor, at: offset + block, path: path)
-            }
-            offset += length
+            offset += piece.count
         }
         if size != offset, ftruncate(descriptor, off_t(offset)) != 0 {
             throw .cannotWrite(path: path, errno: errno)
