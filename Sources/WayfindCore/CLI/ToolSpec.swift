@@ -84,12 +84,18 @@ package struct ToolSpec: Sendable {
     /// How a shell completes positional arguments.
     package var positionalCompletion: CompletionKind
     /// Extra man page sections after OPTIONS (e.g. MATCHING, EXIT STATUS, EXAMPLES).
-    package var manSections: [ManSection]
+    package var manSections: [ManSection] { makeManSections() }
     /// The man page section number, usually 1.
     package var manSectionNumber: Int
     /// `--generate` kinds of the tool's own besides man and the completions, each with
     /// what renders it from the parsed command line (routegraph-suggest's shell set-up).
-    package var generators: [String: @Sendable (ParsedArguments) throws(UsageError) -> String] = [:]
+    package var generators: [String: Generator] { makeGenerators() }
+    /// Renders a `--generate` kind of a tool's own.
+    package typealias Generator = @Sendable (ParsedArguments) throws(UsageError) -> String
+    // The man sections and generators are built when asked for: only --help, --generate
+    // and the man page need them, and building them took a third of a run's start-up.
+    private let makeManSections: @Sendable () -> [ManSection]
+    private let makeGenerators: @Sendable () -> [String: Generator]
     /// The switch (magickey's `json`) that makes errors JSON too: each error is also
     /// printed on standard output in ArcGIS's error shape (see `ArcGISError`).
     package var jsonErrorsFlag: String? = nil
@@ -97,8 +103,8 @@ package struct ToolSpec: Sendable {
     package init(
         name: String, summary: String, usage: [String], description: String,
         flags: [FlagSpec], positionalCompletion: CompletionKind = .file, jsonErrorsFlag: String? = nil,
-        manSections: [ManSection] = [], manSectionNumber: Int = 1,
-        generators: [String: @Sendable (ParsedArguments) throws(UsageError) -> String] = [:]
+        manSections: @autoclosure @escaping @Sendable () -> [ManSection] = [], manSectionNumber: Int = 1,
+        generators: @autoclosure @escaping @Sendable () -> [String: Generator] = [:]
     ) {
         self.name = name
         self.summary = summary
@@ -106,9 +112,9 @@ package struct ToolSpec: Sendable {
         self.description = description
         self.flags = flags
         self.positionalCompletion = positionalCompletion
-        self.manSections = manSections
+        makeManSections = manSections
         self.manSectionNumber = manSectionNumber
-        self.generators = generators
+        makeGenerators = generators
         self.jsonErrorsFlag = jsonErrorsFlag
     }
 }
