@@ -85,9 +85,11 @@ struct GraphFileContents {
     var hasRecords: Bool { members.contains { $0.key == .places } }
 
     /// The bytes of `name`; `bytes` are the file's, and both must outlive the result.
+    /// (Inline and unchecked: the read made the span, and a visit asks for 20,000 of them.)
+    @inline(__always)
     func bytes(of name: Name, in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         if name.start >= 0 {
-            return UnsafeRawBufferPointer(rebasing: bytes[Int(name.start)..<Int(name.start + name.count)])
+            return UnsafeRawBufferPointer(start: bytes.baseAddress! + Int(name.start), count: Int(name.count))
         }
         return UnsafeRawBufferPointer(decodedNames.names[Int(-name.start - 1)])
     }
