@@ -5,7 +5,9 @@
 //   interleave RUNS CMD [ARG...] ::: CMD [ARG...] ...
 //
 // Each round forks and execs every command once, in order, with stdout to /dev/null,
-// and takes the wall time from fork to wait. The first 10 rounds are warm-up. Prints,
+// and takes the wall time from fork to wait. The first 10 rounds are warm-up. With
+// INTERLEAVE_SYNC=1 in the environment, sync(2) runs before each command, untimed, so
+// that no command's fsync waits for the writes another left to the kernel. Prints,
 // per command, the median, the 25th and the 10th percentile, and the median's ratio to
 // the last command's (the peer). Exit status: 0, or 2 when a command cannot run or
 // exits non-zero (its first failure is reported).
@@ -55,8 +57,11 @@ int main(int argc, char **argv) {
         perror("interleave");
         return 2;
     }
+    const char *settle = getenv("INTERLEAVE_SYNC");
+    int syncFirst = settle && strcmp(settle, "1") == 0;
     for (int round = 0; round < runs + warmup; round++) {
         for (int c = 0; c < count; c++) {
+            if (syncFirst) sync();
             double start = now_ms();
             pid_t pid = fork();
             if (pid == 0) {

@@ -16,6 +16,8 @@
 #
 # Every ratio is measured in one run of bench/interleave.c, which alternates the commands
 # run by run (this VM's speed drifts more than the margins between hyperfine's blocks).
+# Visits are timed with INTERLEAVE_SYNC=1 (sync before each command, untimed) and, for
+# reference, without.
 # Targets:
 #   routegraph-suggest <= 1.0x zoxide query at 10k and 100k;
 #   routegraph-visit   <= 1.0x zoxide add at 10k, <= 1.5x at 100k, <= 1.2x at 1k;
@@ -74,9 +76,16 @@ for n in $SIZES; do
   [ -d "$dir" ] || dir=$(head -8 "$WORK/zoxide-$n.txt" | tail -1 | cut -d'|' -f1)
   echo
   echo "== $n edges / entries, interleaved: median, p25, p10, ratio to the last command"
-  _ZO_DATA_DIR="$WORK/run-zoxide-$n" "$WORK/interleave" "$RUNS" \
-    "$BIN/routegraph-visit" --graph "$WORK/run-graph-$n.json" "$place" ::: zoxide add "$dir" \
-    | sed "s|$BIN/||g; s|$WORK/||g" | tee "$WORK/results/visit-$n.txt"
+  # Visits twice: with sync(2) before each command (the target: a visit's fsyncs then
+  # wait for its own writes, not for the 1-14 MB zoxide add left to the kernel just
+  # before), and without (for reference).
+  for settle in 1 0; do
+    suffix=$([ "$settle" = 1 ] || echo "-unsettled")
+    echo "routegraph-visit against zoxide add, $([ "$settle" = 1 ] && echo "sync before each" || echo "no sync between")"
+    INTERLEAVE_SYNC=$settle _ZO_DATA_DIR="$WORK/run-zoxide-$n" "$WORK/interleave" "$RUNS" \
+      "$BIN/routegraph-visit" --graph "$WORK/run-graph-$n.json" "$place" ::: zoxide add "$dir" \
+      | sed "s|$BIN/||g; s|$WORK/||g" | tee "$WORK/results/visit-$n$suffix.txt"
+  done
   floor=()
   [ "$n" = "${SIZES%% *}" ] && floor=("$WORK/empty-swift" :::)
   _ZO_DATA_DIR="$WORK/run-zoxide-$n" "$WORK/interleave" "$RUNS" "${floor[@]}" \
@@ -112,6 +121,8 @@ def row(what, ours, peer_name, peer, target):
 for n in sizes:
     v, s = medians(f"{results}/visit-{n}.txt"), medians(f"{results}/suggest-{n}.txt")
     row(f"routegraph-visit {n}", v["routegraph-visit"], "zoxide add", v["zoxide"], {"1000": 1.2, "100000": 1.5}.get(n, 1.0))
+    u = medians(f"{results}/visit-{n}-unsettled.txt")
+    print(f"  (no sync between: {u['routegraph-visit']:.2f} ms against {u['zoxide']:.2f} ms, {u['routegraph-visit'] / u['zoxide']:.2f}x)")
     if "empty-swift" in s:
         row(f"routegraph-suggest {n}", s["routegraph-suggest"], "empty Swift program", s["empty-swift"], 2.0)
     if n != "1000":
