@@ -20,7 +20,7 @@ SWIFT ?= swift
 RELEASE_FLAGS = -c release -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
 
-.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-index profile link-order fuzz example-library
+.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-index profile fuzz example-library check-docs
 
 all: build
 
