@@ -199,15 +199,20 @@ struct RouteGraphToolTests {
             "\(withBackup)")
     }
 
-    /// A NUL byte would end the name early in `-z` output: a name with one is refused.
-    @Test func aNULByteInANewlineSeparatedNameIsRefused() throws {
+    /// A line that is no place name is refused, and none of the batch is recorded: a NUL
+    /// byte (it would end the name early in `-z` output) or bytes that are not UTF-8.
+    @Test(arguments: [
+        (Data("Work\nA\u{0}B\nGym\n".utf8), "contains a NUL byte"),
+        (Data("Work\n".utf8) + Data([0x5A, 0xFC, 0x72, 0x0A]) + Data("Gym\n".utf8), "is not valid UTF-8"),
+    ])
+    func aLineThatIsNoPlaceNameIsRefusedAndNothingIsRecorded(input: Data, problem: String) throws {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
         _ = try visit(["Home"], graph: scratch.graph)
         let before = scratch.bytes()
-        let r = runInProcess("routegraph-visit", ["--graph", scratch.graph], input: Data("Work\nA\u{0}B\nGym\n".utf8))
+        let r = runInProcess("routegraph-visit", ["--graph", scratch.graph], input: input)
         #expect(r.status == 2)
-        #expect(r.stderr == "routegraph-visit: standard input, line 2: the place name contains a NUL byte; nothing was recorded\n")
+        #expect(r.stderr == "routegraph-visit: standard input, line 2: the place name \(problem); nothing was recorded\n")
         #expect(scratch.bytes() == before)
     }
 
@@ -233,18 +238,6 @@ struct RouteGraphToolTests {
         #expect(r.status == 0 && r.stderr == "", "\(r)")
         let edges = try #require(try scratch.parsed()["edges"] as? [[String: Any]])
         #expect(edges.map { "\($0["origin"]!)→\($0["destination"]!)" }.sorted() == ["Home→Work", "Work→Gym"])
-    }
-
-    @Test func invalidUTF8PlacesAreRefusedAndNothingIsRecorded() throws {
-        let scratch = try GraphScratch()
-        defer { scratch.cleanUp() }
-        _ = try visit(["Home"], graph: scratch.graph)
-        let before = scratch.bytes()
-        let input = Data("Work\n".utf8) + Data([0x5A, 0xFC, 0x72, 0x0A]) + Data("Gym\n".utf8)
-        let r = runInProcess("routegraph-visit", ["--graph", scratch.graph], input: input)
-        #expect(r.status == 2)
-        #expect(r.stderr == "routegraph-visit: standard input, line 2: the place name is not valid UTF-8; nothing was recorded\n")
-        #expect(scratch.bytes() == before)
     }
 
     @Test func aMegabytePlaceNameIsRefusedAndNothingIsRecorded() throws {
