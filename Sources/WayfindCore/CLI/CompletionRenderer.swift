@@ -133,7 +133,7 @@ private func bashAction(_ kind: CompletionKind) -> String? {
 
 /// `text` in single quotes for bash or zsh.
 private func shellQuoted(_ text: String) -> String {
-    "'" + text.replacing("'", with: #"'\''"#) + "'"
+    "'" + text.replacing(scalar: "'", with: #"'\''"#) + "'"
 }
 
 // MARK: - zsh
@@ -267,5 +267,5 @@ private func fishWord(_ text: String) -> String {
 
 /// `text` in fish single quotes, where only `\` and `'` need a backslash.
 private func fishQuoted(_ text: String) -> String {
-    "'" + text.replacing("\\", with: #"\\"#).replacing("'", with: #"\'"#) + "'"
+    "'" + text.replacing(scalar: "\\", with: #"\\"#).replacing(scalar: "'", with: #"\'"#) + "'"
 }

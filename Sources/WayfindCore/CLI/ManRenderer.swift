@@ -208,6 +208,6 @@ private struct RoffWriter {
 
     /// A macro argument in double quotes, where a double quote can only be written `\(dq`.
     static func quotedArgument(_ text: String, optionWords: Bool = false) -> String {
-        "\"" + escape(text, optionWords: optionWords).replacing("\"", with: #"\(dq"#) + "\""
+        "\"" + escape(text, optionWords: optionWords).replacing(scalar: "\"", with: #"\(dq"#) + "\""
     }
 }

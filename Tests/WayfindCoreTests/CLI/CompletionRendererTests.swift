@@ -57,6 +57,14 @@ extension CLITests {
             }
         }
 
+        /// Quoting goes by scalars: a quote that a combining mark follows is one character
+        /// with it, but still a quote to a shell.
+        @Test func quotingReplacesEveryQuoteScalar() {
+            let quoted = "l'\u{301}a'".replacing(scalar: "'", with: #"'\''"#)
+            #expect(Array(quoted.utf8) == Array("l'\\''\u{301}a'\\''".utf8))
+            #expect("no quote".replacing(scalar: "'", with: "x") == "no quote")
+        }
+
         @Test(arguments: Shell.allCases)
         func everyRendererIsDeterministic(shell: Shell) {
             #expect(
