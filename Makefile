@@ -19,9 +19,9 @@ SWIFT ?= swift
 # Package.swift has no unsafe flags, so the package stays usable as a dependency.
 # -disable-implicit-string-processing-module-import: the regex module, 1.1 MB of code and
 # metadata that nothing here uses, stays out of the binaries.
-# LINK_ORDER: lld lays out the functions the routegraph tools run (Sources/link-order.txt,
-# written by bench/make-link-order.sh) next to each other, so a run faults in fewer 64 KiB
-# windows of code: a 1k-edge suggestion takes 122 page faults instead of 147, and 0.07 ms
+# LINK_ORDER: lld lays out the code and data the routegraph tools touch (Sources/
+# link-order.txt, written by bench/make-link-order.sh) next to each other, so a run faults
+# in fewer pages: a 1k-edge suggestion takes 106 page faults instead of 147, and 0.1 ms
 # less (bench/README.md). A stale name in the file only costs speed.
 LINK_ORDER = -Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=$(CURDIR)/Sources/link-order.txt -Xlinker --no-warn-symbol-ordering
 RELEASE_FLAGS = -c release -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
