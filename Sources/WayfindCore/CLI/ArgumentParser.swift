@@ -57,6 +57,10 @@ package struct ParsedArguments: Sendable, Equatable {
     package var flags: [ParsedFlag]
     /// The non-option words in order, including a lone `-` and everything after `--`.
     package var positionals: [String]
+    /// The long names of the table parsed against (nil when made by hand): reading a flag
+    /// that is not among them is an error, so a flag left out of its table cannot be read
+    /// as silently never given.
+    package var declared: [String]? = nil
 
     /// Parsed arguments with the given flags and positionals.
     package init(flags: [ParsedFlag] = [], positionals: [String] = []) {
@@ -73,6 +77,7 @@ package func parseArguments(
     _ arguments: [String], spec: ToolSpec
 ) throws(UsageError) -> ParsedArguments {
     var result = ParsedArguments()
+    result.declared = spec.flags.map(\.long)
     var index = 0
     while index < arguments.count {
         let word = arguments[index]
@@ -133,8 +138,8 @@ private func parseLongOption(
 /// The flag a long option name refers to: the exact name if there is one, else the only
 /// flag whose name starts with it.
 private func longFlag(named name: Substring, in spec: ToolSpec) throws(UsageError) -> FlagSpec {
-    if let exact = spec.flags.first(where: { $0.long == name }) { return exact }
-    let candidates = spec.flags.filter { $0.long.hasPrefix(name) }
+    if let exact = spec.flags.first(where: { $0.long == name || $0.aliases.contains(String(name)) }) { return exact }
+    let candidates = spec.flags.filter { $0.long.hasPrefix(name) || $0.aliases.contains { $0.hasPrefix(name) } }
     switch candidates.count {
     case 1:
         return candidates[0]

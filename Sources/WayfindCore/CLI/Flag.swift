@@ -71,11 +71,13 @@ extension Flag {
     /// `defaultValue`), read by `parse` from the last one given; nil when not given.
     package init<T>(
         _ long: String, optionalValue name: String, default defaultValue: String, help: String, manHelp: String = "",
-        completion: CompletionKind = .none, expected: String, parse: @escaping @Sendable (String) -> T?
+        completion: CompletionKind = .none, expected: String, aliases: [String] = [],
+        parse: @escaping @Sendable (String) -> T?
     ) where Value == T? {
         self.init(
             FlagSpec(
-                long, value: .optional(name: name, default: defaultValue), help: help, manHelp: manHelp, completion: completion)
+                long, value: .optional(name: name, default: defaultValue), help: help, manHelp: manHelp, completion: completion,
+                aliases: aliases)
         ) { values throws(UsageError) in
             guard let last = values.last, let text = last else { return nil }
             guard let value = parse(text) else { throw UsageError.invalid(long, text, expected: expected) }
@@ -94,7 +96,10 @@ extension UsageError {
 extension ParsedArguments {
     /// The value of `flag` on this command line.
     package func value<V>(of flag: Flag<V>) throws(UsageError) -> V {
-        try flag.read(flags.compactMap { $0.long == flag.spec.long ? .some($0.value) : nil })
+        if let declared, !declared.contains(flag.spec.long) {
+            throw UsageError("internal error: --\(flag.spec.long) is read but not in the flag table")
+        }
+        return try flag.read(flags.compactMap { $0.long == flag.spec.long ? .some($0.value) : nil })
     }
 
     /// Which of `flags` was given last (for pairs such as `-H`/`-h`, where the last wins).

@@ -42,11 +42,15 @@ package struct FlagSpec: Sendable, Equatable {
     package var manHelp: String
     /// How a shell completes the value.
     package var completion: CompletionKind
+    /// Other long names the parser accepts for this flag (grep's `--colour`); they are
+    /// parsed as `long` and named in the man page's text, not listed on their own.
+    package var aliases: [String] = []
 
     package init(
         _ long: String, short: Character? = nil, value: FlagValue = .none, help: String,
-        manHelp: String = "", completion: CompletionKind = .none
+        manHelp: String = "", completion: CompletionKind = .none, aliases: [String] = []
     ) {
+        self.aliases = aliases
         self.long = long
         self.short = short
         self.value = value

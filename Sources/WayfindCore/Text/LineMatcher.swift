@@ -59,6 +59,7 @@ public final class LineMatcher {
     private let lowercase: UnsafeMutablePointer<UInt8>
     private let camelCase: Bool
     private let mode: WordMode
+    private let fit: WordFit
     /// The line being matched (for the classes of folded positions).
     @exclusivity(unchecked) private var line = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
 
@@ -84,6 +85,7 @@ public final class LineMatcher {
         for b in 0..<256 { lowercase[b] = (0x41...0x5A).contains(b) ? UInt8(b | 0x20) : UInt8(b) }
         camelCase = query.mode == .all
         mode = query.mode
+        fit = query.fit
     }
 
     deinit {
@@ -116,20 +118,25 @@ public final class LineMatcher {
     /// Whether the UTF-8 bytes `line` match (the fast entry: no copy, no allocation).
     /// With `recordRanges`, fills `ranges` and `lastScore`.
     public func matches(_ line: UnsafeBufferPointer<UInt8>, recordRanges: Bool = false) -> Bool {
-        if words.isEmpty {
+        if words.isEmpty && fit != .line {
             if recordRanges {
                 ranges.removeAll(keepingCapacity: true)
                 lastScore = MatchScore()
             }
             return true
         }
-        guard let base = line.baseAddress, line.count > 0 else { return false }
+        guard let base = line.baseAddress, line.count > 0 else {
+            if recordRanges { ranges.removeAll(keepingCapacity: true) }
+            return words.isEmpty
+        }
         self.line = line
         if UTF8Decoding.isASCII(base, count: line.count) {
             collectASCIIStarts(base, count: line.count)
+            if fit != .prefix { return assignWhole(text: base, count: line.count, isFolded: false, recordRanges: recordRanges) }
             return assign(text: base, count: line.count, isFolded: false, recordRanges: recordRanges)
         }
         foldLine(base, count: line.count)
+        if fit != .prefix { return assignWhole(text: folded.base, count: folded.count, isFolded: true, recordRanges: recordRanges) }
         return assign(text: folded.base, count: folded.count, isFolded: true, recordRanges: recordRanges)
     }
 
@@ -269,6 +276,88 @@ public final class LineMatcher {
             }
             score.wordCount = startCount
             score.coversLine = score.wholeWords == words.count && everyStartIsInside(merged)
+            lastScore = score
+            ranges = merged.map { originalRange($0, isFolded: isFolded) }
+        }
+        return true
+    }
+
+    /// Assigns query words to word starts where each fits whole (`-w`, `-x`).
+    ///
+    /// Greedy is not exact here: with camelCase humps, `pe` fits whole at both `pEBar` and
+    /// `pe.x`, `p` only at the first, and a greedy `pe` may take the start `p` needed.
+    /// So this finds a matching with augmenting paths (Kuhn's algorithm); queries have a
+    /// few words, and only `-w` and `-x` come here. With `-x`, the words' matched parts
+    /// must also cover every word start of the line.
+    private func assignWhole(text: UnsafePointer<UInt8>, count: Int, isFolded: Bool, recordRanges: Bool) -> Bool {
+        let startCount = starts.count
+        if recordRanges { ranges.removeAll(keepingCapacity: true) }
+        if words.isEmpty {
+            if recordRanges { lastScore = MatchScore() }
+            return startCount == 0
+        }
+        if startCount < words.count { return false }
+        let starts = self.starts.base
+        // The starts where each query word fits whole.
+        var fits: [[Int]] = []
+        fits.reserveCapacity(words.count)
+        for (w, word) in words.enumerated() {
+            if repeatsPrevious[w] {
+                fits.append(fits[w - 1])
+                continue
+            }
+            var list: [Int] = []
+            for k in 0..<startCount {
+                let s = Int(starts[k])
+                if s + word.count > count { break }
+                var i = 0
+                while i < word.count && lowercase[Int(text[s + i])] == word[i] { i += 1 }
+                if i == word.count && endsWord(at: s + word.count, text: text, count: count, isFolded: isFolded) {
+                    list.append(k)
+                }
+            }
+            if list.isEmpty { return false }
+            fits.append(list)
+        }
+        var owner = [Int](repeating: -1, count: startCount)
+        var seen = [Bool](repeating: false, count: startCount)
+        func place(_ w: Int) -> Bool {
+            for k in fits[w] where !seen[k] {
+                seen[k] = true
+                if owner[k] < 0 || place(owner[k]) {
+                    owner[k] = w
+                    return true
+                }
+            }
+            return false
+        }
+        for w in words.indices {
+            for k in seen.indices { seen[k] = false }
+            if !place(w) { return false }
+        }
+        guard fit == .line || recordRanges else { return true }
+        var matched: [Range<Int>] = []
+        for k in 0..<startCount where owner[k] >= 0 {
+            let s = Int(starts[k])
+            matched.append(s..<(s + words[owner[k]].count))
+        }
+        // Sorted by start already; merge the ranges that touch a run-on.
+        var merged: [Range<Int>] = []
+        for r in matched {
+            if let last = merged.last, r.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                merged.append(r)
+            }
+        }
+        let covers = everyStartIsInside(merged)
+        if fit == .line && !covers { return false }
+        if recordRanges {
+            var score = MatchScore()
+            score.wholeWords = words.count
+            score.atLineStart = owner[0] >= 0
+            score.wordCount = startCount
+            score.coversLine = covers
             lastScore = score
             ranges = merged.map { originalRange($0, isFolded: isFolded) }
         }

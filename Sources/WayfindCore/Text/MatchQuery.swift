@@ -5,6 +5,16 @@ public struct MatchQuery: Sendable {
     package let words: [[UInt8]]
     /// Where lines split into words.
     public let mode: WordMode
+    /// How much of a word a query word must match (`-w`, `-x`).
+    package let fit: WordFit
+    /// Whether `text` had characters other than whitespace, yet no words (`.`, `***`):
+    /// smartgrep refuses such a query rather than match every line.
+    package let hasNoWords: Bool
+
+    /// Compiles `text` (see `init(_:mode:fit:)`), each query word matching word prefixes.
+    public init(_ text: String, mode: WordMode = .all) {
+        self.init(text, mode: mode, fit: .prefix)
+    }
 
     /// Compiles `text`: split at whitespace (leading, trailing and repeated whitespace is
     /// ignored), trim each word, fold it. Trimming drops the characters that cannot be part
@@ -12,9 +22,11 @@ public struct MatchQuery: Sendable {
     /// every mode, combining marks from the front (no word of a line starts with one); in
     /// `space` mode only whitespace separates words, so nothing else is trimmed. A word left
     /// empty is dropped, so a query of only such words matches every line.
-    public init(_ text: String, mode: WordMode = .all) {
+    package init(_ text: String, mode: WordMode, fit: WordFit) {
         self.mode = mode
+        self.fit = fit
         var words: [[UInt8]] = []
+        var sawNonWhitespace = false
         var text = text
         text.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }
@@ -28,6 +40,7 @@ public struct MatchQuery: Sendable {
                 if p < end { (value, length) = UTF8Decoding.decode(p, end: end) }
                 let white = value < 0x80 ? TextFolding.isASCIIWhitespace(UInt8(value)) : TextFolding.isUnicodeWhitespace(value)
                 if !white {
+                    sawNonWhitespace = true
                     scalars.append((UnicodeFolding.scalarClass(value), p, length))
                 } else if !scalars.isEmpty {
                     var first = 0
@@ -67,6 +80,7 @@ public struct MatchQuery: Sendable {
             }
         }
         self.words = words
+        hasNoWords = words.isEmpty && sawNonWhitespace
     }
 
     /// The order of query words: longer first, then by bytes.
@@ -77,4 +91,14 @@ public struct MatchQuery: Sendable {
 
     /// Whether the query matches every line.
     public var matchesEverything: Bool { words.isEmpty }
+}
+
+/// How much of a line's word a query word must match.
+package enum WordFit: Sendable {
+    /// A word's start (smartgrep's rule): `bin` matches `binoculars`.
+    case prefix
+    /// A whole word (`-w`): `bin` matches `xmark.bin`, not `binoculars`.
+    case word
+    /// Whole words that together cover the line (`-x`): every word of the line matched.
+    case line
 }

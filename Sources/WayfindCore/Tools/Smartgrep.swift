@@ -146,8 +146,8 @@ package enum Smartgrep {
 
 /// smartgrep's options, checked and resolved from the command line.
 package struct SmartgrepOptions {
-    /// The compiled query.
-    package var query: MatchQuery
+    /// The compiled queries: a line matches when any of them does (`-e`, `-f`; usually one).
+    package var queries: [MatchQuery]
     /// The files to read; `-` is standard input.
     package var files: [String]
     package var invert = false
@@ -158,39 +158,114 @@ package struct SmartgrepOptions {
     package var withFilename = false
     package var terminator: UInt8 = 0x0A
     package var color = false
+    /// The escape sequences `color` uses (GREP_COLORS).
+    package var colors = GrepColors()
     package var lineBuffered = false
     /// The 1-based field to match, if any.
     package var field: Int? = nil
     package var delimiter: UInt8 = 0x09
     package var rank = false
+    /// `-o`: print the matched parts, one a line.
+    package var onlyMatching = false
+    /// `-l` / `-L`: print only the names of files with (without) a selected line.
+    package var listFiles: FileListing? = nil
+    /// `-s`: no messages about missing or unreadable files.
+    package var noMessages = false
+    /// `-A`, `-B`: context lines after and before each selected line.
+    package var afterContext = 0
+    package var beforeContext = 0
+    /// `-r` / `-R`: search directories' files (`-R` follows every symbolic link).
+    package var recursion: Recursion? = nil
+    /// `--include`, `--exclude`: globs on the base names of files found (and, for
+    /// `--exclude`, of files named on the command line), as grep uses them.
+    package var includeGlobs: [String] = []
+    package var excludeGlobs: [String] = []
+    /// `-a`: print the lines of files with NUL bytes too.
+    package var binaryAsText = false
     /// Bytes per read (tests make it tiny to put block boundaries everywhere).
     package var readSize = RecordReader.defaultReadSize
     /// The longest line accepted.
     package var maximumLineLength = RecordReader.defaultMaximumRecordLength
 
+    /// `-l` or `-L`.
+    package enum FileListing: Sendable { case withMatch, withoutMatch }
+    /// `-r` or `-R`.
+    package enum Recursion: Sendable { case physical, followingLinks }
+
+    /// The query, when there is one (`options.query = MatchQuery(…)` searches for it alone).
+    package var query: MatchQuery {
+        get { queries.first ?? MatchQuery("") }
+        set { queries = [newValue] }
+    }
+
+    /// Whether -A, -B or -C was given, even as 0 (grep then separates groups with `--`).
+    package var contextGiven = false
+    /// `-r` without FILE: the working directory is searched, its files named without `./`.
+    package var implicitWorkingDirectory = false
+
     /// Resolves options; throws `UsageError` for bad values.
     package init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
         typealias F = SmartgrepFlags
         var positionals = parsed.positionals
-        guard !positionals.isEmpty else { throw UsageError("missing QUERY") }
-        let queryText = positionals.removeFirst()
-        query = MatchQuery(queryText, mode: try parsed.value(of: F.words) ?? .all)
-        files = positionals.isEmpty ? ["-"] : positionals
+        let mode = try parsed.value(of: F.words) ?? .all
+        let fit: WordFit = try parsed.value(of: F.lineRegexp) ? .line : try parsed.value(of: F.wordRegexp) ? .word : .prefix
+        var texts = try parsed.value(of: F.regexp)
+        let queryFiles = try parsed.value(of: F.file)
+        for path in queryFiles { texts += try Self.readQueries(path, context: context) }
+        if texts.isEmpty && queryFiles.isEmpty {
+            guard !positionals.isEmpty else { throw UsageError("missing QUERY") }
+            texts = [positionals.removeFirst()]
+        }
+        queries = []
+        for text in texts {
+            let query = MatchQuery(text, mode: mode, fit: fit)
+            if query.hasNoWords {
+                throw UsageError("the query has no words; use --words=space to match punctuation")
+            }
+            queries.append(query)
+        }
+        if try parsed.value(of: F.dereferenceRecursive) {
+            recursion = .followingLinks
+        } else if try parsed.value(of: F.recursive) {
+            recursion = .physical
+        }
+        // grep -r with no FILE searches the working directory.
+        implicitWorkingDirectory = positionals.isEmpty && recursion != nil
+        files = positionals.isEmpty ? (recursion == nil ? ["-"] : []) : positionals
         invert = try parsed.value(of: F.invert)
         countOnly = try parsed.value(of: F.count)
         lineNumbers = try parsed.value(of: F.lineNumber)
         quiet = try parsed.value(of: F.quiet)
         rank = try parsed.value(of: F.rank)
+        onlyMatching = try parsed.value(of: F.onlyMatching)
+        noMessages = try parsed.value(of: F.noMessages)
+        binaryAsText = try parsed.value(of: F.text)
+        includeGlobs = try parsed.value(of: F.include)
+        excludeGlobs = try parsed.value(of: F.exclude)
+        switch parsed.lastGiven(of: [F.filesWithMatches.spec, F.filesWithoutMatch.spec])?.long {
+        case F.filesWithMatches.spec.long?: listFiles = .withMatch
+        case F.filesWithoutMatch.spec.long?: listFiles = .withoutMatch
+        default: listFiles = nil
+        }
+        // -C sets both; -A and -B given on their own win over it, as in grep.
+        let both = try parsed.value(of: F.context)
+        let after = try parsed.value(of: F.afterContext) ?? both
+        let before = try parsed.value(of: F.beforeContext) ?? both
+        contextGiven = after != nil || before != nil
+        afterContext = after ?? 0
+        beforeContext = before ?? 0
+        if rank && contextGiven { throw UsageError("--rank cannot print context lines (-A, -B, -C)") }
         lineBuffered = try parsed.value(of: F.lineBuffered) || context.outputIsTerminal
         if try parsed.value(of: F.nullData) { terminator = 0 }
         maxCount = try parsed.value(of: F.maxCount)
         field = try parsed.value(of: F.field)
         delimiter = try parsed.value(of: F.delimiter) ?? 0x09
-        // -H / -h: the last one given wins, as in grep; default: names when several files.
+        // -H / -h: the last one given wins, as in grep; default: names when several files
+        // or a directory is searched.
         switch parsed.lastGiven(of: [F.withFilename.spec, F.noFilename.spec])?.long {
         case F.withFilename.spec.long?: withFilename = true
         case F.noFilename.spec.long?: withFilename = false
-        default: withFilename = files.count > 1
+        default: withFilename = files.count > 1 || implicitWorkingDirectory || (recursion != nil && Platform.isDirectory(files[0]))
         }
         switch try parsed.value(of: F.color) ?? .auto {
         case .always: color = true
@@ -198,6 +273,81 @@ package struct SmartgrepOptions {
         case .auto:
             let noColor = context.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
             color = context.outputIsTerminal && !noColor && context.environment["TERM"] != "dumb"
+        }
+        if color, let settings = context.environment["GREP_COLORS"] { colors = GrepColors(settings) }
+    }
+
+    /// The queries of `-f FILE`, one a line (`-` is standard input); an empty file gives none.
+    private static func readQueries(_ path: String, context: ToolContext) throws(UsageError) -> [String] {
+        var bytes: [UInt8] = []
+        let descriptor: FileDescriptor
+        do {
+            descriptor = path == "-" ? context.standardInput : try FileDescriptor.openForReading(path)
+        } catch {
+            throw UsageError("\(path): \(error.description)")
+        }
+        defer { if path != "-" { descriptor.close() } }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            var failure: SystemError? = nil
+            let n = chunk.withUnsafeMutableBytes { buffer -> Int in
+                do {
+                    return try descriptor.read(into: buffer.baseAddress!, count: buffer.count)
+                } catch {
+                    failure = error as? SystemError ?? SystemError(code: 5)
+                    return 0
+                }
+            }
+            if let failure { throw UsageError("\(path): \(failure.description)") }
+            if n == 0 { break }
+            bytes += chunk[..<n]
+        }
+        if bytes.last == 0x0A { bytes.removeLast() }
+        if bytes.isEmpty { return [] }
+        return bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// The colours of `--color`: grep's defaults, changed by `GREP_COLORS` (`ms=01;32:fn=34`).
+package struct GrepColors: Sendable, Equatable {
+    /// Matched text (`ms`; `mt` sets it too).
+    package var match = "\u{1B}[01;31m\u{1B}[K"
+    /// File names (`fn`), line numbers (`ln`), separators (`se`).
+    package var fileName = "\u{1B}[35m\u{1B}[K"
+    package var lineNumber = "\u{1B}[32m\u{1B}[K"
+    package var separator = "\u{1B}[36m\u{1B}[K"
+    package var reset = "\u{1B}[m\u{1B}[K"
+
+    /// grep's defaults.
+    package init() {}
+
+    /// The defaults changed by a `GREP_COLORS` value: `NAME=SGR` pairs separated by `:`.
+    /// Unknown names and malformed pairs are ignored, as grep ignores them; `ne` drops the
+    /// erase-to-end-of-line sequences.
+    package init(_ settings: String) {
+        var values: [(String, String)] = []
+        var noErase = false
+        for item in settings.split(separator: ":") {
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts.count == 1 && parts[0] == "ne" { noErase = true }
+            guard parts.count == 2, parts[1].allSatisfy({ $0 == ";" || $0.isASCII && $0.isNumber }) else { continue }
+            values.append((String(parts[0]), String(parts[1])))
+        }
+        let erase = noErase ? "" : "\u{1B}[K"
+        func sgr(_ code: String) -> String { "\u{1B}[\(code)m" + erase }
+        match = sgr("01;31")
+        fileName = sgr("35")
+        lineNumber = sgr("32")
+        separator = sgr("36")
+        reset = "\u{1B}[m" + erase
+        for (name, code) in values {
+            switch name {
+            case "mt", "ms": match = sgr(code)
+            case "fn": fileName = sgr(code)
+            case "ln": lineNumber = sgr(code)
+            case "se": separator = sgr(code)
+            default: break
+            }
         }
     }
 }
@@ -240,8 +390,9 @@ enum SmartgrepFlags {
     static let color = Flag(
         "color", optionalValue: "WHEN", default: "auto", help: "highlight matched word prefixes: auto, always or never",
         manHelp:
-            "Highlight the matched word prefixes, file names and line numbers with grep's colours. WHEN is auto (the default: only when standard output is a terminal, NO_COLOR is unset or empty and TERM is not dumb), always or never.",
-        completion: .choices(["auto", "always", "never"]), expected: "auto, always or never", parse: ColorChoice.init)
+            "Highlight the matched word prefixes, file names, line numbers and separators with grep's colours, or those GREP_COLORS sets (see ENVIRONMENT). WHEN is auto (the default: only when standard output is a terminal, NO_COLOR is unset or empty and TERM is not dumb), always or never. --colour is the same.",
+        completion: .choices(["auto", "always", "never"]), expected: "auto, always or never", aliases: ["colour"],
+        parse: ColorChoice.init)
     static let lineBuffered = Flag("line-buffered", help: "flush output after every line (default on a terminal)")
     static let words = Flag(
         "words", value: "MODE", help: "where lines split into words: all (default), punct or space",
@@ -261,10 +412,75 @@ enum SmartgrepFlags {
         return bytes.count == 1 && bytes[0] < 0x80 ? bytes[0] : nil
     }
     static let rank = Flag("rank", help: "print the best matches first (see RANKING in the man page)")
+    static let regexp = Flag(
+        "regexp", short: "e", values: "QUERY", help: "search for QUERY (repeatable: a line matches if any does)",
+        manHelp:
+            "Search for QUERY; given several times, a line is selected when any QUERY matches it. The way to give a query that starts with '-'. With -e or -f, every operand is a FILE. (QUERY is a smartgrep query, not a regular expression; the name is grep's.)",
+        expected: "a query", parse: { $0 })
+    static let file = Flag(
+        "file", short: "f", values: "FILE", help: "read queries from FILE, one a line",
+        manHelp:
+            "Read queries from FILE ('-' is standard input), one a line; a line is selected when any of them matches it. An empty line is the empty query, which matches every line; an empty FILE gives no query, which matches no line.",
+        completion: .file, expected: "a file", parse: { $0 })
+    static let wordRegexp = Flag(
+        "word-regexp", short: "w", help: "each query word must match a whole word, not a prefix",
+        manHelp:
+            "Each query word must match a whole word of the line, not only its start: 'bin' matches xmark.bin but not binoculars. A query word that runs on across words ('xmark.bin') must end where a word ends.")
+    static let lineRegexp = Flag(
+        "line-regexp", short: "x", help: "the query must cover the line: every word of it matched whole",
+        manHelp:
+            "Select only the lines the query covers: every query word matches a whole word (as with -w) and every word of the line is matched: 'bin xmark' matches xmark.bin, not xmark.bin.fill. The empty query matches the lines without words.")
+    static let onlyMatching = Flag(
+        "only-matching", short: "o", help: "print only the matched word prefixes, each on its own line",
+        manHelp:
+            "Print only the matched parts of selected lines (the word prefixes the query words matched, merged where they touch), each on a line of its own, with the -H and -n prefixes of its line. Prints nothing with -v.")
+    static let filesWithMatches = Flag(
+        "files-with-matches", short: "l", help: "print only the names of files with a selected line")
+    static let filesWithoutMatch = Flag(
+        "files-without-match", short: "L", help: "print only the names of files without a selected line")
+    static let noMessages = Flag(
+        "no-messages", short: "s", help: "no messages about missing or unreadable files",
+        manHelp: "Suppress the messages about files that do not exist or cannot be read. The exit status is still 2.")
+    static let afterContext = Flag(
+        "after-context", short: "A", value: "NUM", help: "print NUM lines of context after each selected line",
+        manHelp:
+            "Print NUM lines of trailing context after each selected line. Context lines are prefixed FILE-NUM- where selected lines are FILE:NUM:, and a line '--' separates groups that are not adjacent, as in grep. Not with --rank.",
+        expected: "a number ≥ 0", parse: parseCount)
+    static let beforeContext = Flag(
+        "before-context", short: "B", value: "NUM", help: "print NUM lines of context before each selected line",
+        expected: "a number ≥ 0", parse: parseCount)
+    static let context = Flag(
+        "context", short: "C", value: "NUM", help: "print NUM lines of context before and after",
+        manHelp: "Print NUM lines of context before and after each selected line (-A and -B, when given, win).",
+        expected: "a number ≥ 0", parse: parseCount)
+    static let recursive = Flag(
+        "recursive", short: "r", help: "search the files under each directory (the working one without FILE)",
+        manHelp:
+            "Search every file under each FILE that is a directory, in name order (by bytes), not following symbolic links met in them (those named on the command line are followed). With no FILE, search the working directory. File names prefix the lines.")
+    static let dereferenceRecursive = Flag(
+        "dereference-recursive", short: "R", help: "as -r, but follow every symbolic link")
+    static let include = Flag(
+        "include", values: "GLOB", help: "with -r, search only files whose base name matches GLOB",
+        manHelp:
+            "Search only files whose base name matches GLOB (shell wildcards: *, ?, [...]); repeatable: any may match. Files named on the command line are searched whatever their name.",
+        expected: "a glob", parse: { $0 })
+    static let exclude = Flag(
+        "exclude", values: "GLOB", help: "skip files whose base name matches GLOB",
+        manHelp: "Skip files whose base name matches GLOB, found under a directory or named on the command line; repeatable.",
+        expected: "a glob", parse: { $0 })
+    static let text = Flag(
+        "text", short: "a", help: "print lines of binary files (files with NUL bytes) as text",
+        manHelp: "Search and print a file with NUL bytes as text (see BINARY FILES).")
+
+    /// A count of lines: a number ≥ 0.
+    @Sendable static func parseCount(_ text: String) -> Int? { Int(text).flatMap { $0 >= 0 ? $0 : nil } }
 
     /// The table, in `--help` order.
     static let table: [FlagSpec] = [
-        invert.spec, ignoreCase.spec, count.spec, maxCount.spec, lineNumber.spec, quiet.spec, withFilename.spec,
-        noFilename.spec, nullData.spec, color.spec, lineBuffered.spec, words.spec, field.spec, delimiter.spec, rank.spec,
+        regexp.spec, file.spec, wordRegexp.spec, lineRegexp.spec, invert.spec, ignoreCase.spec, count.spec,
+        maxCount.spec, onlyMatching.spec, filesWithMatches.spec, filesWithoutMatch.spec, lineNumber.spec, quiet.spec,
+        noMessages.spec, withFilename.spec, noFilename.spec, afterContext.spec, beforeContext.spec, context.spec,
+        recursive.spec, dereferenceRecursive.spec, include.spec, exclude.spec, text.spec, nullData.spec, color.spec,
+        lineBuffered.spec, words.spec, field.spec, delimiter.spec, rank.spec,
     ]
 }

@@ -5,15 +5,6 @@
 /// that contain the query's rarest byte, and the lines in between are known not to match.
 /// They only need work when they are selected (`-v`) or counted (`-n`).
 
-/// grep's default colours (GREP_COLORS ms=01;31:fn=35:ln=32:se=36).
-enum Colors {
-    static let match: StaticString = "\u{1B}[01;31m\u{1B}[K"
-    static let fileName: StaticString = "\u{1B}[35m\u{1B}[K"
-    static let lineNumber: StaticString = "\u{1B}[32m\u{1B}[K"
-    static let separator: StaticString = "\u{1B}[36m\u{1B}[K"
-    static let reset: StaticString = "\u{1B}[m\u{1B}[K"
-}
-
 extension OutputBuffer {
     /// Appends a static string's bytes.
     @inline(__always)
@@ -22,26 +13,58 @@ extension OutputBuffer {
     }
 }
 
+/// A line kept for `-B` from the end of a block the reader has moved past.
+struct HeldLine {
+    var number: Int
+    var bytes: [UInt8]
+}
+
 /// One run of smartgrep over its files.
 struct SmartgrepSearch {
     let options: SmartgrepOptions
     var output: OutputBuffer
     let errors: ErrorReporter
-    let matcher: LineMatcher
+    /// One matcher per query.
+    let matchers: [LineMatcher]
+    /// The matcher, when there is one query (nearly always): the fast paths need it.
+    let matcher: LineMatcher?
     let sharedFinder: CandidateFinder?
-    /// Whether the matcher must record ranges (colour or rank).
+    /// Whether the matcher must record ranges (colour, rank or -o).
     let wantRanges: Bool
+    /// Whether -A, -B or -C was given (even as 0: grep then prints `--` between groups).
+    let contextGiven: Bool
+    /// Whether every line must be numbered (-n, or context, whose groups need numbers).
+    let countsLines: Bool
+    /// Whether selected lines are printed (not -c, -l, -L or -q).
+    let printsLines: Bool
 
     // Per-run state.
     var selectedTotal = 0
     var hadError = false
     var stopAll = false
+    /// Whether a line has been printed with context on (the next group gets a `--`).
+    var printedGroup = false
+    /// The matched ranges and score of the last line, with several queries.
+    var ranges: [Range<Int>] = []
+    var score = MatchScore()
 
     // Per-file state.
     var fileName = ""
     var selectedInFile = 0
     var lineNumber = 0
     var stopFile = false
+    /// The file has a NUL byte in a block read so far (and -a was not given).
+    var isBinary = false
+    /// The number of the last line printed (selected or context) in this file, or 0.
+    var lastOutputLine = 0
+    /// Lines of after-context still to print.
+    var afterRemaining = 0
+    /// -m's count was reached: only trailing context is left to print.
+    var maxReached = false
+    /// The block being searched (before-context looks back in it).
+    var blockStart: UnsafePointer<UInt8>? = nil
+    /// The last lines of earlier blocks, for -B.
+    var tail: [HeldLine] = []
 
     /// Lines held for `--rank`: their rendered bytes and sort keys.
     var ranked: [RankedLine] = []
@@ -51,43 +74,108 @@ struct SmartgrepSearch {
         self.options = options
         self.output = output
         self.errors = errors
-        matcher = LineMatcher(options.query)
-        sharedFinder = CandidateFinder(query: options.query)
-        wantRanges = (options.color || options.rank) && !options.invert
+        matchers = options.queries.map { LineMatcher($0) }
+        matcher = matchers.count == 1 ? matchers[0] : nil
+        sharedFinder = options.queries.count == 1 ? CandidateFinder(query: options.queries[0]) : nil
+        wantRanges = (options.color || options.rank || options.onlyMatching) && !options.invert
+        contextGiven = options.contextGiven
+        countsLines = options.lineNumbers || contextGiven
+        printsLines = !options.quiet && !options.countOnly && options.listFiles == nil
     }
 
     mutating func run(context: ToolContext) -> ExitStatus {
+        if options.implicitWorkingDirectory {
+            walk("", context: context, ancestors: [])
+        }
         for file in options.files {
             if stopAll { break }
-            let descriptor: FileDescriptor
-            if file == "-" {
-                descriptor = context.standardInput
-                fileName = "(standard input)"
+            if file != "-" && isExcluded(file, explicit: true) { continue }
+            if options.recursion != nil && file != "-" && Platform.isDirectory(file) {
+                walk(file, context: context, ancestors: [])
             } else {
-                do {
-                    descriptor = try FileDescriptor.openForReading(file)
-                } catch {
-                    errors.report("\(file): \(error.description)")
-                    hadError = true
-                    continue
-                }
-                fileName = file
+                searchFile(file, context: context)
             }
-            do {
-                try search(descriptor)
-            } catch {
-                errors.report("\(file == "-" ? fileName : file): \(error.description)")
-                hadError = true
-            }
-            if file != "-" { descriptor.close() }
-            endFile()
         }
         return finish()
     }
 
-    /// After a file: its count (with `-c`).
+    /// Whether `--exclude` (or, under a directory, `--include`) skips the file at `path`.
+    private func isExcluded(_ path: String, explicit: Bool) -> Bool {
+        if options.excludeGlobs.isEmpty && (explicit || options.includeGlobs.isEmpty) { return false }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        if options.excludeGlobs.contains(where: { Platform.matchesGlob($0, name) }) { return true }
+        if !explicit && !options.includeGlobs.isEmpty && !options.includeGlobs.contains(where: { Platform.matchesGlob($0, name) }) {
+            return true
+        }
+        return false
+    }
+
+    /// Searches the files under `directory` (`""`: the working directory, named without
+    /// `./`), in name order, as -r or -R says.
+    private mutating func walk(_ directory: String, context: ToolContext, ancestors: [FileIdentity]) {
+        let entries: [DirectoryEntry]
+        let identity: FileIdentity
+        do {
+            identity = try Platform.identity(of: directory.isEmpty ? "." : directory)
+            if ancestors.contains(identity) {
+                if !options.noMessages { errors.report("\(directory): recursive directory loop") }
+                hadError = true
+                return
+            }
+            entries = try Platform.directoryEntries(directory.isEmpty ? "." : directory)
+        } catch {
+            if !options.noMessages { errors.report("\(directory): \(error.description)") }
+            hadError = true
+            return
+        }
+        for entry in entries {
+            if stopAll { return }
+            let path = directory.isEmpty ? entry.name : directory.hasSuffix("/") ? directory + entry.name : directory + "/" + entry.name
+            var kind = entry.kind
+            if kind == .symbolicLink {
+                guard options.recursion == .followingLinks else { continue }
+                kind = Platform.kind(of: path)
+            }
+            switch kind {
+            case .directory: walk(path, context: context, ancestors: ancestors + [identity])
+            case .regular: if !isExcluded(path, explicit: false) { searchFile(path, context: context) }
+            default: continue
+            }
+        }
+    }
+
+    /// Opens and searches one file (`-` is standard input).
+    private mutating func searchFile(_ file: String, context: ToolContext) {
+        let descriptor: FileDescriptor
+        if file == "-" {
+            descriptor = context.standardInput
+            fileName = "(standard input)"
+        } else {
+            do {
+                descriptor = try FileDescriptor.openForReading(file)
+            } catch {
+                if !options.noMessages { errors.report("\(file): \(error.description)") }
+                hadError = true
+                return
+            }
+            fileName = file
+        }
+        do {
+            try search(descriptor)
+        } catch {
+            errors.report("\(file == "-" ? fileName : file): \(error.description)")
+            hadError = true
+        }
+        if file != "-" { descriptor.close() }
+        endFile()
+    }
+
+    /// After a file: its count (with `-c`), its name (with `-L`).
     mutating func endFile() {
-        if options.countOnly && !options.quiet {
+        if options.quiet {
+        } else if options.listFiles == .withoutMatch {
+            if selectedInFile == 0 { writeFileName() }
+        } else if options.countOnly && options.listFiles == nil {
             writeFilePrefix(separator: UInt8(ascii: ":"))
             output.write(decimal: selectedInFile)
             output.write(byte: 0x0A)
@@ -98,7 +186,7 @@ struct SmartgrepSearch {
 
     /// After the last file: the ranked lines (with `--rank`), and the exit status.
     mutating func finish() -> ExitStatus {
-        if options.rank && !options.quiet && !options.countOnly { printRanked() }
+        if options.rank && printsLines { printRanked() }
         if options.quiet && selectedTotal > 0 { return .success }
         if hadError { return .error }
         return selectedTotal > 0 ? .success : .nothingFound
@@ -118,11 +206,22 @@ struct SmartgrepSearch {
         selectedInFile = 0
         lineNumber = 0
         stopFile = false
+        isBinary = false
+        lastOutputLine = 0
+        afterRemaining = 0
+        maxReached = false
+        tail.removeAll()
         if options.maxCount == 0 { return }
+        // NUL bytes make a file binary, as in grep, except where NUL ends records (-z).
+        let checksBinary = printsLines && !options.binaryAsText && options.terminator != 0
         while !stopFile && !stopAll, let block = try reader.nextBlock() {
             let base = block.baseAddress!
             let end = base + block.count
-            if reader.lastBlockIsUnterminated {
+            if checksBinary && !isBinary && Platform.findByte(0, in: base, count: block.count) != nil { isBinary = true }
+            blockStart = base
+            if maxReached {
+                trailingContext(base, end: end)
+            } else if reader.lastBlockIsUnterminated {
                 // The file's last line lacks a terminator: search the complete lines, then
                 // that one alone (printed with a terminator, as grep does).
                 let lastStart = Platform.findLastByte(options.terminator, in: base, count: block.count).map { $0 + 1 } ?? base
@@ -130,6 +229,7 @@ struct SmartgrepSearch {
                 if !stopFile && !stopAll { handleLine(lastStart, end: end) }
             } else {
                 scan(base, end: end, finder: sharedFinder)
+                if options.beforeContext > 0 && !stopFile { keepTail(base, end: end) }
             }
         }
     }
@@ -141,7 +241,7 @@ struct SmartgrepSearch {
     /// looks next (past hits that a direct check already rejected).
     private mutating func scan(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, finder: CandidateFinder?) {
         let t = options.terminator
-        guard let finder else {
+        guard let finder, let matcher else {
             // Every line is a candidate.
             var p = start
             while p < end && !stopFile {
@@ -154,12 +254,18 @@ struct SmartgrepSearch {
         finder.reset(start, count: end - start)
         let anchorOffset = finder.anchorOffset
         let anchor = finder.anchorWord.map { matcher.wordBuffers[$0] }
-        // One ASCII query word, nothing to highlight or rank, no field: the direct check
-        // is the whole answer.
-        let directIsEnough = matcher.wordBuffers.count == 1 && anchor != nil && !wantRanges && options.field == nil
+        // One ASCII query word matching prefixes, nothing to highlight or rank, no field:
+        // the direct check is the whole answer.
+        let directIsEnough =
+            matcher.wordBuffers.count == 1 && anchor != nil && !wantRanges && options.field == nil
+            && matcher.query.fit == .prefix
         var lineCursor = start
         var searchFrom = start
         while searchFrom < end && !stopFile {
+            if maxReached {
+                trailingContext(lineCursor, end: end)
+                return
+            }
             guard let hit = finder.next(from: searchFrom) else { break }
             var verdict = DirectVerdict.unknown
             if hit.pointee >= 0x80 {
@@ -177,9 +283,14 @@ struct SmartgrepSearch {
             let lineStart = Platform.findLastByte(t, in: lineCursor, count: hit - lineCursor).map { $0 + 1 } ?? lineCursor
             let lineEnd = Platform.findByte(t, in: hit, count: end - hit) ?? end
             if lineStart > lineCursor { skipped(lineCursor, end: lineStart) }
-            if verdict == .yes && directIsEnough {
+            if stopFile { return }
+            if verdict == .yes && directIsEnough && !maxReached {
                 lineNumber += 1
-                if !options.invert { select(lineStart, end: lineEnd, hasRanges: false) }
+                if !options.invert {
+                    select(lineStart, end: lineEnd, hasRanges: false)
+                } else if afterRemaining > 0 {
+                    context(lineStart, end: lineEnd)
+                }
             } else {
                 handleLine(lineStart, end: lineEnd)
             }
@@ -192,15 +303,31 @@ struct SmartgrepSearch {
     /// Lines in `[start, end)` are known not to match.
     @inline(__always)
     private mutating func skipped(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) {
-        if options.invert {
+        if maxReached {
+            trailingContext(start, end: end)
+        } else if options.invert {
             var p = start
             while p < end && !stopFile {
+                if maxReached {
+                    trailingContext(p, end: end)
+                    return
+                }
                 let lineEnd = Platform.findByte(options.terminator, in: p, count: end - p) ?? end
                 lineNumber += 1
                 select(p, end: lineEnd, hasRanges: false)
                 p = lineEnd + 1
             }
-        } else if options.lineNumbers {
+        } else if afterRemaining > 0 {
+            // The first lines are after-context; the rest are only counted.
+            var p = start
+            while p < end && afterRemaining > 0 && !stopFile {
+                let lineEnd = Platform.findByte(options.terminator, in: p, count: end - p) ?? end
+                lineNumber += 1
+                context(p, end: lineEnd)
+                p = lineEnd + 1
+            }
+            if p < end { lineNumber += countBytes(options.terminator, p, end) }
+        } else if countsLines {
             lineNumber += countBytes(options.terminator, start, end)
         }
     }
@@ -208,22 +335,65 @@ struct SmartgrepSearch {
     /// Decides one line `[start, end)` (without its terminator).
     @inline(__always)
     private mutating func handleLine(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) {
+        if maxReached {
+            trailingContext(start, end: end)
+            return
+        }
         lineNumber += 1
         var line = UnsafeBufferPointer(start: start, count: end - start)
         var fieldOffset = 0
         if let field = options.field {
             guard let range = fieldRange(line, field: field) else {
-                if options.invert { select(start, end: end, hasRanges: false) }
+                if options.invert {
+                    select(start, end: end, hasRanges: false)
+                } else if afterRemaining > 0 {
+                    context(start, end: end)
+                }
                 return
             }
             fieldOffset = range.lowerBound
             line = UnsafeBufferPointer(rebasing: line[range])
         }
-        let matched = matcher.matches(line, recordRanges: wantRanges)
+        let matched = matches(line)
         if matched != options.invert {
             select(start, end: end, hasRanges: matched && wantRanges, fieldOffset: fieldOffset)
+        } else if afterRemaining > 0 {
+            context(start, end: end)
         }
     }
+
+    /// Whether any query matches `line`; with `wantRanges`, `currentRanges` and
+    /// `currentScore` then say where and how well.
+    @inline(__always)
+    private mutating func matches(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let matcher { return matcher.matches(line, recordRanges: wantRanges) }
+        var any = false
+        if wantRanges { ranges.removeAll(keepingCapacity: true) }
+        for m in matchers where m.matches(line, recordRanges: wantRanges) {
+            if !wantRanges { return true }
+            if !any { score = m.lastScore }
+            any = true
+            ranges += m.ranges
+        }
+        if any && ranges.count > 1 {
+            ranges.sort { $0.lowerBound < $1.lowerBound }
+            var merged: [Range<Int>] = []
+            for r in ranges {
+                if let last = merged.last, r.lowerBound <= last.upperBound {
+                    merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+                } else {
+                    merged.append(r)
+                }
+            }
+            ranges = merged
+        }
+        return any
+    }
+
+    /// The matched ranges of the last line matched.
+    private var currentRanges: [Range<Int>] { matcher?.ranges ?? ranges }
+    /// The ranking facts of the last line matched.
+    private var currentScore: MatchScore { matcher?.lastScore ?? score }
 
     /// The byte range of field `field` (1-based) of `line`, or nil if the line has fewer.
     private func fieldRange(_ line: UnsafeBufferPointer<UInt8>, field: Int) -> Range<Int>? {
@@ -240,6 +410,102 @@ struct SmartgrepSearch {
         return start..<end
     }
 
+    // MARK: - Context
+
+    /// After -m's last line: prints the lines of `[start, end)` as trailing context until
+    /// none is left to print, then stops the file.
+    private mutating func trailingContext(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) {
+        var p = start
+        while p < end && afterRemaining > 0 && !stopFile {
+            let lineEnd = Platform.findByte(options.terminator, in: p, count: end - p) ?? end
+            lineNumber += 1
+            context(p, end: lineEnd)
+            p = lineEnd + 1
+        }
+        if afterRemaining == 0 { stopFile = true }
+    }
+
+    /// A line of after-context.
+    private mutating func context(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) {
+        afterRemaining -= 1
+        writeContext(start, count: end - start, number: lineNumber)
+    }
+
+    /// Prints a context line numbered `number` (with -o, prints nothing but still counts
+    /// for grep's group separators).
+    private mutating func writeContext(_ start: UnsafePointer<UInt8>, count: Int, number: Int) {
+        if isBinary || output.isClosed { return }
+        separateGroup(before: number)
+        lastOutputLine = number
+        if options.onlyMatching { return }
+        writeFilePrefix(separator: UInt8(ascii: "-"))
+        writeLineNumber(number, separator: UInt8(ascii: "-"))
+        output.write(start, count: count)
+        output.write(byte: options.terminator)
+        output.endRecord()
+    }
+
+    /// Prints grep's `--` before a line that does not follow the last one printed.
+    private mutating func separateGroup(before number: Int) {
+        if printedGroup && (lastOutputLine == 0 || number > lastOutputLine + 1) {
+            if options.color { output.write(options.colors.separator) }
+            output.write("--")
+            if options.color { output.write(options.colors.reset) }
+            output.write(byte: 0x0A)
+        }
+        printedGroup = true
+    }
+
+    /// Prints the before-context of the selected line starting at `lineStart`, numbered
+    /// `lineNumber`: the lines after the last one printed, up to -B of them.
+    private mutating func writeBeforeContext(_ lineStart: UnsafePointer<UInt8>) {
+        let first = max(lastOutputLine + 1, lineNumber - options.beforeContext, 1)
+        let needed = lineNumber - first
+        guard needed > 0, let base = blockStart else { return }
+        let t = options.terminator
+        var found: [UnsafePointer<UInt8>] = []
+        var p = lineStart
+        while found.count < needed && p > base {
+            let previousStart = Platform.findLastByte(t, in: base, count: p - 1 - base).map { $0 + 1 } ?? base
+            found.append(previousStart)
+            p = previousStart
+        }
+        let fromTail = needed - found.count
+        if fromTail > 0 {
+            for held in tail where held.number >= first && held.number < first + fromTail {
+                held.bytes.withUnsafeBufferPointer { writeContext($0.baseAddress ?? lineStart, count: $0.count, number: held.number) }
+            }
+        }
+        var number = lineNumber - found.count
+        var end = lineStart - 1
+        var lines: [(UnsafePointer<UInt8>, UnsafePointer<UInt8>)] = []
+        for s in found {
+            lines.append((s, end))
+            end = s - 1
+        }
+        for (s, e) in lines.reversed() {
+            writeContext(s, count: e - s, number: number)
+            number += 1
+        }
+    }
+
+    /// Keeps the last -B lines of a block searched (those not printed), for a selected
+    /// line early in the next block.
+    private mutating func keepTail(_ base: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) {
+        let t = options.terminator
+        var kept: [HeldLine] = []
+        var lineEnd = end - 1
+        var number = lineNumber
+        while kept.count < options.beforeContext && number > lastOutputLine {
+            let lineStart = Platform.findLastByte(t, in: base, count: lineEnd - base).map { $0 + 1 } ?? base
+            kept.append(HeldLine(number: number, bytes: Array(UnsafeBufferPointer(start: lineStart, count: lineEnd - lineStart))))
+            number -= 1
+            if lineStart == base { break }
+            lineEnd = lineStart - 1
+        }
+        tail = Array((tail + kept.reversed()).suffix(options.beforeContext))
+    }
+
     // MARK: - Output
 
     /// A line is selected: count it, and print or hold it.
@@ -252,39 +518,91 @@ struct SmartgrepSearch {
             stopAll = true
             return
         }
-        if let max = options.maxCount, selectedInFile >= max, !options.rank { stopFile = true }
+        if let listing = options.listFiles {
+            if listing == .withMatch { writeFileName() }
+            stopFile = true
+            return
+        }
+        if let max = options.maxCount, selectedInFile >= max, !options.rank {
+            if options.afterContext > 0 && printsLines && !isBinary { maxReached = true } else { stopFile = true }
+        }
         if options.countOnly { return }
+        if isBinary {
+            output.flush()
+            errors.report("\(fileName): binary file matches")
+            stopFile = true
+            return
+        }
         if options.rank {
             hold(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
             return
         }
-        writeFilePrefix(separator: UInt8(ascii: ":"))
-        writeLineNumber()
-        writeLine(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
-        output.write(byte: options.terminator)
-        output.endRecord()
+        if contextGiven {
+            if options.beforeContext > 0 { writeBeforeContext(start) }
+            separateGroup(before: lineNumber)
+            lastOutputLine = lineNumber
+            afterRemaining = options.afterContext
+        }
+        writeSelected(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
         if output.isClosed {
             stopFile = true
             stopAll = true
         }
     }
 
-    private func writeFilePrefix(separator: UInt8) {
-        guard options.withFilename else { return }
-        if options.color { output.write(Colors.fileName) }
-        output.write(fileName)
-        if options.color { output.write(Colors.reset); output.write(Colors.separator) }
-        output.write(byte: separator)
-        if options.color { output.write(Colors.reset) }
+    /// Prints a selected line with its prefixes, or with -o its matched parts.
+    private func writeSelected(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, hasRanges: Bool, fieldOffset: Int) {
+        if options.onlyMatching {
+            guard hasRanges else { return }
+            for r in currentRanges {
+                writeFilePrefix(separator: UInt8(ascii: ":"))
+                writeLineNumber(lineNumber, separator: UInt8(ascii: ":"))
+                if options.color { output.write(options.colors.match) }
+                output.write(start + r.lowerBound + fieldOffset, count: r.count)
+                if options.color { output.write(options.colors.reset) }
+                output.write(byte: options.terminator)
+                output.endRecord()
+            }
+            return
+        }
+        writeFilePrefix(separator: UInt8(ascii: ":"))
+        writeLineNumber(lineNumber, separator: UInt8(ascii: ":"))
+        writeLine(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
+        output.write(byte: options.terminator)
+        output.endRecord()
     }
 
-    private func writeLineNumber() {
+    /// Prints the file's name alone (-l, -L).
+    private func writeFileName() {
+        if options.color { output.write(options.colors.fileName) }
+        output.write(fileName)
+        if options.color { output.write(options.colors.reset) }
+        output.write(byte: 0x0A)
+        output.endRecord()
+    }
+
+    private func writeFilePrefix(separator: UInt8) {
+        guard options.withFilename else { return }
+        if options.color { output.write(options.colors.fileName) }
+        output.write(fileName)
+        if options.color {
+            output.write(options.colors.reset)
+            output.write(options.colors.separator)
+        }
+        output.write(byte: separator)
+        if options.color { output.write(options.colors.reset) }
+    }
+
+    private func writeLineNumber(_ number: Int, separator: UInt8) {
         guard options.lineNumbers else { return }
-        if options.color { output.write(Colors.lineNumber) }
-        output.write(decimal: lineNumber)
-        if options.color { output.write(Colors.reset); output.write(Colors.separator) }
-        output.write(byte: UInt8(ascii: ":"))
-        if options.color { output.write(Colors.reset) }
+        if options.color { output.write(options.colors.lineNumber) }
+        output.write(decimal: number)
+        if options.color {
+            output.write(options.colors.reset)
+            output.write(options.colors.separator)
+        }
+        output.write(byte: separator)
+        if options.color { output.write(options.colors.reset) }
     }
 
     private func writeLine(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, hasRanges: Bool, fieldOffset: Int) {
@@ -293,13 +611,13 @@ struct SmartgrepSearch {
             return
         }
         var at = 0
-        for r in matcher.ranges {
+        for r in currentRanges {
             let lower = r.lowerBound + fieldOffset
             let upper = r.upperBound + fieldOffset
             if lower > at { output.write(start + at, count: lower - at) }
-            output.write(Colors.match)
+            output.write(options.colors.match)
             output.write(start + lower, count: upper - lower)
-            output.write(Colors.reset)
+            output.write(options.colors.reset)
             at = upper
         }
         if end - start > at { output.write(start + at, count: end - start - at) }
@@ -331,11 +649,9 @@ struct SmartgrepSearch {
         let before = rankedLines.count
         let saved = output
         output = rankedLines
-        writeFilePrefix(separator: UInt8(ascii: ":"))
-        writeLineNumber()
-        writeLine(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
+        writeSelected(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
         output = saved
-        let score = hasRanges ? matcher.lastScore : MatchScore()
+        let score = hasRanges ? currentScore : MatchScore()
         ranked.append(RankedLine(score: score, order: ranked.count, bytes: before..<rankedLines.count))
     }
 
@@ -345,7 +661,6 @@ struct SmartgrepSearch {
         rankedLines.withCollectedBytes { all in
             for line in ranked.prefix(limit) {
                 output.write(UnsafeBufferPointer(rebasing: all[line.bytes]))
-                output.write(byte: options.terminator)
                 output.endRecord()
                 if output.isClosed { break }
             }

@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Directory listings, file kinds and shell globs, for smartgrep's `-r`.
+
+/// What a directory entry is.
+package enum FileKind: Sendable, Equatable {
+    case regular, directory, symbolicLink, other
+}
+
+/// One entry of a directory: its name and its kind (not following a symbolic link).
+package struct DirectoryEntry: Sendable, Equatable {
+    package var name: String
+    package var kind: FileKind
+}
+
+/// A file's device and inode: the same directory reached twice (a symbolic link loop).
+package struct FileIdentity: Sendable, Hashable {
+    var device: UInt64
+    var inode: UInt64
+}
+
+extension Platform {
+    /// Whether `path` is a directory (following symbolic links).
+    package static func isDirectory(_ path: String) -> Bool {
+        kind(of: path) == .directory
+    }
+
+    /// The kind of the file at `path`, following symbolic links (`.other` when there is none).
+    package static func kind(of path: String) -> FileKind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .other }
+        return kind(info.st_mode)
+    }
+
+    private static func kind(_ mode: mode_t) -> FileKind {
+        switch mode & S_IFMT {
+        case S_IFREG: return .regular
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .symbolicLink
+        default: return .other
+        }
+    }
+
+    /// The device and inode of `path` (following symbolic links).
+    package static func identity(of path: String) throws(SystemError) -> FileIdentity {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw SystemError(code: errno) }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// The entries of the directory at `path` (without `.` and `..`), sorted by the bytes
+    /// of their names, each with its kind as `lstat` sees it.
+    package static func directoryEntries(_ path: String) throws(SystemError) -> [DirectoryEntry] {
+        guard let directory = opendir(path) else { throw SystemError(code: errno) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw SystemError(code: errno) }
+                break
+            }
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name == "." || name == ".." { continue }
+            names.append(name)
+        }
+        names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let prefix = path.hasSuffix("/") ? path : path + "/"
+        return names.map { name in
+            var info = stat()
+            let kind = lstat(prefix + name, &info) == 0 ? kind(info.st_mode) : .other
+            return DirectoryEntry(name: name, kind: kind)
+        }
+    }
+
+    /// Whether `name` matches the shell glob `pattern` (`*`, `?`, `[...]`), as `fnmatch`.
+    package static func matchesGlob(_ pattern: String, _ name: String) -> Bool {
+        fnmatch(pattern, name, 0) == 0
+    }
+}
