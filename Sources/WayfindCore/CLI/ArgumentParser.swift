@@ -62,6 +62,11 @@ package struct ParsedArguments: Sendable, Equatable {
     /// as silently never given.
     package var declared: [String]? = nil
 
+    /// Equal when the flags and positionals are (`declared` is bookkeeping).
+    package static func == (a: ParsedArguments, b: ParsedArguments) -> Bool {
+        a.flags == b.flags && a.positionals == b.positionals
+    }
+
     /// Parsed arguments with the given flags and positionals.
     package init(flags: [ParsedFlag] = [], positionals: [String] = []) {
         self.flags = flags

@@ -6,7 +6,7 @@ package enum Smartgrep {
     package static let spec = ToolSpec(
         name: "smartgrep",
         summary: "print lines in which every query word starts a different word",
-        usage: ["[OPTIONS] QUERY [FILE...]"],
+        usage: ["[OPTIONS] QUERY [FILE...]", "[OPTIONS] -e QUERY... | -f FILE [FILE...]"],
         description: """
             Print the lines of each FILE (or standard input, for no FILE or '-') in which \
             every word of QUERY is the start of a different word of the line, in any order, \
@@ -21,7 +21,10 @@ package enum Smartgrep {
                 "MATCHING",
                 """
                 The query is split at whitespace into query words; leading, trailing and \
-                repeated whitespace is ignored, and a query with no words matches every line.
+                repeated whitespace is ignored. The empty query (or one of whitespace only) \
+                matches every line. A query of characters that cannot be part of a word \
+                ('.', '***', '--') is an error, 'the query has no words; use --words=space \
+                to match punctuation' (exit 2), rather than a silent match of every line.
 
                 A query word matches only at the start of a word of the line: 'he' matches \
                 heart and bolt.heart.fill, never checkmark. Every query word must match, each \
@@ -49,8 +52,8 @@ package enum Smartgrep {
                 Letters that readers see as accented but Unicode does not decompose are \
                 folded too: ł, ø, đ, ħ, ı, æ, œ, þ.
 
-                Input is read as bytes. Invalid UTF-8, NUL bytes and carriage returns are \
-                passed through unchanged; an invalid byte is a character that matches \
+                Input is read as bytes. Invalid UTF-8 and carriage returns are passed \
+                through unchanged (NUL bytes too, with -a; see BINARY FILES); an invalid byte is a character that matches \
                 nothing (a word boundary, except with --words=space).
                 """),
             ManSection(
@@ -62,6 +65,28 @@ package enum Smartgrep {
                 (not just a prefix); then lines where a query word matches the first word \
                 of the line; then lines with fewer words; then input order. With --field, \
                 all of this looks at the field. Ranking holds the selected lines in memory.
+                """),
+            ManSection(
+                "BINARY FILES",
+                """
+                As in GNU grep, a file with a NUL byte is binary: once a block read from it \
+                (256 KiB) has one, the first line selected after that prints \
+                'smartgrep: FILE: binary file matches' on standard error instead of lines, \
+                and the rest of FILE is skipped; the lines selected before are printed. \
+                -c, -l, -L and -q work as usual. With -a, a binary file is searched and \
+                printed as text; with -z, NUL ends records and makes nothing binary. Unlike \
+                grep, invalid UTF-8 does not make a file binary (it is passed through).
+                """),
+            ManSection(
+                "DIFFERENCES FROM GREP",
+                """
+                A QUERY is smartgrep's query, never a regular expression; -e, -f, -w and -x \
+                keep grep's names with smartgrep's meanings (see OPTIONS). -i is always on. \
+                -o prints the matched word prefixes, not a regular expression's match. -r \
+                reads directories in name order, not in the order the file system lists \
+                them. With -e or -f and several queries, colour and -o show the parts of \
+                every query that matches, --rank scores by the first. -L exits 0 when a line \
+                was selected in some file, as GNU grep 3.8 does.
                 """),
             ManSection(
                 "LIMITS",
@@ -79,7 +104,7 @@ package enum Smartgrep {
                 "EXIT STATUS",
                 """
                 0 if a line was selected, 1 if none was, 2 if an error occurred (a bad \
-                option, an unreadable FILE, a line over the limit, a FILE that changed while \
+                option, a query without words, an unreadable FILE (also with -s), a line over the limit, a FILE that changed while \
                 being read; also with -q, unless a line was selected). Output closed early \
                 (a reader such as 'head -1' going away) is not an error.
                 """),
@@ -87,6 +112,11 @@ package enum Smartgrep {
                 "ENVIRONMENT",
                 """
                 NO_COLOR: when set and not empty, --color=auto does not colour.
+
+                GREP_COLORS: the colours, as in grep: a list such as 'ms=01;32:fn=34' of \
+                mt or ms (matched text, default 01;31), fn (file names, 35), ln (line \
+                numbers, 32) and se (separators, 36), and ne (no erase-to-end-of-line). \
+                Other names are ignored.
                 """),
             ManSection(
                 "EXAMPLES",
@@ -98,6 +128,10 @@ package enum Smartgrep {
                 Match Python names by camelCase words:
 
                   smartgrep 'assert almost' python-names.txt
+
+                Find Python files under src that mention both words, with a line of context:
+
+                  smartgrep -r --include='*.py' -n -C1 'read csv' src
 
                 Search the name column of a TSV file, best matches first:
 
@@ -302,8 +336,8 @@ package struct SmartgrepOptions {
             if n == 0 { break }
             bytes += chunk[..<n]
         }
-        if bytes.last == 0x0A { bytes.removeLast() }
         if bytes.isEmpty { return [] }
+        if bytes.last == 0x0A { bytes.removeLast() }
         return bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -114,15 +114,19 @@ import WayfindTestSupport
         #expect(dir.stderr == "smartgrep: /: Is a directory\n")
     }
 
+    /// NUL bytes make the input binary (as in grep); with -a they pass through too.
     @Test func invalidUTF8AndNULBytesPassThroughUnchanged() throws {
         var input = Data([0xFF, 0xFE, 0x20])
         input.append(Data("abc\n".utf8))
         input.append(Data([0x61, 0x00, 0x62, 0x63, 0x0A, 0xC3, 0x0A]))
-        let r = runInProcess("smartgrep", ["abc"], input: input)
+        let r = runInProcess("smartgrep", ["-a", "abc"], input: input)
         #expect(r.status == 0)
         #expect(r.stdout == Data([0xFF, 0xFE, 0x20] + Array("abc\n".utf8)))
-        let bc = runInProcess("smartgrep", ["bc"], input: input)
+        let bc = runInProcess("smartgrep", ["-a", "bc"], input: input)
         #expect(bc.stdout == Data([0x61, 0x00, 0x62, 0x63, 0x0A]))
+        let binary = runInProcess("smartgrep", ["bc"], input: input)
+        #expect(binary.stdout.isEmpty && binary.status == 0)
+        #expect(binary.stderr == "smartgrep: (standard input): binary file matches\n")
     }
 
     @Test func crlfLinesMatchAndKeepTheirCarriageReturns() throws {
