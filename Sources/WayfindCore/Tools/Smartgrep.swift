@@ -447,7 +447,7 @@ enum SmartgrepFlags {
     }
     static let rank = Flag("rank", help: "print the best matches first (see RANKING in the man page)")
     static let regexp = Flag(
-        "regexp", short: "e", values: "QUERY", help: "search for QUERY (repeatable: a line matches if any does)",
+        "regexp", short: "e", values: "QUERY", help: "a query (repeatable: a line is selected if any matches)",
         manHelp:
             "Search for QUERY; given several times, a line is selected when any QUERY matches it. The way to give a query that starts with '-'. With -e or -f, every operand is a FILE. (QUERY is a smartgrep query, not a regular expression; the name is grep's.)",
         expected: "a query", parse: { $0 })
@@ -457,44 +457,44 @@ enum SmartgrepFlags {
             "Read queries from FILE ('-' is standard input), one a line; a line is selected when any of them matches it. An empty line is the empty query, which matches every line; an empty FILE gives no query, which matches no line.",
         completion: .file, expected: "a file", parse: { $0 })
     static let wordRegexp = Flag(
-        "word-regexp", short: "w", help: "each query word must match a whole word, not a prefix",
+        "word-regexp", short: "w", help: "query words match whole words, not only prefixes",
         manHelp:
             "Each query word must match a whole word of the line, not only its start: 'bin' matches xmark.bin but not binoculars. A query word that runs on across words ('xmark.bin') must end where a word ends.")
     static let lineRegexp = Flag(
-        "line-regexp", short: "x", help: "the query must cover the line: every word of it matched whole",
+        "line-regexp", short: "x", help: "the query covers the line: each word matched whole",
         manHelp:
             "Select only the lines the query covers: every query word matches a whole word (as with -w) and every word of the line is matched: 'bin xmark' matches xmark.bin, not xmark.bin.fill. The empty query matches the lines without words.")
     static let onlyMatching = Flag(
-        "only-matching", short: "o", help: "print only the matched word prefixes, each on its own line",
+        "only-matching", short: "o", help: "print only the matched word prefixes, one a line",
         manHelp:
             "Print only the matched parts of selected lines (the word prefixes the query words matched, merged where they touch), each on a line of its own, with the -H and -n prefixes of its line. Prints nothing with -v.")
     static let filesWithMatches = Flag(
         "files-with-matches", short: "l", help: "print only the names of files with a selected line")
     static let filesWithoutMatch = Flag(
-        "files-without-match", short: "L", help: "print only the names of files without a selected line")
+        "files-without-match", short: "L", help: "print only the names of files with no selected line")
     static let noMessages = Flag(
         "no-messages", short: "s", help: "no messages about missing or unreadable files",
         manHelp: "Suppress the messages about files that do not exist or cannot be read. The exit status is still 2.")
     static let afterContext = Flag(
-        "after-context", short: "A", value: "NUM", help: "print NUM lines of context after each selected line",
+        "after-context", short: "A", value: "NUM", help: "NUM lines of context after each selected line",
         manHelp:
             "Print NUM lines of trailing context after each selected line. Context lines are prefixed FILE-NUM- where selected lines are FILE:NUM:, and a line '--' separates groups that are not adjacent, as in grep. Not with --rank.",
         expected: "a number ≥ 0", parse: parseCount)
     static let beforeContext = Flag(
-        "before-context", short: "B", value: "NUM", help: "print NUM lines of context before each selected line",
+        "before-context", short: "B", value: "NUM", help: "NUM lines of context before each selected line",
         expected: "a number ≥ 0", parse: parseCount)
     static let context = Flag(
-        "context", short: "C", value: "NUM", help: "print NUM lines of context before and after",
+        "context", short: "C", value: "NUM", help: "NUM lines of context before and after",
         manHelp: "Print NUM lines of context before and after each selected line (-A and -B, when given, win).",
         expected: "a number ≥ 0", parse: parseCount)
     static let recursive = Flag(
-        "recursive", short: "r", help: "search the files under each directory (the working one without FILE)",
+        "recursive", short: "r", help: "search the files under directories (default: .)",
         manHelp:
             "Search every file under each FILE that is a directory, in name order (by bytes), not following symbolic links met in them (those named on the command line are followed). With no FILE, search the working directory. File names prefix the lines.")
     static let dereferenceRecursive = Flag(
         "dereference-recursive", short: "R", help: "as -r, but follow every symbolic link")
     static let include = Flag(
-        "include", values: "GLOB", help: "with -r, search only files whose base name matches GLOB",
+        "include", values: "GLOB", help: "with -r, search only files whose name matches GLOB",
         manHelp:
             "Search only files whose base name matches GLOB (shell wildcards: *, ?, [...]); repeatable: any may match. Files named on the command line are searched whatever their name.",
         expected: "a glob", parse: { $0 })
@@ -503,7 +503,7 @@ enum SmartgrepFlags {
         manHelp: "Skip files whose base name matches GLOB, found under a directory or named on the command line; repeatable.",
         expected: "a glob", parse: { $0 })
     static let text = Flag(
-        "text", short: "a", help: "print lines of binary files (files with NUL bytes) as text",
+        "text", short: "a", help: "print the lines of binary files (with NULs) as text",
         manHelp: "Search and print a file with NUL bytes as text (see BINARY FILES).")
 
     /// A count of lines: a number ≥ 0.
