@@ -37,6 +37,8 @@ struct SmartgrepSearch {
     let countsLines: Bool
     /// Whether selected lines are printed (not -c, -l, -L or -q).
     let printsLines: Bool
+    /// Whether selected lines are printed as they are, each alone (no --rank, context or -o).
+    let printsPlainLines: Bool
 
     // Per-run state.
     var selectedTotal = 0
@@ -81,6 +83,7 @@ struct SmartgrepSearch {
         contextGiven = options.contextGiven
         countsLines = options.lineNumbers || contextGiven
         printsLines = !options.quiet && !options.countOnly && options.listFiles == nil
+        printsPlainLines = printsLines && !options.rank && !contextGiven && !options.onlyMatching
     }
 
     mutating func run(context: ToolContext) -> ExitStatus {
@@ -513,6 +516,28 @@ struct SmartgrepSearch {
     private mutating func select(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, hasRanges: Bool, fieldOffset: Int = 0) {
         selectedInFile += 1
         selectedTotal += 1
+        guard printsPlainLines && !isBinary else {
+            selectOtherwise(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
+            return
+        }
+        // The common case, kept as short as it was before context, -o, -l and binary files.
+        if let max = options.maxCount, selectedInFile >= max { stopFile = true }
+        writeFilePrefix(separator: UInt8(ascii: ":"))
+        writeLineNumber(lineNumber, separator: UInt8(ascii: ":"))
+        writeLine(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
+        output.write(byte: options.terminator)
+        output.endRecord()
+        if output.isClosed {
+            stopFile = true
+            stopAll = true
+        }
+    }
+
+    /// A line is selected and more than printing it is asked: -q, -l, -L, -c, --rank,
+    /// context, -o, or the file is binary.
+    private mutating func selectOtherwise(
+        _ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, hasRanges: Bool, fieldOffset: Int
+    ) {
         if options.quiet {
             stopFile = true
             stopAll = true
