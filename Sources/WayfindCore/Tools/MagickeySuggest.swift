@@ -132,6 +132,11 @@ package enum MagickeySuggest {
                         json.raw(",")
                         json.key("isCollection")
                         json.raw(s.isCollection ? "true" : "false")
+                        if let matched = s.matched {
+                            json.raw(",")
+                            json.key("matched")
+                            json.string(matched)
+                        }
                         json.raw("}")
                     }
                     json.raw("]}\n")
