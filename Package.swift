@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "magickey-find", targets: ["magickey-find"]),
         .executable(name: "routegraph-visit", targets: ["routegraph-visit"]),
         .executable(name: "routegraph-suggest", targets: ["routegraph-suggest"]),
+        .executable(name: "wayfind", targets: ["wayfind"]),
     ],
     targets: [
         // The embedded gazetteer: places.tsv and places.index, put into the binary by an
@@ -37,6 +38,9 @@ let package = Package(
         .executableTarget(name: "wayfind-places-index", dependencies: ["WayfindCore"]),
         .executableTarget(name: "routegraph-visit", dependencies: ["WayfindCore"]),
         .executableTarget(name: "routegraph-suggest", dependencies: ["WayfindCore"]),
+        // Every tool in one binary, which `make install` installs once and links each
+        // tool's name to: the runtime and the gazetteer stored once (MultiCall.swift).
+        .executableTarget(name: "wayfind", dependencies: ["WayfindCore", "WayfindPlaces"]),
         // Helpers the test targets share: a seeded random generator, the reference matcher.
         .target(name: "WayfindTestSupport", path: "Tests/WayfindTestSupport"),
         // Checks smartgrep on the real name lists against the reference matcher (`make test`
