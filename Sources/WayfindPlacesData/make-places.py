@@ -43,10 +43,10 @@ def fold_ascii(s):
     return s.encode('ascii', 'ignore').decode('ascii')
 
 def fold_key(s):
-    """Case, accents and punctuation ignored: two names with the same key match the same
-    queries (the tools fold case and accents and split words at punctuation)."""
-    s = unicodedata.normalize('NFKD', s)
-    s = ''.join(ch for ch in s if not unicodedata.combining(ch)).casefold()
+    """Case and punctuation ignored: two names with the same key match the same queries and
+    read the same (the tools fold case and split words at punctuation). Accents count:
+    Roma and Róma are both kept, so that each is shown as matched to whoever typed it."""
+    s = unicodedata.normalize('NFC', s).casefold()
     return ' '.join(re.findall(r'\w+', s))
 
 def is_latin(s):
@@ -120,14 +120,15 @@ def main(wheel_dir, out_path):
         stats['source'] += len(source)
         for a in source:
             a = clean(a).replace(',', ' ').strip()
-            if not fold_key(a):
+            key = fold_key(a)
+            if not key:
                 stats['empty'] += 1
             elif is_romanisation(a):
                 stats['romanisation'] += 1
-            elif fold_key(a) in seen:
+            elif key in seen:
                 stats['duplicate'] += 1
             else:
-                seen.add(fold_key(a))
+                seen.add(key)
                 alts.append(a)
         stats['kept'] += len(alts)
         for form in [name] + [a for a in alts if is_latin(a)]:
@@ -176,7 +177,7 @@ def main(wheel_dir, out_path):
         for r in rows:
             fh.write('\t'.join(r[k] for k in COLUMNS) + '\n')
     print('%s: %d rows; alternate names: %d in the source, %d kept, %d romanisations and %d '
-          'duplicates (same letters ignoring case and accents) and %d empty dropped, %d abbreviations added'
+          'duplicates (same letters and accents ignoring case and punctuation) and %d empty dropped, %d abbreviations added'
           % (out_path, len(rows), stats['source'], stats['kept'], stats['romanisation'], stats['duplicate'],
              stats['empty'], stats['abbreviation']))
 

@@ -35,6 +35,8 @@ package final class PlaceSearch {
     /// Whether a byte starts a folded query word: a name whose first letter folds to any
     /// other byte cannot be spelled by the query (`spells` need not split it).
     private let startsQueryWord: [Bool]
+    /// The query as typed, lower case, its words separated by single spaces.
+    private let typed: String
     package let bias: LocationBias
     package let filters: PlaceFilters
     /// How many places to return.
@@ -53,6 +55,7 @@ package final class PlaceSearch {
         var starts = [Bool](repeating: false, count: 256)
         for word in queryWords { if let first = word.first { starts[Int(first)] = true } }
         startsQueryWord = starts
+        typed = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
         self.bias = bias
         self.filters = filters
         self.limit = limit
@@ -119,12 +122,22 @@ package final class PlaceSearch {
             ownName: whole ?? matchesOwnText(row, names: names), order: order)
     }
 
-    /// Why a row the query matches matched, when not on its own text: the first alternate
-    /// name the query spells, else the first that with the own text lets the query match,
+    /// Why a row the query matches matched, when not on its own text: the alternate name
+    /// the query spells with the most words (`Sankt Petersburg`, not `Petersburg`, for
+    /// `sankt petersburg`), else the first that with the own text lets the query match,
     /// else the first that a query word starts.
     func matchedAlternate(_ row: PlaceRow, names: RegionNames?) -> String? {
         let forms = Self.alternates(row)
-        if let form = forms.first(where: spells) { return String(decoding: form, as: UTF8.self) }
+        // Of spellings with as many words, the one as typed (`Roma`, not `Róma`, for `roma`).
+        var spelled: (form: UnsafeBufferPointer<UInt8>, words: Int, asTyped: Bool)? = nil
+        for form in forms where spells(form) {
+            let words = SearchText.words(form).count
+            let asTyped = String(decoding: form, as: UTF8.self).lowercased() == typed
+            if words > spelled?.words ?? 0 || (words == spelled!.words && asTyped && !spelled!.asTyped) {
+                spelled = (form, words, asTyped)
+            }
+        }
+        if let spelled { return String(decoding: spelled.form, as: UTF8.self) }
         var own: [UInt8] = []
         SearchText.append(row, names: names, alternates: false, to: &own)
         for form in forms {
