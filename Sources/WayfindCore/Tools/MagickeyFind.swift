@@ -56,6 +56,8 @@ package enum MagickeyFind {
 
                   {"spatialReference":{"wkid":4326,"latestWkid":4326},"candidates":[{"address":"Paris, Île-de-France, France","location":{"x":2.3488,"y":48.85341},"score":100,"attributes":{…},"extent":{…}}]}
 
+                A place that --text found by one of its alternate names says which, in a \
+                "matched" member before "attributes" ("matched":"Roma" for 'roma'). \
                 The score is 100 for a key and for a --text query that spells the whole \
                 name; for a prefix, the share of the name typed (at least 50).
                 """),
