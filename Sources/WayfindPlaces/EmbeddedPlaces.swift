@@ -2,8 +2,8 @@ import WayfindCore
 import WayfindPlacesData
 
 /// The gazetteer the magickey tools embed: 34,006 places from GeoNames (cities of 15,000
-/// people or more, and seats of government), 7.5 MB. A separate library, so that an app
-/// that does not geocode does not carry it.
+/// people or more, and seats of government) with every alternate name, 14 MB. A separate
+/// library, so that an app that does not geocode does not carry it.
 ///
 /// Contains data from GeoNames (geonames.org), licensed under CC BY 4.0: an app that
 /// shows its places must credit GeoNames (`EmbeddedGazetteer.attribution`).

@@ -18,6 +18,9 @@ public final class Geocoder {
         public var magicKey: String
         /// Whether the suggestion is a category of places rather than one place.
         public var isCollection: Bool
+        /// The alternate name the text matched when it did not match the place's own name
+        /// (`Roma` for `Rome, Lazio, Italy`); nil otherwise.
+        public var matched: String? = nil
     }
 
     /// Where the places are.
@@ -102,7 +105,7 @@ public final class Geocoder {
         }
         for found in result.places {
             let key = MagicKey.place(fingerprint: result.fingerprint, offset: found.place.offset, line: found.place.line)
-            suggestions.append(Suggestion(text: found.place.label, magicKey: key.encoded, isCollection: false))
+            suggestions.append(Suggestion(text: found.place.label, magicKey: key.encoded, isCollection: false, matched: found.matched))
         }
         return Array(suggestions.prefix(limit))
     }

@@ -11,6 +11,10 @@ public struct FoundPlace: Sendable {
     /// How well the text matched, 0–100 (100: every name word matched whole), as
     /// ArcGIS's candidates score; see `matchScore`.
     public var score: Int
+    /// Why the place matched when the query did not match its own name: the alternate name
+    /// it matched (`Roma` for Rome, Italy on `roma`); nil when the own name, region or
+    /// country matched, and for places found by key.
+    public var matched: String? = nil
 }
 
 /// What a search returns: the best places, best first, and the collections the query names.
@@ -28,6 +32,11 @@ package final class PlaceSearch {
     /// The folded query words, for whole-name checks.
     let queryWords: Set<[UInt8]>
     let queryLetters: Int
+    /// Whether a byte starts a folded query word: a name whose first letter folds to any
+    /// other byte cannot be spelled by the query (`spells` need not split it).
+    private let startsQueryWord: [Bool]
+    /// The query as typed, lower case, its words separated by single spaces.
+    private let typed: String
     package let bias: LocationBias
     package let filters: PlaceFilters
     /// How many places to return.
@@ -43,6 +52,10 @@ package final class PlaceSearch {
         matcher = LineMatcher(query)
         queryWords = Set(query.words.flatMap { SearchText.words($0.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }) })
         queryLetters = query.words.reduce(0) { $0 + $1.count }
+        var starts = [Bool](repeating: false, count: 256)
+        for word in queryWords { if let first = word.first { starts[Int(first)] = true } }
+        startsQueryWord = starts
+        typed = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
         self.bias = bias
         self.filters = filters
         self.limit = limit
@@ -60,15 +73,94 @@ package final class PlaceSearch {
         return text.withUnsafeBufferPointer { matcher.matches($0) }
     }
 
-    /// 0 when the query spells the row's name or an alternate name (see `RankKey`), else 1.
-    func tier(_ row: PlaceRow) -> Int {
-        var forms = [row.field(.name), row.field(.asciiName)]
-        for part in row.field(.alternateNames).split(separator: 0x2C) { forms.append(UnsafeBufferPointer(rebasing: part)) }
-        for form in forms where !form.isEmpty {
-            let words = SearchText.words(form)
-            if !words.isEmpty && words.allSatisfy({ queryWords.contains($0) }) { return 0 }
+    /// Whether the query matches the row's own text: its searchable text without the
+    /// alternate names (`RankKey.ownName`).
+    func matchesOwnText(_ row: PlaceRow, names: RegionNames?) -> Bool {
+        text.removeAll(keepingCapacity: true)
+        SearchText.append(row, names: names, alternates: false, to: &text)
+        return text.withUnsafeBufferPointer { matcher.matches($0) }
+    }
+
+    /// Whether the query words spell `form` whole: every word of it is a query word.
+    func spells(_ form: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let p = form.baseAddress, !form.isEmpty else { return false }
+        // A name begins with its first word; most alternate names are rejected here.
+        let (value, _) = UTF8Decoding.decode(p, end: p + form.count)
+        if value != UTF8Decoding.invalid {
+            let (scalarClass, folded) = UnicodeFolding.lookup(value)
+            if scalarClass != .separator && scalarClass != .mark && folded.rawValue >> 56 > 0
+                && !startsQueryWord[Int(folded.rawValue & 0xFF)]
+            {
+                return false
+            }
         }
-        return 1
+        let words = SearchText.words(form)
+        return !words.isEmpty && words.allSatisfy { queryWords.contains($0) }
+    }
+
+    /// The row's alternate names.
+    static func alternates(_ row: PlaceRow) -> [UnsafeBufferPointer<UInt8>] {
+        row.field(.alternateNames).split(separator: 0x2C).map { UnsafeBufferPointer(rebasing: $0) }
+    }
+
+    /// For a row the query matches: whether the query spells its name whole (tier 0 of
+    /// `RankKey`), and with which name: true for its own name or ASCII name, false for an
+    /// alternate name only; nil when it spells no name (tier 1).
+    func wholeName(_ row: PlaceRow) -> Bool? {
+        if spells(row.field(.name)) || spells(row.field(.asciiName)) { return true }
+        for form in Self.alternates(row) where spells(form) { return false }
+        return nil
+    }
+
+    /// The rank key of a row the query matches: `wholeName` for the tier, and for a
+    /// prefix match, whether its own text matches (`matchesOwnText`). The one statement of
+    /// the rule; the index's fast path reads the same answers from its postings.
+    func rankKey(_ row: PlaceRow, names: RegionNames?, band: Int, importance: Double, order: Int) -> RankKey {
+        let whole = wholeName(row)
+        return RankKey(
+            tier: whole == nil ? 1 : 0, band: band, importance: importance,
+            ownName: whole ?? matchesOwnText(row, names: names), order: order)
+    }
+
+    /// Why a row the query matches matched, when not on its own text: the alternate name
+    /// the query spells with the most words (`Sankt Petersburg`, not `Petersburg`, for
+    /// `sankt petersburg`), else the first that with the own text lets the query match,
+    /// else the first that a query word starts.
+    func matchedAlternate(_ row: PlaceRow, names: RegionNames?) -> String? {
+        let forms = Self.alternates(row)
+        // Of spellings with as many words, the one as typed (`Roma`, not `Róma`, for `roma`).
+        var spelled: (form: UnsafeBufferPointer<UInt8>, words: Int, asTyped: Bool)? = nil
+        for form in forms where spells(form) {
+            let words = SearchText.words(form).count
+            let asTyped = String(decoding: form, as: UTF8.self).lowercased() == typed
+            if words > spelled?.words ?? 0 || (words == spelled!.words && asTyped && !spelled!.asTyped) {
+                spelled = (form, words, asTyped)
+            }
+        }
+        if let spelled { return String(decoding: spelled.form, as: UTF8.self) }
+        var own: [UInt8] = []
+        SearchText.append(row, names: names, alternates: false, to: &own)
+        for form in forms {
+            var text = own
+            text.append(0x09)
+            text.append(contentsOf: form)
+            if text.withUnsafeBufferPointer({ matcher.matches($0) }) { return String(decoding: form, as: UTF8.self) }
+        }
+        for form in forms {
+            let words = SearchText.words(form)
+            if queryWords.contains(where: { q in words.contains { $0.starts(with: q) } }) {
+                return String(decoding: form, as: UTF8.self)
+            }
+        }
+        return nil
+    }
+
+    /// The found place for a row the query matches, ranked `key`.
+    func found(_ row: PlaceRow, names: RegionNames?, key: RankKey) -> FoundPlace {
+        let place = Place(row: row, names: names)
+        return FoundPlace(
+            place: place, rank: key, score: matchScore(tier: key.tier, queryLetters: queryLetters, name: place.name),
+            matched: key.ownName ? nil : matchedAlternate(row, names: names))
     }
 
     /// Keeps the best `limit` entries of `best`, sorted.
@@ -97,20 +189,43 @@ package final class PlaceSearch {
         }
         let wordsPerRow = (index.rowCount + 63) / 64
         var candidates = [UInt64](repeating: ~0, count: wordsPerRow)
+        // Rows whose own text (not only alternate names) holds a word each piece starts.
+        var ownRows = [UInt64](repeating: ~0, count: wordsPerRow)
         var exactRows = [UInt64](repeating: 0, count: wordsPerRow)
         var pieceCount = 0
+        let rowMask = ~PlacesIndex.alternateOnly
+        var these = [UInt64](repeating: 0, count: wordsPerRow)
+        var ownThese = [UInt64](repeating: 0, count: wordsPerRow)
         for word in matcher.query.words {
             for piece in SearchText.words(String(decoding: word, as: UTF8.self)) {
                 pieceCount += 1
-                var these = [UInt64](repeating: 0, count: wordsPerRow)
+                for i in 0..<wordsPerRow {
+                    these[i] = 0
+                    ownThese[i] = 0
+                }
                 let (range, exact) = index.words(withPrefix: piece)
-                for w in range {
-                    for row in index.postings(ofWord: w) { these[Int(row) >> 6] |= 1 << UInt64(row & 63) }
+                these.withUnsafeMutableBufferPointer { all in
+                    ownThese.withUnsafeMutableBufferPointer { own in
+                        for w in range {
+                            for posting in index.postings(ofWord: w) {
+                                let row = posting & rowMask
+                                let bit: UInt64 = 1 << UInt64(row & 63)
+                                all[Int(row) >> 6] |= bit
+                                if posting == row { own[Int(row) >> 6] |= bit }
+                            }
+                        }
+                    }
                 }
                 if let exact {
-                    for row in index.postings(ofWord: exact) { exactRows[Int(row) >> 6] |= 1 << UInt64(row & 63) }
+                    for posting in index.postings(ofWord: exact) {
+                        let row = posting & rowMask
+                        exactRows[Int(row) >> 6] |= 1 << UInt64(row & 63)
+                    }
                 }
-                for i in 0..<wordsPerRow { candidates[i] &= these[i] }
+                for i in 0..<wordsPerRow {
+                    candidates[i] &= these[i]
+                    ownRows[i] &= ownThese[i]
+                }
             }
         }
         // One query word that is one word: the index answer is exact, no row need be read
@@ -134,9 +249,12 @@ package final class PlaceSearch {
                     guard filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: index.categories[c])
                     else { continue }
                 }
+                // Without an own word for every piece, only an alternate name can match; with
+                // one, for a one-word query the own text matches (`matchesOwnText`).
+                let mayBeOwn = ownRows[chunk] & (1 << UInt64(r & 63)) != 0
                 var key = RankKey(
                     tier: 1, band: bias.band(of: coordinate),
-                    importance: Double(index.population(ofRow: r) + 1) * factors[c], order: r)
+                    importance: Double(index.population(ofRow: r) + 1) * factors[c], ownName: mayBeOwn, order: r)
                 // A whole-name match needs a query word that is a whole word of the row.
                 let mayBeWhole = exactRows[chunk] & (1 << UInt64(r & 63)) != 0
                 if !mayBeWhole {
@@ -144,24 +262,27 @@ package final class PlaceSearch {
                     if !indexIsExact {
                         try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
                         if !matches(row, names: nil) { continue }
+                        if mayBeOwn {
+                            key.ownName = matchesOwnText(row, names: nil)
+                            guard Self.qualifies(key, best, limit: limit) else { continue }
+                        }
                     }
                     Self.insert(r, key: key, into: &best, limit: limit)
                     continue
                 }
                 var probe = key
                 probe.tier = 0
+                probe.ownName = true
                 guard Self.qualifies(probe, best, limit: limit) else { continue }
                 try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
                 if !indexIsExact && !matches(row, names: nil) { continue }
-                key.tier = tier(row)
+                key = rankKey(row, names: nil, band: key.band, importance: key.importance, order: r)
                 if Self.qualifies(key, best, limit: limit) { Self.insert(r, key: key, into: &best, limit: limit) }
             }
         }
         for (key, r) in best {
             try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
-            let place = Place(row: row, names: nil)
-            result.places.append(
-                FoundPlace(place: place, rank: key, score: matchScore(tier: key.tier, queryLetters: queryLetters, name: place.name)))
+            result.places.append(found(row, names: nil, key: key))
         }
         return result
     }
@@ -209,14 +330,14 @@ package final class PlaceSearch {
             guard filters.accepts(countryCode: row.countryCode, coordinate: row.coordinate, category: category),
                 matches(row, names: names)
             else { return true }
-            let key = RankKey(
-                tier: tier(row), band: bias.band(of: row.coordinate),
-                importance: placeImportance(population: row.population, category: category), order: row.offset)
+            let band = bias.band(of: row.coordinate)
+            let importance = placeImportance(population: row.population, category: category)
+            // The optimistic key first: most rows of a large file cannot rank at all.
+            guard Self.qualifies(RankKey(tier: 0, band: band, importance: importance, order: row.offset), best, limit: limit)
+            else { return true }
+            let key = rankKey(row, names: names, band: band, importance: importance, order: row.offset)
             if Self.qualifies(key, best, limit: limit) {
-                let place = Place(row: row, names: names)
-                let found = FoundPlace(
-                    place: place, rank: key, score: matchScore(tier: key.tier, queryLetters: queryLetters, name: place.name))
-                Self.insert(found, key: key, into: &best, limit: limit)
+                Self.insert(found(row, names: names, key: key), key: key, into: &best, limit: limit)
                 if best.count == limit { filter?.threshold = best.last!.0 }
             }
             return true

@@ -37,9 +37,12 @@ extension PlacesIndex {
                 if !a1.isEmpty && !region.isEmpty { regions[code + "." + a1] = region }
             }
             text.removeAll(keepingCapacity: true)
+            SearchText.append(row, names: nil, alternates: false, to: &text)
+            let own = Set(text.withUnsafeBufferPointer { SearchText.words($0) })
+            text.removeAll(keepingCapacity: true)
             SearchText.append(row, names: nil, to: &text)
             for word in Set(text.withUnsafeBufferPointer { SearchText.words($0) }) {
-                postingsByWord[word, default: []].append(rowNumber)
+                postingsByWord[word, default: []].append(rowNumber | (own.contains(word) ? 0 : alternateOnly))
             }
             rowNumber += 1
             return true

@@ -11,11 +11,14 @@
 /// other columns are left out, so `europe` does not match every European town.
 package enum SearchText {
     /// Appends `row`'s searchable text to `text`, fields separated by tabs. `names` fills
-    /// the country and region names a GeoNames dump lacks.
-    package static func append(_ row: PlaceRow, names: RegionNames?, to text: inout [UInt8]) {
-        for field in [PlaceField.name, .asciiName, .alternateNames, .countryCode, .countryName] {
-            appendField(row.field(field), to: &text)
-        }
+    /// the country and region names a GeoNames dump lacks. Without `alternates`, the
+    /// place's own text: what a query must match for an own-name match (`RankKey.ownName`).
+    package static func append(_ row: PlaceRow, names: RegionNames?, alternates: Bool = true, to text: inout [UInt8]) {
+        appendField(row.field(.name), to: &text)
+        appendField(row.field(.asciiName), to: &text)
+        if alternates { appendField(row.field(.alternateNames), to: &text) }
+        appendField(row.field(.countryCode), to: &text)
+        appendField(row.field(.countryName), to: &text)
         if row.schema.column(.countryName) == nil, let names {
             appendField(names.countryName(code: row.field(.countryCode)), to: &text)
         }

@@ -10,15 +10,22 @@
 ///    spelled by the query comes first: every word of the name is a query word. `paris`
 ///    spells Paris (France) and Paris (Texas) but only starts Parisot; `san jose` spells
 ///    San José, not San Jose del Monte; `paris tx` still spells Paris, the extra word
-///    picking the region.
+///    picking the region; `roma` spells Rome's alternate name Roma.
 /// 2. **Location bias** (with `--location`). Places inside `--distance` of the location
 ///    (`defaultBiasRadius` without it) come first; beyond it, places fall into bands that
 ///    double in width (r–2r, 2r–4r, …), nearer bands first. Nothing is excluded. Bands,
 ///    not exact distances, so that importance still orders places at similar distances:
 ///    from Chicago, Springfield, Illinois (290 km) comes before Springfield, Missouri
-///    (700 km); from Boston, Springfield, Massachusetts (125 km) comes first.
+///    (700 km); from Boston, Springfield, Massachusetts (125 km) comes first. The bias
+///    comes before the kind of name matched, so `roma` near Rome gives Rome, Italy
+///    whatever Rome, New York's alternate names say.
 /// 3. **Importance**: population × `PlaceCategory.importanceFactor` (capitals ×4, admin
-///    seats ×2, sections of cities ×½), so Paris, France (a capital) outranks a larger
+///    seats ×2, sections of cities ×½), times `ownNameAdvantage` (10) when the query
+///    matched the place's own name (or its region or country) rather than only one of its
+///    alternate names. So among places of similar importance the one whose own name
+///    was typed comes first, but a place more than ten times as important wins on an
+///    alternate name: `moskva` gives Moscow, Russia before Moscow, Idaho (an alternate
+///    name of both), `peking` gives Beijing. Paris, France (a capital) outranks a larger
 ///    suburb, and Springfield, Illinois (a state capital) ties up with larger namesakes.
 /// 4. File order, so equal keys always come out the same way.
 package struct RankKey: Comparable, Sendable {
@@ -26,15 +33,41 @@ package struct RankKey: Comparable, Sendable {
     package var tier: Int
     /// The distance band: 0 inside the radius (or no location given).
     package var band: Int
-    /// Importance, higher first.
+    /// Importance (`placeImportance`), higher first once weighted by `ownName`.
     package var importance: Double
+    /// Whether the query matched the place's own text (name, ASCII name, region, country),
+    /// not only an alternate name. True is also the optimistic bound a filter ranks by
+    /// before it knows.
+    package var ownName: Bool
     /// The row number or offset, lower first.
     package var order: Int
+
+    /// How much a match on a place's own name weighs against a match on one of its
+    /// alternate names only: a place must be this many times as important to win on an
+    /// alternate name. Ten: enough that a namesake village does not lose to a town a few
+    /// times its size that merely has the name in another language, small enough that a
+    /// capital or a city a hundred times larger wins over a village whose own name it is.
+    package static let ownNameAdvantage = 10.0
+
+    /// A key; `ownName` defaults to true (places found by key or by collection).
+    package init(tier: Int, band: Int, importance: Double, ownName: Bool = true, order: Int) {
+        self.tier = tier
+        self.band = band
+        self.importance = importance
+        self.ownName = ownName
+        self.order = order
+    }
+
+    /// The importance the order compares: `importance`, times `ownNameAdvantage` for an
+    /// own-name match.
+    @inline(__always)
+    package var weightedImportance: Double { ownName ? importance * Self.ownNameAdvantage : importance }
 
     package static func < (a: RankKey, b: RankKey) -> Bool {
         if a.tier != b.tier { return a.tier < b.tier }
         if a.band != b.band { return a.band < b.band }
-        if a.importance != b.importance { return a.importance > b.importance }
+        let wa = a.weightedImportance, wb = b.weightedImportance
+        if wa != wb { return wa > wb }
         return a.order < b.order
     }
 }

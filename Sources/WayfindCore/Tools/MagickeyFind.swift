@@ -56,6 +56,8 @@ package enum MagickeyFind {
 
                   {"spatialReference":{"wkid":4326,"latestWkid":4326},"candidates":[{"address":"Paris, Île-de-France, France","location":{"x":2.3488,"y":48.85341},"score":100,"attributes":{…},"extent":{…}}]}
 
+                A place that --text found by one of its alternate names says which, in a \
+                "matched" member before "attributes" ("matched":"Roma" for 'roma'). \
                 The score is 100 for a key and for a --text query that spells the whole \
                 name; for a prefix, the share of the name typed (at least 50).
                 """),
@@ -231,7 +233,13 @@ package enum MagickeyFind {
                 j.raw("{")
                 j.key("address"); j.string(p.label)
                 j.raw(",\"location\":{\"x\":\(formatDegrees(p.coordinate.longitude)),\"y\":\(formatDegrees(p.coordinate.latitude))}")
-                j.raw(",\"score\":\(f.score),\"attributes\":{")
+                j.raw(",\"score\":\(f.score),")
+                if let matched = f.matched {
+                    j.key("matched")
+                    j.string(matched)
+                    j.raw(",")
+                }
+                j.raw("\"attributes\":{")
                 j.key("Match_addr"); j.string(p.label); j.raw(",")
                 j.key("PlaceName"); j.string(p.name); j.raw(",")
                 j.key("Type"); j.string(p.category); j.raw(",")

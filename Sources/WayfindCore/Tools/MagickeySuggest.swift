@@ -12,7 +12,8 @@ package enum MagickeySuggest {
         summary: "suggest places for partial text, each with a magicKey",
         usage: ["[OPTIONS] TEXT...", "[OPTIONS] < QUERIES"],
         description: """
-            Print the places whose name, alternate names, region or country start with \
+            Print the places whose name, alternate names (in any language and script), \
+            region or country start with \
             the words of TEXT (or of each line of standard input), best first, one per \
             line: the label ('Name, Region, Country'), a tab, the magicKey, a tab, and \
             isCollection ('true' or 'false'). Give the magicKey to magickey-find to get the \
@@ -39,9 +40,22 @@ package enum MagickeySuggest {
                 'paris' spells Paris but only starts Parisot; extra words such as 'tx' in \
                 'paris tx' may pick the region or country); location bias, with --location \
                 (places within --distance, default 50 km, first, then bands of doubling \
-                width, nearer first; nothing is excluded); importance (population, times 4 \
-                for capitals, 2 for seats of regions, 1/2 for sections of cities); and \
+                width, nearer first; nothing is excluded); weighted importance; and \
                 finally the gazetteer's order.
+
+                Importance is the population plus one, times 4 for capitals, 2 for seats of \
+                regions and 1/2 for sections of cities. It is weighted by \
+                ownNameAdvantage = \(Int(RankKey.ownNameAdvantage)) when the query matched the place's own \
+                name, region or country, and by 1 when it matched only one of its \
+                alternate names (the names in other languages and scripts: Roma, Rom, Rzym). \
+                So among places of similar importance the one whose own name was typed \
+                comes first, and a place more than \(Int(RankKey.ownNameAdvantage)) times as important wins on \
+                an alternate name: 'roma' gives Rome, Italy before Rome, New York (both \
+                have Roma as an alternate name), 'peking' gives Beijing, and 'paris' gives \
+                Paris, Texas before Parys, South Africa, whose alternate name is Paris. \
+                Because the location bias comes first, with --location a place near it \
+                beats an alternate-name match in another country: 'st petersburg' near \
+                59.9,30.3 gives Saint Petersburg, Russia, not St. Petersburg, Florida.
 
                 A collection the query names is listed before the places.
                 """),
@@ -52,6 +66,11 @@ package enum MagickeySuggest {
                 With --json, ArcGIS's suggest shape, one object per query on one line:
 
                   {"suggestions":[{"text":"Paris, Île-de-France, France","magicKey":"…","isCollection":false}]}
+
+                A place found by one of its alternate names says which, in a "matched" \
+                member after isCollection: 'magickey-suggest --json roma' gives \
+                {"text":"Rome, Lazio, Italy",…,"matched":"Roma"}. It is left out when the \
+                place's own name, region or country matched.
 
                 A magicKey is opaque, URL-safe and stable: the same place of the same \
                 gazetteer always gets the same key. It names the gazetteer it came from (a \
@@ -132,6 +151,11 @@ package enum MagickeySuggest {
                         json.raw(",")
                         json.key("isCollection")
                         json.raw(s.isCollection ? "true" : "false")
+                        if let matched = s.matched {
+                            json.raw(",")
+                            json.key("matched")
+                            json.string(matched)
+                        }
                         json.raw("}")
                     }
                     json.raw("]}\n")

@@ -1,0 +1,135 @@
+import Testing
+
+@testable import WayfindCore
+
+/// The embedded gazetteer finds well-known cities by the names people type: the exonym in
+/// other languages and the local name, in Latin, Cyrillic, Greek, Arabic, Hebrew, CJK,
+/// Hangul, Kana, Devanagari, Thai, Georgian and Armenian script. Each query's first
+/// suggestion must be the city named (GeoNames name and country code).
+@Suite struct GazetteerNamesTests {
+    /// (query, language or script, name, country code) of the first suggestion.
+    static let table: [(String, String, String, String)] = [
+        ("moskva", "Russian, romanised", "Moscow", "RU"), ("москва", "Russian", "Moscow", "RU"),
+        ("moscou", "French", "Moscow", "RU"), ("moskau", "German", "Moscow", "RU"),
+        ("mosca", "Italian", "Moscow", "RU"),
+        ("tokio", "Spanish", "Tokyo", "JP"), ("東京", "Japanese", "Tokyo", "JP"),
+        ("东京", "Chinese, simplified", "Tokyo", "JP"), ("도쿄", "Korean", "Tokyo", "JP"),
+        ("東", "Japanese, start of the name", "Tokyo", "JP"),
+        ("القاهرة", "Arabic", "Cairo", "EG"), ("le caire", "French", "Cairo", "EG"),
+        ("kairo", "German", "Cairo", "EG"),
+        ("athina", "Greek, romanised", "Athens", "GR"), ("Αθήνα", "Greek", "Athens", "GR"),
+        ("αθηνα", "Greek, no accent", "Athens", "GR"), ("atenas", "Spanish", "Athens", "GR"),
+        ("athen", "German", "Athens", "GR"),
+        ("peking", "German", "Beijing", "CN"), ("北京", "Chinese", "Beijing", "CN"),
+        ("pékin", "French", "Beijing", "CN"),
+        ("kiev", "English, old", "Kyiv", "UA"), ("київ", "Ukrainian", "Kyiv", "UA"),
+        ("киев", "Russian", "Kyiv", "UA"),
+        ("den haag", "Dutch", "The Hague", "NL"),
+        ("genf", "German", "Geneva", "CH"), ("genève", "French", "Geneva", "CH"),
+        ("ginevra", "Italian", "Geneva", "CH"),
+        ("firenze", "Italian", "Florence", "IT"), ("florenz", "German", "Florence", "IT"),
+        ("københavn", "Danish", "Copenhagen", "DK"), ("kopenhagen", "German", "Copenhagen", "DK"),
+        ("saigon", "Vietnamese, old", "Ho Chi Minh City", "VN"),
+        ("londres", "French", "London", "GB"), ("лондон", "Russian", "London", "GB"),
+        ("لندن", "Arabic", "London", "GB"), ("ロンドン", "Japanese", "London", "GB"),
+        ("lissabon", "German", "Lisbon", "PT"), ("lisboa", "Portuguese", "Lisbon", "PT"),
+        ("roma", "Italian", "Rome", "IT"), ("рим", "Russian", "Rome", "IT"),
+        ("ローマ", "Japanese", "Rome", "IT"), ("روما", "Arabic", "Rome", "IT"),
+        ("warszawa", "Polish", "Warsaw", "PL"), ("varsovie", "French", "Warsaw", "PL"),
+        ("варшава", "Russian", "Warsaw", "PL"),
+        ("venezia", "Italian", "Venice", "IT"), ("venedig", "German", "Venice", "IT"),
+        ("wien", "German", "Vienna", "AT"), ("praha", "Czech", "Prague", "CZ"),
+        ("prag", "German", "Prague", "CZ"), ("münchen", "German", "Munich", "DE"),
+        ("bruxelles", "French", "Brussels", "BE"), ("milano", "Italian", "Milan", "IT"),
+        ("mailand", "German", "Milan", "IT"), ("napoli", "Italian", "Naples", "IT"),
+        ("nueva york", "Spanish", "New York City", "US"), ("нью-йорк", "Russian", "New York City", "US"),
+        ("서울", "Korean", "Seoul", "KR"), ("上海", "Chinese", "Shanghai", "CN"),
+        ("bombay", "English, old", "Mumbai", "IN"), ("मुंबई", "Marathi", "Mumbai", "IN"),
+        ("दिल्ली", "Hindi", "Delhi", "IN"), ("ירושלים", "Hebrew", "Jerusalem", "IL"),
+        ("القدس", "Arabic", "Jerusalem", "IL"), ("стамбул", "Russian", "Istanbul", "TR"),
+        ("กรุงเทพมหานคร", "Thai", "Bangkok", "TH"), ("baile átha cliath", "Irish", "Dublin", "IE"),
+        ("београд", "Serbian", "Belgrade", "RS"), ("bucurești", "Romanian", "Bucharest", "RO"),
+        ("თბილისი", "Georgian", "Tbilisi", "GE"), ("Երևան", "Armenian", "Yerevan", "AM"),
+        ("sankt petersburg", "German", "Saint Petersburg", "RU"),
+        ("ft worth", "abbreviation", "Fort Worth", "US"), ("mt vernon", "abbreviation", "Mount Vernon", "US"),
+        ("ft lauderdale", "abbreviation", "Fort Lauderdale", "US"),
+    ]
+
+    @Test(arguments: table)
+    func theCityComesFirst(query: String, language: String, name: String, country: String) throws {
+        let first = try PlacesTestSupport.suggest(query, limit: 1).places.first
+        #expect(first?.place.name == name && first?.place.countryCode == country, "\(query) (\(language)): \(first?.place.label ?? "nothing")")
+    }
+
+    @Test func theTableCoversEnoughQueriesLanguagesAndScripts() {
+        #expect(Self.table.count >= 60)
+        #expect(Set(Self.table.map { $0.1.split(separator: ",")[0] }).count >= 8)
+    }
+
+    // MARK: Ranking (RankKey.ownNameAdvantage)
+
+    static let rome = Coordinate(latitude: 41.9, longitude: 12.5)
+    static let petersburg = Coordinate(latitude: 59.9, longitude: 30.3)
+    static let tampa = Coordinate(latitude: 27.9, longitude: -82.5)
+    static let illinois = Coordinate(latitude: 40.0, longitude: -89.6)
+
+    @Test func aCapitalWinsOnAnAlternateNameOverATownWithTheSameAlternateName() throws {
+        let places = try PlacesTestSupport.suggest("roma", limit: 2).places
+        #expect(places.map(\.place.label) == ["Rome, Lazio, Italy", "Rome, New York, United States"])
+        #expect(places.map(\.matched) == ["Roma", "Roma"])
+    }
+
+    @Test func theLocationBiasBeatsAnAlternateNameInAnotherCountry() throws {
+        #expect(try PlacesTestSupport.suggest("roma", near: Self.rome).places.first?.place.label == "Rome, Lazio, Italy")
+        // St. Petersburg, Florida is named so; Saint Petersburg has it as an alternate name.
+        #expect(
+            try PlacesTestSupport.suggest("st petersburg", near: Self.petersburg).places.first?.place.label
+                == "Saint Petersburg, Sankt-Peterburg, Russia")
+        #expect(
+            try PlacesTestSupport.suggest("saint petersburg", near: Self.tampa).places.first?.place.label
+                == "St. Petersburg, Florida, United States")
+        #expect(
+            try PlacesTestSupport.suggest("springfield", near: Self.illinois).places.first?.place.label
+                == "Springfield, Illinois, United States")
+    }
+
+    @Test func theOwnNameWinsAmongPlacesOfSimilarImportance() throws {
+        // Paris, Texas (25 k people) by its own name before Parys, South Africa (48 k),
+        // whose alternate name is Paris.
+        let labels = try PlacesTestSupport.suggest("paris", limit: 3).places.map(\.place.label)
+        #expect(labels == ["Paris, Île-de-France, France", "Paris, Texas, United States", "Parys, Free State, South Africa"])
+    }
+
+    @Test func anOwnNameMatchWeighsTenTimesAnAlternateNameMatch() {
+        let own = RankKey(tier: 0, band: 0, importance: 100, ownName: true, order: 2)
+        #expect(own < RankKey(tier: 0, band: 0, importance: 999, ownName: false, order: 1))
+        #expect(RankKey(tier: 0, band: 0, importance: 1001, ownName: false, order: 1) < own)
+        // Nearer, or a whole name, still comes first.
+        #expect(RankKey(tier: 0, band: 1, importance: 1e9, ownName: true, order: 1) > RankKey(tier: 0, band: 0, importance: 1, ownName: false, order: 2))
+        #expect(RankKey(tier: 1, band: 0, importance: 1e9, ownName: true, order: 1) > RankKey(tier: 0, band: 0, importance: 1, ownName: false, order: 2))
+    }
+
+    // MARK: Why a place matched
+
+    @Test(arguments: [
+        ("roma", "Roma"), ("東京", "東京"), ("athina", "Athina"), ("sankt petersburg", "Sankt Petersburg"),
+        ("münchen", "München"), ("munchen", "Munchen"), ("moskva", "Moskva"), ("róma", "Róma"),
+    ])
+    func theAlternateNameThatMatchedIsShown(query: String, matched: String) throws {
+        #expect(try PlacesTestSupport.suggest(query, limit: 1).places.first?.matched == matched)
+    }
+
+    @Test(arguments: ["paris", "paris tx", "springfield", "sao paulo", "italy"])
+    func nothingIsShownWhenTheOwnNameRegionOrCountryMatched(query: String) throws {
+        #expect(try PlacesTestSupport.suggest(query, limit: 1).places.first?.matched == nil)
+    }
+
+    @Test func suggestAndFindPrintWhatMatchedInTheirJSON() throws {
+        let suggest = String(decoding: runInProcess(MagickeySuggest.run, ["--json", "-n1", "roma"]).stdout, as: UTF8.self)
+        #expect(suggest.contains("\"isCollection\":false,\"matched\":\"Roma\"}"), "\(suggest)")
+        let find = String(decoding: runInProcess(MagickeyFind.run, ["--json", "--text", "athina"]).stdout, as: UTF8.self)
+        #expect(find.contains("\"score\":100,\"matched\":\"Athina\",\"attributes\""), "\(find)")
+        let own = String(decoding: runInProcess(MagickeySuggest.run, ["--json", "-n1", "paris"]).stdout, as: UTF8.self)
+        #expect(own.hasPrefix("{\"suggestions\"") && !own.contains("matched"), "\(own)")
+    }
+}
