@@ -25,6 +25,31 @@ struct RouteGraphProcessTests {
         try await Binaries.run(tool, arguments)
     }
 
+    /// Visits are counted in the local hour of `TZ`, the machine's time zone, and
+    /// suggestions asked in it: 08:30 UTC is 14:00 in Kolkata (UTC+5:30) and 03:30 in New
+    /// York in May (UTC−4, daylight saving time).
+    @Test func visitsAreCountedInTheHourOfDayOfTheTimeZoneTZ() async throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        for (zone, hour) in [("Asia/Kolkata", 14), ("America/New_York", 4), ("UTC", 8), ("<+0130>-1:30", 10)] {
+            let graph = scratch.path + "/\(hour).json"
+            let result = try await visit(["--at", "2024-05-01T08:30:00Z", "Home"], graph: graph, environment: ["TZ": zone])
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+            let text = try String(contentsOfFile: graph, encoding: .utf8)
+            let hours = (0..<24).map { $0 == hour ? "1" : "0" }.joined(separator: ",")
+            #expect(text.contains("{\"hours\":[\(hours)],\"lastVisitedAt\":1714552200,\"name\":\"Home\",\"visits\":1}"), "\(zone): \(text)")
+        }
+        // Work at 09:00 and the Gym at 19:00 in Kolkata; asked at 19:30 there, the Gym;
+        // asked in UTC (14:00), neither hour is near, and Work has more visits.
+        let graph = scratch.graph
+        let log = "2024-05-01T03:30:00Z\tWork\n2024-05-01T03:35:00Z\tWork\n2024-05-01T13:30:00Z\tGym\n"
+            + "2024-05-01T16:00:00Z\tStation\n"
+        #expect(try await visit(["-t", "--trip-gap", "1h"], graph: graph, input: log, environment: ["TZ": "Asia/Kolkata"]).status == 0)
+        let asked = ["--at", "2024-05-02T14:00:00Z"]
+        #expect(try await suggest(asked, graph: graph, environment: ["TZ": "Asia/Kolkata"]).lines == ["Gym", "Work"])
+        #expect(try await suggest(asked, graph: graph, environment: ["TZ": "UTC"]).lines == ["Work", "Gym"])
+    }
+
     /// An unreadable graph file is an error that says how to get past it, and is left
     /// alone. root reads any file, so as root the tools run as nobody, from copies.
     @Test(.enabled(if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser")))

@@ -7,9 +7,10 @@ complete -c routegraph-suggest -f
 complete -c routegraph-suggest -l graph -d 'the route graph file (default: see FILES)' -r -F
 complete -c routegraph-suggest -s f -l from -d 'suggest what follows PLACE (default: the last place visited)' -r -f -k -a '(__wayfind_complete_places)'
 complete -c routegraph-suggest -s n -l limit -d 'print at most N suggestions (default 10; 0: all)' -r -f
-complete -c routegraph-suggest -s s -l successors-only -d 'only places reached from the from-place, no frecency'
+complete -c routegraph-suggest -l at -d 'suggest as if it were TIME: Unix seconds or ISO 8601 (default now)' -r -f
+complete -c routegraph-suggest -s s -l successors-only -d 'only places the from-place has an edge to'
 complete -c routegraph-suggest -l half-life -d 'let old habits fade with this half-life (off by default)' -r -f
-complete -c routegraph-suggest -l scores -d 'add tab-separated columns: score, and edge or frecency'
+complete -c routegraph-suggest -l scores -d 'add tab-separated columns: score, and edge or habit'
 complete -c routegraph-suggest -l json -d 'print a JSON array of {place, score, source} objects'
 complete -c routegraph-suggest -s z -l null-data -d 'end each suggestion with NUL, not newline'
 complete -c routegraph-suggest -l learn -d 'with --generate=init-SHELL: record and complete CMD\'s places' -r -f

@@ -15,6 +15,9 @@ package struct ToolContext: Sendable {
     package var inputIsTerminal = false
     /// The current time in Unix seconds.
     package var now: @Sendable () -> Int64
+    /// The time zone of local hours of day: the machine's (`TZ`) for a real process, UTC
+    /// unless a test says otherwise.
+    package var timeZone: LocalTimeZone = .utc
     /// The position (1 for the first argument after the program's name) of the first
     /// command-line argument that is not valid UTF-8, if any. Swift's
     /// `CommandLine.arguments` replaces such bytes with U+FFFD, which would name another

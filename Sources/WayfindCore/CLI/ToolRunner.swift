@@ -208,6 +208,7 @@ extension ToolContext {
             outputIsTerminal: FileDescriptor.standardOutput.isTerminal,
             now: { Platform.currentTime() })
         context.invalidUTF8Argument = Platform.firstInvalidUTF8Argument()
+        context.timeZone = .system
         context.inputIsTerminal = FileDescriptor.standardInput.isTerminal
         return context
     }

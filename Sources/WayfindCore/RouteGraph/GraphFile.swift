@@ -123,6 +123,27 @@ package struct GraphFile: Sendable {
         return result
     }
 
+    /// Records `request` (`RouteGraph.record(_:)`) under the lock, as `update` does. One
+    /// visit to a file in the writer's layout is saved as the few lines it changes
+    /// (`RouteGraph.visitPatch`), anything else by loading and saving the whole graph:
+    /// the same result either way.
+    @discardableResult
+    package func record(
+        _ request: VisitRequest, lockTimeout: Int64 = defaultLockTimeout, waiting: () -> Void = {}
+    ) throws(GraphFileError) -> VisitOutcome {
+        do {
+            return try update(lockTimeout: lockTimeout, waiting: waiting) { contents, bytes in
+                RouteGraph.visitPatch(contents, in: bytes, request).map { ($0, VisitOutcome(recorded: 1, unknown: [])) }
+            } _: { graph in
+                graph.record(request)
+            }
+        } catch let error as GraphFileError {
+            throw error
+        } catch {
+            preconditionFailure("recording visits throws only file errors: \(error)")
+        }
+    }
+
     private func save(_ pieces: [UnsafeRawBufferPointer]) throws(GraphFileError) {
         try Self.fileSystem { () throws(FileSystemError) in
             try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: backupPath)

@@ -42,6 +42,10 @@ struct GraphFileContents {
         var visits: Int64
         var timeValue: Int64
         var element: Range<Int32>
+        /// Where the `hours` array starts (its `[`); -1 when the record has none. The
+        /// counts are read from there when they are needed (`hours(of:in:)`), so that a
+        /// record stays small.
+        var hoursStart: Int32 = -1
 
         /// When the place was last visited, if the file says.
         var time: Int64? { timeValue == .min ? nil : timeValue }
@@ -80,6 +84,10 @@ struct GraphFileContents {
     var version: Int64 = 0
     /// The bytes of names that had escapes, decoded.
     var decodedNames = DecodedNames()
+    /// How many edges and records were not in the writer's layout, and were read by the
+    /// general path: none for a file `json()` wrote without escapes (tests check it, so
+    /// that a new key cannot make every line take the slow path unnoticed).
+    var elementsReadByGeneralPath = 0
 
     /// Whether the file has a `places` array (the seed's format has none).
     var hasRecords: Bool { members.contains { $0.key == .places } }
@@ -92,6 +100,36 @@ struct GraphFileContents {
             return UnsafeRawBufferPointer(start: bytes.baseAddress! + Int(name.start), count: Int(name.count))
         }
         return UnsafeRawBufferPointer(decodedNames.names[Int(-name.start - 1)])
+    }
+
+    /// The visits by hour of `record`; none when it has no `hours`. `bytes` are the file's.
+    ///
+    /// The array was checked when the file was read (24 integers from 0 to `UInt32.max`,
+    /// whatever the whitespace), so its numbers are runs of digits between other bytes.
+    func hours(of record: Record, in bytes: UnsafeRawBufferPointer) -> HourCounts {
+        var hours = HourCounts()
+        guard record.hoursStart >= 0 else { return hours }
+        var offset = Int(record.hoursStart) + 1
+        var hour = 0
+        var value: UInt32 = 0
+        var inNumber = false
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte &- UInt8(ascii: "0") < 10 {
+                value = value &* 10 &+ UInt32(byte &- UInt8(ascii: "0"))
+                inNumber = true
+            } else {
+                if inNumber {
+                    hours.set(hour: hour, to: value)
+                    hour += 1
+                    value = 0
+                    inNumber = false
+                }
+                if byte == UInt8(ascii: "]") || hour == HourCounts.hoursPerDay { break }
+            }
+            offset += 1
+        }
+        return hours
     }
 
     /// The decoded bytes of names with escapes, each in memory of its own (a class, so
@@ -219,6 +257,7 @@ struct GraphFileContents {
         throws(JSONError)
     {
         let start = reader.offset
+        elementsReadByGeneralPath += 1
         try Self.within(path(), &reader) { (reader) throws(JSONError) in try reader.beginObject() }
         var origin: Name? = nil
         var destination: Name? = nil
@@ -226,6 +265,7 @@ struct GraphFileContents {
         // The weight of an edge (1 when missing) or the visits of a place.
         var count: Int64 = isEdge ? 1 : 0
         var time: Int64?
+        var hoursStart: Int32 = -1
         while let found = try reader.nextKeyBytes({ ElementKey(rawValue: String(decoding: $0, as: UTF8.self)) }) {
             // Another element's keys are unknown keys here.
             guard let key = found, key == .lastVisitedAt || key.isOfEdges == isEdge else {
@@ -246,6 +286,10 @@ struct GraphFileContents {
                 time = try Self.within(path(), key: key.rawValue, &reader) { (reader) throws(JSONError) in
                     try reader.readNullIfPresent() ? nil : try reader.readInt64()
                 }
+            case .hours:
+                hoursStart = try Self.within(path(), key: key.rawValue, &reader) { (reader) throws(JSONError) in
+                    try Self.readHours(&reader)
+                }
             }
         }
         let element = Int32(start)..<Int32(reader.offset)
@@ -256,8 +300,57 @@ struct GraphFileContents {
             edges.append(Edge(origin: origin, destination: destination, weight: count, timeValue: time ?? .min, element: element))
         } else {
             guard let name else { throw missing("name") }
-            records.append(Record(name: name, visits: count, timeValue: time ?? .min, element: element))
+            records.append(Record(name: name, visits: count, timeValue: time ?? .min, element: element, hoursStart: hoursStart))
         }
+    }
+
+    /// Reads `hours` in any layout: null (none), or an array of 24 integers from 0 to
+    /// `UInt32.max`; where the array starts, or -1 for null.
+    private static func readHours(_ reader: inout JSONReader) throws(JSONError) -> Int32 {
+        if try reader.readNullIfPresent() { return -1 }
+        let start = reader.offset
+        try reader.beginArray()
+        var count = 0
+        while try reader.nextElement() {
+            let valueStart = reader.offset
+            let value = try reader.readInt64()
+            guard count < HourCounts.hoursPerDay else {
+                throw reader.error("expected \(HourCounts.hoursPerDay) counts, one per hour, found more", at: valueStart)
+            }
+            guard value >= 0, value <= Int64(UInt32.max) else {
+                throw reader.error("a count must be from 0 to \(UInt32.max)", at: valueStart)
+            }
+            count += 1
+        }
+        guard count == HourCounts.hoursPerDay else {
+            throw reader.error("expected \(HourCounts.hoursPerDay) counts, one per hour, found \(count)", at: start)
+        }
+        return Int32(start)
+    }
+
+    /// Reads the `hours` array in exactly the layout `GraphFileFormat.appendRecord`
+    /// writes, after its `[`: 24 counts of digits without a leading zero, each at most
+    /// `UInt32.max`, with commas between, up to the `]` (left for the literal that
+    /// follows, which starts with it); false for anything else.
+    @inline(__always)
+    private static func readWrittenHours(_ reader: inout JSONReader) -> Bool {
+        let bytes = reader.bytes
+        var offset = reader.offset
+        for hour in 0..<HourCounts.hoursPerDay {
+            let start = offset
+            var value: UInt64 = 0
+            while offset < bytes.count, bytes[offset] &- UInt8(ascii: "0") < 10, offset - start < 11 {
+                value = value &* 10 &+ UInt64(bytes[offset] &- UInt8(ascii: "0"))
+                offset += 1
+            }
+            let digits = offset - start
+            guard digits > 0, digits == 1 || bytes[start] != UInt8(ascii: "0"), value <= UInt64(UInt32.max),
+                offset < bytes.count, bytes[offset] == (hour == HourCounts.hoursPerDay - 1 ? UInt8(ascii: "]") : UInt8(ascii: ","))
+            else { return false }
+            if hour < HourCounts.hoursPerDay - 1 { offset += 1 }
+        }
+        reader.rewind(to: offset)
+        return true
     }
 
     /// Reads a record in exactly the layout `GraphFileFormat.appendRecord` writes, without
@@ -266,14 +359,34 @@ struct GraphFileContents {
     private mutating func readWrittenRecord(_ reader: inout JSONReader) -> Bool {
         typealias F = GraphFileFormat
         let start = reader.offset
-        guard reader.skipLiteral(F.recordTime), let time = reader.plainNonNegativeInteger(),
-            reader.skipLiteral(F.recordName), let name = reader.plainStringBody(),
-            reader.skipLiteral(F.recordVisits), let visits = reader.plainNonNegativeInteger(), reader.skipLiteral(F.objectEnd)
+        var hoursStart: Int32 = -1
+        var time = Int64.min
+        /// `,"lastVisitedAt":N,"name":"` after the literal that starts it.
+        func readTime(_ reader: inout JSONReader) -> Bool {
+            guard let value = reader.plainNonNegativeInteger(), reader.skipLiteral(F.recordName) else { return false }
+            time = value
+            return true
+        }
+        if reader.skipLiteral(F.recordHours) {
+            hoursStart = Int32(reader.offset - 1)
+            guard Self.readWrittenHours(&reader) else { return false }
+            if reader.skipLiteral(F.recordHoursEnd) {
+                guard readTime(&reader) else { return false }
+            } else {
+                guard reader.skipLiteral(F.recordHoursEndNoTime) else { return false }
+            }
+        } else if reader.skipLiteral(F.recordTime) {
+            guard readTime(&reader) else { return false }
+        } else {
+            guard reader.skipLiteral(F.recordNameFirst) else { return false }
+        }
+        guard let name = reader.plainStringBody(), reader.skipLiteral(F.recordVisits),
+            let visits = reader.plainNonNegativeInteger(), reader.skipLiteral(F.objectEnd)
         else { return false }
         records.append(
             Record(
                 name: Self.span(name, in: reader.bytes), visits: visits, timeValue: time,
-                element: Int32(start)..<Int32(reader.offset)))
+                element: Int32(start)..<Int32(reader.offset), hoursStart: hoursStart))
         return true
     }
 
@@ -304,7 +417,7 @@ struct GraphFileContents {
 
     /// The keys of edges and records.
     private enum ElementKey: String {
-        case origin, destination, weight, name, visits, lastVisitedAt
+        case origin, destination, weight, name, visits, lastVisitedAt, hours
 
         /// Whether it is a key of edges (else of records, or, `lastVisitedAt`, of both).
         var isOfEdges: Bool { self == .origin || self == .destination || self == .weight }

@@ -10,15 +10,17 @@
 ///       "lastVisitedAt": 1700000000,
 ///       "lastVisitedLocation": "Airport",
 ///       "places": [
-///         {"lastVisitedAt":1700000000,"name":"Airport","visits":12}
+///         {"hours":[0,0,0,0,0,0,0,0,2,1,0,0,0,0,0,0,0,5,4,0,0,0,0,0],"lastVisitedAt":1700000000,"name":"Airport","visits":12}
 ///       ],
 ///       "version": 1
 ///     }
 ///
 /// - The seed's keys keep their names and types: `edges` (`origin`, `destination`,
 ///   `weight`) and `lastVisitedLocation` (string, absent or null). Ours are additions:
-///   `version`, `lastVisitedAt` (top and edges) and `places` (visits and last visit of
-///   each place; a file without it, the seed's, gets them estimated from its edges).
+///   `version`, `lastVisitedAt` (top and edges) and `places` (visits, last visit and
+///   visits by local hour of day of each place; a file without it, the seed's, gets
+///   visits estimated from its edges; a record without `hours`, its visits spread evenly
+///   over the day).
 /// - No `version` is the seed's format (0); a newer version than `currentVersion` is
 ///   refused even when the rest does not parse ("upgrade", not "syntax error").
 /// - Unknown keys of any type are validated and ignored (`successors`, which earlier
@@ -85,7 +87,7 @@ extension RouteGraph {
                 let record = contents.records[recordIndex]
                 recordIndex += 1
                 if let index = intern(spelling: contents.bytes(of: record.name, in: bytes)) {
-                    addStatistics(visits: record.visits, lastVisitedAt: record.time, to: index)
+                    addRecord(record, of: contents, in: bytes, to: index)
                 }
             }
         }
@@ -146,7 +148,7 @@ extension RouteGraph {
             guard place.visits > 0 || place.lastVisitedAt != nil else { continue }
             F.append(isFirst ? F.firstElement : F.elementSeparator, to: &bytes)
             isFirst = false
-            F.appendRecord(name: place.name, visits: place.visits, time: place.lastVisitedAt, to: &bytes)
+            F.appendRecord(name: place.name, visits: place.visits, time: place.lastVisitedAt, hours: place.hours, to: &bytes)
         }
         F.append(isFirst ? F.emptyListEnd : F.listEnd, to: &bytes)
         othersBefore("version\"")
@@ -154,6 +156,15 @@ extension RouteGraph {
         for member in others { bytes += [0x2C, 0x0A, 0x20, 0x20] + member }
         F.append(F.documentEnd, to: &bytes)
         return bytes
+    }
+
+    /// Adds what a place record of a file says (visits, last visit, visits by hour) to the
+    /// place `index`: every reader of records calls this.
+    mutating func addRecord(
+        _ record: GraphFileContents.Record, of contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, to index: Int
+    ) {
+        addStatistics(visits: record.visits, lastVisitedAt: record.time, to: index)
+        if record.hoursStart >= 0 { placeTable[index].hours.add(contents.hours(of: record, in: bytes)) }
     }
 
     /// Adds read statistics to a place; two spellings of one place add their visits
@@ -177,7 +188,7 @@ extension RouteGraph {
 ///       "lastVisitedAt": 1700000000,       header, with a last place only
 ///       "lastVisitedLocation": "B",
 ///       "places": [                        placesStart
-///         {"lastVisitedAt":1700000000,"name":"B","visits":1}
+///         {"hours":[0,…,1,…,0],"lastVisitedAt":1700000000,"name":"B","visits":1}
 ///       ],
 ///       "version": 1                       version
 ///     }                                    documentEnd
@@ -208,6 +219,9 @@ enum GraphFileFormat {
     static var edgeOrigin: StaticString { ",\"origin\":\"" }
     static var edgeWeight: StaticString { ",\"weight\":" }
     static var recordTime: StaticString { "{\"lastVisitedAt\":" }
+    static var recordHours: StaticString { "{\"hours\":[" }
+    static var recordHoursEnd: StaticString { "],\"lastVisitedAt\":" }
+    static var recordHoursEndNoTime: StaticString { "],\"name\":\"" }
     static var recordName: StaticString { ",\"name\":\"" }
     static var recordNameFirst: StaticString { "{\"name\":\"" }
     static var recordVisits: StaticString { ",\"visits\":" }
@@ -234,14 +248,22 @@ enum GraphFileFormat {
         append(objectEnd, to: &bytes)
     }
 
-    /// Appends one place record (without its separator).
-    static func appendRecord(name: String, visits: Int, time: Int64?, to bytes: inout [UInt8]) {
+    /// Appends one place record (without its separator); `hours` only when some visits
+    /// are known by hour.
+    static func appendRecord(name: String, visits: Int, time: Int64?, hours: HourCounts, to bytes: inout [UInt8]) {
+        if !hours.isEmpty {
+            append(recordHours, to: &bytes)
+            for hour in 0..<HourCounts.hoursPerDay {
+                if hour > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONWriter.appendInteger(Int64(hours[hour]), to: &bytes)
+            }
+        }
         if let time {
-            append(recordTime, to: &bytes)
+            append(hours.isEmpty ? recordTime : recordHoursEnd, to: &bytes)
             JSONWriter.appendInteger(time, to: &bytes)
             append(recordName, to: &bytes)
         } else {
-            append(recordNameFirst, to: &bytes)
+            append(hours.isEmpty ? recordNameFirst : recordHoursEndNoTime, to: &bytes)
         }
         appendName(name, to: &bytes)
         append(recordVisits, to: &bytes)

@@ -28,7 +28,10 @@ extension RouteGraph {
     /// The small graph holds the from-place, the last place, the successors, and of the
     /// other places those that can be among the `limit` best by score and time (the first
     /// part of `ranksBefore`) and pass the filter: any other ranks below `limit` of them.
-    /// (The last place is always there: its record is not how it is shown.)
+    /// (The last place is always there: its record is not how it is shown.) A place's
+    /// score depends on the habits of all places: they are summed over every record
+    /// first, in file order, which is the order the whole graph sums its places in, and
+    /// the small graph is given the sum.
     static func scannedSuggestions(
         _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest,
         filter: ((String) -> Bool)?
@@ -51,40 +54,55 @@ extension RouteGraph {
         }
 
         // The records: those of the from-place, the last place (shown as the header spells
-        // it) and the successors, and the best others.
+        // it) and the successors, and the best others; first every record's habit.
+        let moment = SuggestionMoment(request)
         let room = request.successorsOnly ? 0 : request.limit ?? 0
         var needed: [Int] = []
-        var best = BestCandidates(room: room)
+        /// The habit of each record that may rank; nil for the needed ones and those a
+        /// full load drops (an empty name).
+        var habits = [Double?](repeating: nil, count: contents.records.count)
+        var allHabits = 0.0
         /// The records' keys, to see that no place has two records.
         var keys = NameSet(capacity: contents.records.count)
         for (index, record) in contents.records.enumerated() {
             let spelling = contents.bytes(of: record.name, in: bytes)
-            let isNeeded = PlaceName.withKey(spelling) { key -> Bool? in
+            let isNeeded = PlaceName.withKey(spelling) { key -> Bool?? in
                 // A second record of a place.
                 guard keys.insert(key) else { return nil }
+                if key.isEmpty { return .some(nil) }
                 return fromBytes.withUnsafeBytes { Platform.bytesEqual(key, $0) }
                     || lastKey.withUnsafeBytes { Platform.bytesEqual(key, $0) }
                     || successorKeys.contains { $0.withUnsafeBytes { Platform.bytesEqual(key, $0) } }
             }
             guard let isNeeded else { return nil }
-            if isNeeded {
-                needed.append(index)
-                continue
-            }
-            let score = frecency(
-                visits: Int(clamping: record.visits), lastVisitedAt: record.time, now: request.now, halfLife: request.halfLife)
-            let time = record.timeValue
-            guard best.admits(score: score, time: time), filter?(PlaceName.normalize(spelling).display) ?? true else { continue }
-            best.append(Candidate(place: index, score: score, time: time))
+            guard let isNeeded else { continue }
+            let habit = habit(
+                visits: Int(clamping: record.visits), hours: contents.hours(of: record, in: bytes), lastVisitedAt: record.time,
+                at: moment)
+            allHabits += habit
+            if isNeeded { needed.append(index) } else { habits[index] = habit }
         }
-        best.cut()
+        var best = BestCandidates(room: room)
+        if room > 0 {
+            for (index, habit) in habits.enumerated() {
+                guard let habit else { continue }
+                let record = contents.records[index]
+                let score = score(trips: 0, habit: habit, allHabits: allHabits)
+                let time = record.timeValue
+                guard best.admits(score: score, time: time),
+                    filter?(PlaceName.normalize(contents.bytes(of: record.name, in: bytes)).display) ?? true
+                else { continue }
+                best.append(Candidate(place: index, score: score, time: time))
+            }
+            best.cut()
+        }
 
         // The small graph, and its answer.
         var graph = RouteGraph()
         for index in needed + best.list.map(\.place) {
             let record = contents.records[index]
             if let place = graph.intern(spelling: contents.bytes(of: record.name, in: bytes)) {
-                graph.addStatistics(visits: record.visits, lastVisitedAt: record.time, to: place)
+                graph.addRecord(record, of: contents, in: bytes, to: place)
             }
         }
         if let lastSpelling {
@@ -99,20 +117,20 @@ extension RouteGraph {
             else { return nil }
             graph.strengthen(from: from, to: to, by: Int(clamping: edge.weight), at: edge.time)
         }
-        let suggestions = graph.suggestions(for: request, filter: filter)
+        let suggestions = graph.suggestions(for: request, filter: filter, allHabits: allHabits)
         if request.successorsOnly || request.limit == 0 { return suggestions }
         guard suggestions.count == request.limit else { return nil }
-        if let last = suggestions.last, last.source == .frecency, !(last.score > 0) { return nil }
+        if let last = suggestions.last, !(last.score > 0) { return nil }
         return suggestions
     }
 
     // MARK: Visits
 
-    /// The changes to the graph file `bytes` (read as `contents`) that record one visit,
-    /// in file order: the file then holds what loading it,
-    /// calling `visit(_:at:selfLoops:newTrip:tripGap:)` and `prune(maxPlaces:)` (0: no
-    /// limit) and saving would record it; nil when the file must be loaded and saved whole:
+    /// The changes to the graph file `bytes` (read as `contents`) that record `request`,
+    /// in file order: the file then holds what loading it, calling `record(request)` and
+    /// saving would; nil when the file must be loaded and saved whole:
     ///
+    /// - the request is not one visit and nothing to forget;
     /// - it is not in the current version, lacks `places` or the header values, has one
     ///   of its keys twice or the `successors` of earlier versions (which a save drops),
     ///   or an empty list the visit would add to;
@@ -125,10 +143,10 @@ extension RouteGraph {
     ///   merged);
     /// - `maxPlaces` might drop a place.
     static func visitPatch(
-        _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, place: String, at time: Int64,
-        selfLoops: Bool = false, newTrip: Bool = false, tripGap: Int64? = nil, maxPlaces: Int = 0
+        _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, _ request: VisitRequest
     ) -> [FileChange]? {
-        guard contents.version == currentVersion else { return nil }
+        guard request.visits.count == 1, request.forget.isEmpty, contents.version == currentVersion else { return nil }
+        let (place, time, maxPlaces) = (request.visits[0].place, request.visits[0].time, request.maxPlaces)
         // Each key once, none unknown; the header values' places.
         var timeSpan: Range<Int32>? = nil
         var locationSpan: Range<Int32>? = nil
@@ -183,7 +201,7 @@ extension RouteGraph {
             }
         }
         // A visit adds at most two places: the visited one, and the last one if no other
-        // line names it.
+        // line names it. (So the small graph's own prune, below, drops nothing either.)
         guard maxPlaces <= 0 || Self.namesFewPlaces(contents, in: bytes, atMost: maxPlaces - 2) else {
             return nil
         }
@@ -202,8 +220,7 @@ extension RouteGraph {
         var graph = RouteGraph()
         let from = graph.intern(display: last.display, key: last.key)
         for index in lastRecords {
-            let record = contents.records[index]
-            graph.addStatistics(visits: record.visits, lastVisitedAt: record.time, to: from)
+            graph.addRecord(contents.records[index], of: contents, in: bytes, to: from)
         }
         graph.lastPlace = from
         graph.lastVisitedAt = contents.lastVisitedAt
@@ -213,8 +230,7 @@ extension RouteGraph {
         if edgeMatch != nil || recordMatch != nil {
             let to = graph.intern(display: visited.display, key: visited.key)
             if let recordMatch, to != from {
-                let record = contents.records[recordMatch]
-                graph.addStatistics(visits: record.visits, lastVisitedAt: record.time, to: to)
+                graph.addRecord(contents.records[recordMatch], of: contents, in: bytes, to: to)
             }
             if let edgeMatch {
                 let edge = contents.edges[edgeMatch]
@@ -222,9 +238,7 @@ extension RouteGraph {
                 edgeBefore = graph.links.last
             }
         }
-        guard graph.visit(place, at: time, selfLoops: selfLoops, newTrip: newTrip, tripGap: tripGap),
-            let to = graph.lastPlace
-        else { return nil }
+        guard graph.record(request).recorded == 1, let to = graph.lastPlace else { return nil }
 
         // The new file: the changed lines in place of the old ones, new lines at the ends
         // of their lists.
@@ -252,7 +266,7 @@ extension RouteGraph {
         }
         let stats = graph.placeTable[to]
         let written = put(at: recordMatch.map { contents.records[$0].element }, orAfter: contents.records.last?.element.upperBound) {
-            F.appendRecord(name: stats.name, visits: stats.visits, time: stats.lastVisitedAt, to: &$0)
+            F.appendRecord(name: stats.name, visits: stats.visits, time: stats.lastVisitedAt, hours: stats.hours, to: &$0)
         }
         guard written else { return nil }
         _ = put(at: timeSpan, orAfter: nil) { JSONWriter.appendInteger(graph.lastVisitedAt ?? time, to: &$0) }

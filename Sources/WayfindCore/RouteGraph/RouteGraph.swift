@@ -4,7 +4,8 @@
 /// idea), and the places that usually follow are the suggestions. Two spellings are one
 /// place when `placeKey(_:)` folds them to the same key; the spelling used most recently
 /// is the one shown. Edges and places remember when they were last visited (Unix
-/// seconds, given by the caller) and places how often, for frecency. A visit can start a
+/// seconds, given by the caller) and places how often, and at which hours of the day, for
+/// the habits suggestions weigh (`Suggestions.swift`). A visit can start a
 /// new trip (`newTrip`, or `tripGap`), which records no edge from the previous place.
 ///
 /// Places live in an array and edges refer to them by index, with dictionaries from
@@ -41,13 +42,15 @@ public struct RouteGraph: Sendable {
         var name: String
         /// `placeKey(name)`.
         var key: String
-        /// How many visits it had (frecency's "often").
+        /// How many visits it had.
         var visits: Int = 0
-        /// When it was last visited, in Unix seconds (frecency's "recently").
+        /// When it was last visited, in Unix seconds.
         var lastVisitedAt: Int64? = nil
+        /// Its visits by local hour of day, as far as known.
+        var hours = HourCounts()
     }
 
-    /// What is known about visits to one place, for frecency.
+    /// What is known about visits to one place: its habits.
     public struct PlaceStatistics: Sendable, Equatable {
         /// The display spelling.
         public var name: String
@@ -55,12 +58,15 @@ public struct RouteGraph: Sendable {
         public var visits: Int
         /// When it was last visited, in Unix seconds, if known.
         public var lastVisitedAt: Int64?
+        /// Its visits by local hour of day, as far as known (none for older files).
+        public var hours: HourCounts
 
         /// Statistics for one place.
-        public init(name: String, visits: Int, lastVisitedAt: Int64?) {
+        public init(name: String, visits: Int, lastVisitedAt: Int64?, hours: HourCounts = HourCounts()) {
             self.name = name
             self.visits = visits
             self.lastVisitedAt = lastVisitedAt
+            self.hours = hours
         }
     }
 
@@ -141,7 +147,8 @@ public struct RouteGraph: Sendable {
     }
 
     func statistics(at index: Int) -> PlaceStatistics {
-        PlaceStatistics(name: placeTable[index].name, visits: placeTable[index].visits, lastVisitedAt: placeTable[index].lastVisitedAt)
+        let place = placeTable[index]
+        return PlaceStatistics(name: place.name, visits: place.visits, lastVisitedAt: place.lastVisitedAt, hours: place.hours)
     }
 
     // MARK: Place identity
@@ -156,8 +163,9 @@ public struct RouteGraph: Sendable {
     // MARK: Changing
 
     /// Records a visit to `place` at `time` (Unix seconds): strengthens the edge from the
-    /// last place (creating it with weight 1), counts the visit on the place, then makes
-    /// `place` the last place and its spelling the displayed one.
+    /// last place (creating it with weight 1), counts the visit on the place and in its
+    /// local hour of day in `timeZone`, then makes `place` the last place and its
+    /// spelling the displayed one.
     ///
     /// No edge is recorded when `newTrip` is set, when the visit comes more than
     /// `tripGap` seconds after the last one, or when `place` is the last place itself and
@@ -165,7 +173,8 @@ public struct RouteGraph: Sendable {
     /// only whitespace.
     @discardableResult
     public mutating func visit(
-        _ place: String, at time: Int64, selfLoops: Bool = false, newTrip: Bool = false, tripGap: Int64? = nil
+        _ place: String, at time: Int64, selfLoops: Bool = false, newTrip: Bool = false, tripGap: Int64? = nil,
+        timeZone: LocalTimeZone = .system
     ) -> Bool {
         let (display, key) = PlaceName.normalize(place)
         guard !key.isEmpty else { return false }
@@ -175,6 +184,7 @@ public struct RouteGraph: Sendable {
             strengthen(from: last, to: here, by: 1, at: time)
         }
         addStatistics(visits: 1, lastVisitedAt: time, to: here)
+        placeTable[here].hours.count(hour: timeZone.hour(at: time))
         lastPlace = here
         lastVisitedAt = time
         revision += 1
@@ -310,6 +320,7 @@ public struct RouteGraph: Sendable {
         for index in removed.indices where removed[index] {
             placeTable[index].visits = 0
             placeTable[index].lastVisitedAt = nil
+            placeTable[index].hours = HourCounts()
         }
         if let last = lastPlace, removed[last] {
             lastPlace = nil

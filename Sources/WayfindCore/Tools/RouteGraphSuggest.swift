@@ -11,10 +11,10 @@ package enum RouteGraphSuggest {
         summary: "print the places that usually come next, best first",
         usage: ["[OPTIONS] [QUERY...]"],
         description: """
-            Print likely next places, best first, one per line: first the places the \
-            from-place (by default the last place visited) has edges to, by weight, then \
-            every other place by frecency (see ORDER). The from-place itself is never \
-            suggested. QUERY words keep only the places in which every word starts a \
+            Print likely next places, best first, one per line, by one score: the trips \
+            made from the from-place (by default the last place visited), which count less \
+            as time passes since arriving there, plus the habits of each place at this \
+            time of day (see ORDER). The from-place itself is never suggested. QUERY words keep only the places in which every word starts a \
             different word, ignoring case and accents, as smartgrep(1) matches: 'ai' \
             finds Airport, 'sao' finds São Paulo.
             """,
@@ -29,31 +29,30 @@ package enum RouteGraphSuggest {
             ManSection(
                 "ORDER",
                 """
-                First come the successors of the from-place: the places it has edges to, by \
-                the edge's weight (how often that trip was made), heaviest first; equal \
-                weights by the time the edge was last travelled, latest first; then by name.
+                Every place but the from-place gets one score; highest first, then the \
+                latest visit, then by name:
 
-                Then, unless --successors-only, every other place, by frecency, highest \
-                first; equal scores by the time of the last visit, then by name. Frecency \
-                is visits × recency, where recency is 4 when the place was last visited \
-                within the hour, 2 within the day, 0.5 within the week and 0.25 after that \
-                (or when the time is unknown), as in zoxide. So 3 visits an hour ago (12) \
-                beat 20 visits last month (5), but 100 visits last month (25) beat both.
+                  score = trips × 2^(-hours since arriving here / 6)
+                        + 10 × (visits + 10 × visits now) / (the same, summed over all places)
 
-                With --half-life H, an edge counts weight × 2^(-age/H), age being the time \
-                since the edge was last travelled, and frecency is visits × 2^(-age/H), age \
-                being the time since the place was last visited. Edges without a time (from \
-                files written by other programs) do not fade.
+                trips: how often the trip from the from-place to the place was made (0 \
+                without an edge). visits now: those made within 2 hours of now's hour of \
+                day (--at), in the local time zone (TZ); visits not known by hour (older \
+                files) count evenly over the day. --successors-only keeps the places with \
+                an edge from here.
 
-                If the from-place is unknown (never visited), only frecency remains. A \
+                With --half-life H, old habits fade too: an edge also counts 2^(-age/H), age \
+                being the time since it was last travelled, and a place's visits \
+                2^(-age/H), age being the time since its last visit. Edges and places \
+                without a time (from files written by other programs) do not fade. A \
                 missing graph file is an empty graph: nothing is printed and the status is 1.
                 """),
             ManSection(
                 "OUTPUT",
                 """
                 One place per line. With --scores, each line is the place, a tab, the score \
-                (the edge's weight, faded with --half-life, or the frecency; up to three \
-                decimals) and a tab followed by edge or frecency. With --json, one JSON array \
+                (see ORDER; up to three decimals) and a tab followed by edge (the from-place \
+                has an edge to it) or habit (it has not). With --json, one JSON array \
                 of objects with the keys place, score and source.
                 """),
             ManSection(
@@ -220,7 +219,7 @@ package struct RouteGraphSuggestOptions {
             throw UsageError("--learn goes with --generate=init-bash, init-zsh or init-fish")
         }
         graph = try parsed.value(of: GraphLocation.flag)
-        request = SuggestionRequest(now: context.now())
+        request = SuggestionRequest(now: try parsed.value(of: F.at) ?? context.now(), timeZone: context.timeZone)
         request.from = try parsed.value(of: F.from)
         let limit = try parsed.value(of: F.limit) ?? RouteGraphSuggest.defaultLimit
         request.limit = limit == 0 ? nil : limit
@@ -251,14 +250,19 @@ enum RouteGraphSuggestFlags {
         "limit", short: "n", value: "N", help: "print at most N suggestions (default 10; 0: all)", expected: "a number ≥ 0"
     ) { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
     static let successorsOnly = Flag(
-        "successors-only", short: "s", help: "only places reached from the from-place, no frecency")
+        "successors-only", short: "s", help: "only places the from-place has an edge to")
+    static let at = Flag(
+        "at", value: "TIME", help: "suggest as if it were TIME: Unix seconds or ISO 8601 (default now)",
+        manHelp:
+            "Suggest as if it were TIME instead of now: the time of day whose habits count, and the time since arriving at the from-place. TIME is Unix seconds, or ISO 8601 such as 2024-05-01T18:00:00+02:00 (UTC when no offset is given), in the years 1970 to 9999, as for routegraph-visit --at.",
+        expected: "Unix seconds or ISO 8601 from 1970 to 9999, such as 2024-05-01T08:30:00Z", parse: TimeText.timestamp)
     static let halfLife = Flag(
         "half-life", value: "DURATION", help: "let old habits fade with this half-life (off by default)",
         manHelp:
-            "Let old habits fade: an edge counts its weight times 2^(-age/DURATION), age being the time since it was last travelled, and frecency decays the same way (see ORDER). DURATION is seconds, or a number followed by s, m, h, d or w (30d). Off by default.",
+            "Let old habits fade: an edge counts its weight times 2^(-age/DURATION), age being the time since it was last travelled, and a place's visits decay the same way (see ORDER). DURATION is seconds, or a number followed by s, m, h, d or w (30d). Off by default.",
         expected: "a duration such as 30d, 12h or 3600"
     ) { TimeText.duration($0).flatMap { $0 > 0 ? $0 : nil } }
-    static let scores = Flag("scores", help: "add tab-separated columns: score, and edge or frecency")
+    static let scores = Flag("scores", help: "add tab-separated columns: score, and edge or habit")
     static let json = Flag("json", help: "print a JSON array of {place, score, source} objects")
     static let nullData = Flag("null-data", short: "z", help: "end each suggestion with NUL, not newline")
     static let learn = Flag(
@@ -269,7 +273,7 @@ enum RouteGraphSuggestFlags {
 
     /// The table, in `--help` order.
     static let table: [FlagSpec] = [
-        GraphLocation.flag.spec, from.spec, limit.spec, successorsOnly.spec, halfLife.spec, scores.spec, json.spec,
+        GraphLocation.flag.spec, from.spec, limit.spec, at.spec, successorsOnly.spec, halfLife.spec, scores.spec, json.spec,
         nullData.spec, learn.spec,
     ]
 }

@@ -63,46 +63,23 @@ package enum RouteGraphVisit {
     package static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
         runTool(spec, arguments: arguments, context: context) { parsed, _, errors in
             let options = try RouteGraphVisitOptions(parsed, context: context)
-            var visits: [PlannedVisit] = []
+            var visits: [VisitRequest.Visit] = []
             for place in options.places {
                 if place == "-" {
                     visits += try readVisits(from: context.standardInput, options: options)
                 } else {
-                    visits.append(PlannedVisit(place: try checkedName(place, where: "place name"), time: options.time))
+                    visits.append(VisitRequest.Visit(place: try checkedName(place, where: "place name"), time: options.time))
                 }
             }
             let path = try GraphLocation.path(explicit: options.graph, environment: context.environment)
-            let file: GraphFile
-            let outcome: (recorded: Int, unknown: [String])
+            let request = VisitRequest(
+                visits: visits, forget: options.forget, newTrip: options.newTrip, tripGap: options.tripGap,
+                selfLoops: options.selfLoops, maxPlaces: options.maximumPlaces, timeZone: context.timeZone)
+            let outcome: VisitOutcome
             do {
-                file = try GraphFile(resolving: path)
-                // One visit, the usual call from a shell hook: the file with the lines it
-                // changes rewritten, in place of a full load and save, when that is the same.
-                let patch = {
-                    (contents: GraphFileContents, bytes: UnsafeRawBufferPointer) -> ([FileChange], (recorded: Int, unknown: [String]))? in
-                    guard visits.count == 1, options.forget.isEmpty,
-                        let patched = RouteGraph.visitPatch(
-                            contents, in: bytes, place: visits[0].place, at: visits[0].time, selfLoops: options.selfLoops,
-                            newTrip: options.newTrip, tripGap: options.tripGap, maxPlaces: options.maximumPlaces)
-                    else { return nil }
-                    return (patched, (1, []))
-                }
+                let file = try GraphFile(resolving: path)
                 let waiting = { errors.report("waiting for the lock on \(file.lockPath), which another process holds") }
-                outcome = try file.update(lockTimeout: options.lockTimeout, waiting: waiting, patching: patch) { graph in
-                    var unknown: [String] = []
-                    for place in options.forget where !graph.forget(place) { unknown.append(place) }
-                    var recorded = 0
-                    for (offset, visit) in visits.enumerated() {
-                        let newTrip = offset == 0 && options.newTrip
-                        if graph.visit(
-                            visit.place, at: visit.time, selfLoops: options.selfLoops, newTrip: newTrip, tripGap: options.tripGap)
-                        {
-                            recorded += 1
-                        }
-                    }
-                    if options.maximumPlaces > 0 { graph.prune(maxPlaces: options.maximumPlaces) }
-                    return (recorded, unknown)
-                }
+                outcome = try file.record(request, lockTimeout: options.lockTimeout, waiting: waiting)
             } catch let error as GraphFileError {
                 throw ToolError(error.description)
             }
@@ -138,7 +115,7 @@ package enum RouteGraphVisit {
 
     /// The visits on standard input: one per line (or NUL-terminated record), trimmed,
     /// empty ones skipped; with `--timestamped`, `TIME<TAB>PLACE`.
-    static func readVisits(from input: FileDescriptor, options: RouteGraphVisitOptions) throws -> [PlannedVisit] {
+    static func readVisits(from input: FileDescriptor, options: RouteGraphVisitOptions) throws -> [VisitRequest.Visit] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -153,7 +130,7 @@ package enum RouteGraphVisit {
             bytes.append(contentsOf: chunk[0..<count])
         }
         let terminator: UInt8 = options.nullData ? 0 : 0x0A
-        var visits: [PlannedVisit] = []
+        var visits: [VisitRequest.Visit] = []
         var lineNumber = 0
         for line in bytes.split(separator: terminator, omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -184,7 +161,7 @@ package enum RouteGraphVisit {
                 }
                 continue
             }
-            visits.append(PlannedVisit(place: try checkedName(name, where: origin), time: time))
+            visits.append(VisitRequest.Visit(place: try checkedName(name, where: origin), time: time))
         }
         return visits
     }
@@ -283,11 +260,4 @@ enum RouteGraphVisitFlags {
         GraphLocation.flag.spec, at.spec, timestamped.spec, newTrip.spec, tripGap.spec, forget.spec, maxPlaces.spec,
         selfLoops.spec, nullData.spec, quiet.spec, lockTimeout.spec,
     ]
-}
-
-/// One visit to record: a checked place name and its time. A struct, not a tuple: an
-/// array of tuples costs every start a run-time metadata instantiation.
-struct PlannedVisit {
-    var place: String
-    var time: Int64
 }

@@ -33,10 +33,10 @@ private let graphFuzzNow: Int64 = 1_800_000_000
 
 /// The file with a visit patched in, or nil when the patch leaves it to a full rewrite.
 private func graphFuzzPatched(_ bytes: [UInt8], place: String, at time: Int64, selfLoops: Bool, newTrip: Bool) -> [UInt8]? {
-    bytes.withUnsafeBytes { buffer in
-        guard let contents = try? RouteGraph.contents(of: buffer),
-            let changes = RouteGraph.visitPatch(
-                contents, in: buffer, place: place, at: time, selfLoops: selfLoops, newTrip: newTrip)
+    let request = VisitRequest(
+        visits: [.init(place: place, time: time)], newTrip: newTrip, selfLoops: selfLoops, timeZone: .utc)
+    return bytes.withUnsafeBytes { buffer in
+        guard let contents = try? RouteGraph.contents(of: buffer), let changes = RouteGraph.visitPatch(contents, in: buffer, request)
         else { return nil }
         return FileChange.withPieces(of: buffer, with: changes[...]) { $0.reduce(into: []) { $0 += $1 } }
     }
@@ -64,7 +64,7 @@ private func graphFuzzCheckFastPaths(_ bytes: [UInt8], _ graph: RouteGraph, plac
         let selfLoops = index == 1
         let newTrip = index == 2
         var full = graph
-        full.visit(place, at: graphFuzzNow, selfLoops: selfLoops, newTrip: newTrip)
+        full.visit(place, at: graphFuzzNow, selfLoops: selfLoops, newTrip: newTrip, timeZone: .utc)
         let expected = full.json()
         guard let patched = graphFuzzPatched(bytes, place: place, at: graphFuzzNow, selfLoops: selfLoops, newTrip: newTrip)
         else { continue }

@@ -45,13 +45,13 @@ struct JSONWriterTests {
     @Test func suggestionsAreAnArrayOfOneObjectPerLine() {
         let json = RouteGraphSuggest.json([
             Suggestion(place: "City \"Center\"", score: 12, source: .edge),
-            Suggestion(place: "Gym", score: 0.125, source: .frecency),
+            Suggestion(place: "Gym", score: 0.125, source: .habit),
         ])
         #expect(
             String(decoding: json, as: UTF8.self) == """
                 [
                   {"place":"City \\"Center\\"","score":12,"source":"edge"},
-                  {"place":"Gym","score":0.125,"source":"frecency"}
+                  {"place":"Gym","score":0.125,"source":"habit"}
                 ]
 
                 """)

@@ -14,14 +14,22 @@ enum RandomGraphs {
         "Bäckerei", "Café", "Cafe\u{301}", "Köln Hbf", "Tōkyō", "Say \"cheese\"",
     ]
 
-    /// A graph from a random walk over a few of `names`, with random trips and times.
+    /// A time zone of a whole or half hour from UTC−12 to UTC+14.
+    static func timeZone(using random: inout SplitMix64) -> LocalTimeZone {
+        .fixed(secondsEastOfUTC: Int.random(in: -24...28, using: &random) * 1800)
+    }
+
+    /// A graph from a random walk over a few of `names`, with random trips and times
+    /// (so with visits by hour, in a random time zone).
     static func graph(using random: inout SplitMix64) -> RouteGraph {
         var graph = RouteGraph()
         let pool = names.shuffled(using: &random).prefix(Int.random(in: 2...names.count, using: &random))
+        let zone = timeZone(using: &random)
         for step in 0..<Int.random(in: 0...60, using: &random) {
             let place = pool.randomElement(using: &random)!
             let time = epoch + Int64(step) * Int64.random(in: 1...200_000, using: &random)
-            graph.visit(place, at: time, selfLoops: Bool.random(using: &random), newTrip: random.next() % 7 == 0)
+            graph.visit(
+                place, at: time, selfLoops: Bool.random(using: &random), newTrip: random.next() % 7 == 0, timeZone: zone)
         }
         if random.next() % 5 == 0, let doomed = pool.randomElement(using: &random) { graph.forget(doomed) }
         return graph
@@ -33,12 +41,13 @@ enum RandomGraphs {
             limit: [nil, 0, 1, 2, 3, 5, 10].randomElement(using: &random)!,
             successorsOnly: random.next() % 4 == 0,
             halfLife: random.next() % 3 == 0 ? Int64.random(in: 1...1_000_000, using: &random) : nil,
-            now: epoch + Int64.random(in: 0...10_000_000, using: &random))
+            now: epoch + Int64.random(in: 0...10_000_000, using: &random), timeZone: timeZone(using: &random))
     }
 
     /// The graph's file in another layout: written by Foundation (any key order, other
     /// whitespace), with some names spelled otherwise (same place) when `respellings`,
-    /// and sometimes a second record of a place.
+    /// sometimes a second record of a place, and some records without `hours` (as
+    /// older versions wrote them) or with `"hours": null`.
     static func otherLayout(of graph: RouteGraph, using random: inout SplitMix64, respellings: Bool = true) -> [UInt8] {
         func respelled(_ name: String) -> String {
             guard respellings, random.next() % 3 == 0 else { return name }
@@ -56,10 +65,15 @@ enum RandomGraphs {
         var places: [[String: Any]] = graph.placeStatistics.map { place in
             var object: [String: Any] = ["name": respelled(place.name), "visits": place.visits]
             if let time = place.lastVisitedAt { object["lastVisitedAt"] = time }
+            switch random.next() % 6 {
+            case 0: break
+            case 1: object["hours"] = NSNull()
+            default: if !place.hours.isEmpty { object["hours"] = place.hours.counts }
+            }
             return object
         }
         if random.next() % 4 == 0, let place = graph.placeStatistics.randomElement(using: &random) {
-            places.append(["name": place.name.lowercased(), "visits": 1])
+            places.append(["name": place.name.lowercased(), "visits": 1, "hours": (0..<24).map { $0 == 5 ? 1 : 0 }])
         }
         var top: [String: Any] = ["edges": edges, "places": places, "version": 1]
         if let last = graph.lastVisitedLocation { top["lastVisitedLocation"] = respelled(last) }
@@ -82,8 +96,10 @@ struct SuggestionScanTests {
     @Test func scanningAFileGivesTheSameSuggestionsAsLoadingIt() throws {
         var random = SplitMix64(seed: 3)
         var scanned = 0
+        var withHours = 0
         for _ in 0..<100 {
             let bytes = RandomGraphs.graph(using: &random).json()
+            if String(decoding: bytes, as: UTF8.self).contains("{\"hours\":[") { withHours += 1 }
             let loaded = try RouteGraph(json: bytes)
             for _ in 0..<8 {
                 let request = RandomGraphs.request(using: &random)
@@ -96,8 +112,10 @@ struct SuggestionScanTests {
                     "\(request) on\n\(String(decoding: bytes, as: UTF8.self))")
             }
         }
-        // The comparison means something only if the scan mostly answers by itself.
+        // The comparison means something only if the scan mostly answers by itself, on
+        // files with visits by hour (asked at random hours, in random time zones).
         #expect(scanned > 400)
+        #expect(withHours > 80)
     }
 
     /// Files in other layouts, with other spellings and second records, are answered the
@@ -155,9 +173,10 @@ struct SuggestionScanTests {
         let bytes = Array(text.utf8)
         let request = SuggestionRequest(limit: 3, now: RandomGraphs.epoch)
         #expect(scannedSuggestions(bytes, request) == nil)
-        // The full load adds the two records up: after the successor, place 3 (54 visits).
+        // The full load adds the two records up: place 3 has 54 of the 128 visits, which
+        // outweighs the one trip to Place 1.
         let loaded = try RouteGraph(json: bytes)
-        #expect(loaded.suggestions(for: request).map(\.place).prefix(2) == ["Place 1", "place 3"])
+        #expect(loaded.suggestions(for: request).map(\.place).prefix(2) == ["place 3", "Place 1"])
     }
 
     /// A place that lies only on edges has no record and scores zero: a list that would

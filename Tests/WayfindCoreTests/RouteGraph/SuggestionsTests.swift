@@ -18,10 +18,31 @@ struct SuggestionsTests {
 
     @Test func theSeedScenarioSuggestsAirportFirstAndFootballFieldSecond() {
         let graph = graph(visiting: Seed.scenario)
-        let suggestions = graph.suggestions(for: SuggestionRequest(now: Self.epoch + 100))
+        let suggestions = graph.suggestions(for: SuggestionRequest(now: Self.epoch + 100, timeZone: .utc))
         #expect(Array(names(suggestions).prefix(2)) == ["Airport", "Football Field"])
-        #expect(suggestions[0].source == .edge && suggestions[0].score == 11)
-        #expect(suggestions[1].source == .edge && suggestions[1].score == 1)
+        #expect(suggestions[0].source == .edge && suggestions[1].source == .edge)
+    }
+
+    /// The seed scenario played as a morning: the trips at 08:00 to 08:52 local time
+    /// (UTC+2), asked at 09:00 and at 21:00. Airport keeps first place either way; the
+    /// scores are the rule's, worked out by hand.
+    @Test(arguments: [Int64(9), 21])
+    func theSeedScenarioWithAClockAndATimeZoneKeepsAirportBeforeFootballField(askedAtHour: Int64) {
+        let zone = LocalTimeZone.fixed(secondsEastOfUTC: 2 * 3600)
+        let morning = Self.epoch - Self.epoch % Self.day + 6 * Self.hour  // 08:00 in UTC+2
+        var graph = RouteGraph()
+        for (offset, place) in Seed.scenario.enumerated() { graph.visit(place, at: morning + Int64(offset) * 120, timeZone: zone) }
+        let arrived = morning + Int64(Seed.scenario.count - 1) * 120
+        let now = morning + (askedAtHour - 8) * Self.hour
+        let suggestions = graph.suggestions(for: SuggestionRequest(limit: nil, now: now, timeZone: zone))
+        #expect(names(suggestions) == ["Airport", "Football Field"])
+        // Every visit was at 08:xx: at 09:00 all of them are "now", at 21:00 none; the
+        // shares of the habits are 12/27 and 1/27 either way.
+        let fade = Platform.powerOfTwo(-Double(now - arrived) / Double(6 * Self.hour))
+        #expect(abs(suggestions[0].score - (11 * fade + 10.0 * 12 / 27)) < 1e-9)
+        #expect(abs(suggestions[1].score - (1 * fade + 10.0 * 1 / 27)) < 1e-9)
+        #expect(graph.statistics(of: "Airport")?.hours[8] == 12)
+        #expect(graph.statistics(of: "Airport")?.hours[6] == 0)
     }
 
     @Test func theSeedsOwnSuggestionsAgreeWithOurSuccessorsLessTheSelfLoop() {
@@ -42,8 +63,8 @@ struct SuggestionsTests {
         }
     }
 
-    @Test func equalWeightsGoToTheMoreRecentlyTravelledEdgeThenToTheName() {
-        // Home → Bakery and Home → Cafe once each; the Cafe trip is the later one.
+    @Test func equalScoresGoToTheMoreRecentlyVisitedPlaceThenToTheName() {
+        // Home → Bakery, Cafe and Zoo once each, visited once each; Zoo last.
         let graph = graph(visiting: ["Home", "Bakery", "Home", "Cafe", "Home", "Zoo", "Home"])
         var later = graph
         later.visit("Annex", at: Self.epoch + 1000, newTrip: true)
@@ -59,31 +80,137 @@ struct SuggestionsTests {
         #expect(names(byName) == ["apple", "Mango", "Pear"])
     }
 
-    @Test func placesWithoutAnEdgeFollowBySuccessorsByFrecency() {
-        // From Gym there is one edge (to Home); Work and Shop come after it by frecency.
+    @Test func placesWithoutAnEdgeRankByTheirHabitsAmongTheSuccessors() {
+        // From Gym there is one edge (to Home), of weight 1; Work's three visits (of
+        // seven) are worth 10 × 3/7 ≈ 4.3 trips, so it comes first.
         var graph = graph(visiting: ["Work", "Work", "Work", "Shop", "Gym", "Home"])
-        graph.visit("Gym", at: Self.epoch + 10, newTrip: true)
-        let suggestions = graph.suggestions(for: SuggestionRequest(now: Self.epoch + 20))
-        #expect(names(suggestions) == ["Home", "Work", "Shop"])
-        #expect(suggestions.map(\.source) == [.edge, .frecency, .frecency])
-        #expect(suggestions[1].score == 3 * Recency.withinHour.factor)
+        graph.visit("Gym", at: Self.epoch + 10, newTrip: true, timeZone: .utc)
+        let suggestions = graph.suggestions(for: SuggestionRequest(now: Self.epoch + 20, timeZone: .utc))
+        #expect(names(suggestions) == ["Work", "Home", "Shop"])
+        #expect(suggestions.map(\.source) == [.habit, .edge, .habit])
+        #expect(abs(suggestions[0].score - 10.0 * 3 / 7) < 1e-9)
+        let successors = graph.suggestions(for: SuggestionRequest(successorsOnly: true, now: Self.epoch + 20, timeZone: .utc))
+        #expect(names(successors) == ["Home"])
+    }
+
+    /// Trips from here count most just after arriving, and by half every six hours:
+    /// three trips to the Bakery beat the Office's habit at first, not after a night.
+    @Test func tripsFromHereFadeWithTheHoursSinceArriving() throws {
+        var graph = RouteGraph()
+        var time = Self.epoch
+        for _ in 0..<3 {
+            graph.visit("Home", at: time, newTrip: true, timeZone: .utc)
+            graph.visit("Bakery", at: time + 60, timeZone: .utc)
+            time += Self.day
+        }
+        // The Office, at every hour (so the time of day favours no one), far more often.
+        for hour in 0..<24 { graph.visit("Office", at: time + Int64(hour) * Self.hour, newTrip: true, timeZone: .utc) }
+        let arrived = time + Self.day
+        graph.visit("Home", at: arrived, newTrip: true, timeZone: .utc)
+        func ranked(after seconds: Int64, successorsOnly: Bool = false) -> [Suggestion] {
+            graph.suggestions(for: SuggestionRequest(successorsOnly: successorsOnly, now: arrived + seconds, timeZone: .utc))
+        }
+        #expect(names(ranked(after: 60)) == ["Bakery", "Office"])
+        #expect(names(ranked(after: 12 * Self.hour)) == ["Office", "Bakery"])
+        // After 6 hours the three trips count 1.5, plus the Bakery's share of the habits.
+        let moment = SuggestionMoment(SuggestionRequest(now: arrived + 6 * Self.hour, timeZone: .utc))
+        let habit = { (place: RouteGraph.PlaceStatistics) in
+            RouteGraph.habit(visits: place.visits, hours: place.hours, lastVisitedAt: place.lastVisitedAt, at: moment)
+        }
+        let bakery = habit(try #require(graph.statistics(of: "Bakery")))
+        let all = graph.placeStatistics.map(habit).reduce(0, +)
+        let six = ranked(after: 6 * Self.hour, successorsOnly: true)
+        #expect(abs(six[0].score - (1.5 + 10 * bakery / all)) < 1e-9)
+    }
+
+    /// Habits at this time of day: Work in the morning, the Gym in the evening (half as
+    /// often), asked from a place with no edges, in the time zone the visits were
+    /// counted in.
+    @Test(arguments: [(8, "Work"), (10, "Work"), (16, "Gym"), (18, "Gym"), (20, "Gym"), (13, "Work"), (2, "Work")])
+    func habitsAtThisTimeOfDayComeFirst(hour: Int64, expected: String) {
+        let zone = LocalTimeZone.fixed(secondsEastOfUTC: -5 * 3600)
+        let midnight = Self.epoch - Self.epoch % Self.day + 5 * Self.hour  // 00:00 in UTC−5
+        var graph = RouteGraph()
+        for day in 0..<10 {
+            let start = midnight + Int64(day) * Self.day
+            graph.visit("Work", at: start + 8 * Self.hour + 1800, newTrip: true, timeZone: zone)
+            if day % 2 == 0 { graph.visit("Gym", at: start + 18 * Self.hour + 900, newTrip: true, timeZone: zone) }
+        }
+        graph.visit("Station", at: midnight + 11 * Self.day, newTrip: true, timeZone: zone)
+        let now = midnight + 12 * Self.day + hour * Self.hour + 600
+        let suggestions = graph.suggestions(for: SuggestionRequest(now: now, timeZone: zone))
+        #expect(names(suggestions).first == expected, "at \(hour):10: \(suggestions)")
+        #expect(graph.statistics(of: "Gym")?.hours[18] == 5)
+        #expect(graph.statistics(of: "Work")?.hours.counts == (0..<24).map { $0 == 8 ? 10 : 0 })
+    }
+
+    /// The window goes round midnight: a habit of 23:00 counts at 00:30.
+    @Test func theWindowOfTheTimeOfDayGoesRoundMidnight() throws {
+        var hours = [Int](repeating: 0, count: 24)
+        hours[23] = 4
+        hours[2] = 1
+        hours[3] = 7
+        let counts = try #require(HourCounts(hours))
+        #expect(counts.total(within: 2, of: 0) == 5)
+        #expect(counts.total(within: 2, of: 1) == 12)
+        #expect(counts.total(within: 2, of: 22) == 4)
+        #expect(counts.total(within: 2, of: 12) == 0)
+        #expect(counts.total == 12)
     }
 
     @Test(arguments: [
-        (Int64(0), 4.0), (Int64(3600), 4.0), (Int64(3601), 2.0), (Int64(86_400), 2.0),
-        (Int64(86_401), 0.5), (Int64(604_800), 0.5), (Int64(604_801), 0.25), (Int64(-50), 4.0),
+        (0, Int64(0), 0), (0, 3599, 0), (0, 3600, 1), (0, 86_399, 23), (3600, 82_800, 0), (-3600, 0, 23),
+        (19_800, 0, 5), (-34_200, 1800, 15), (0, -1, 23), (3600, .max, 16), (-3600, .min, 7),
     ])
-    func frecencyMultipliesVisitsByZoxidesRecencySteps(age: Int64, factor: Double) {
-        #expect(RouteGraph.frecency(visits: 3, lastVisitedAt: Self.epoch, now: Self.epoch + age, halfLife: nil) == 3 * factor)
+    func theLocalHourOfATimeFollowsTheOffsetOfItsZone(offset: Int, time: Int64, hour: Int) {
+        #expect(LocalTimeZone.fixed(secondsEastOfUTC: offset).hour(at: time) == hour)
     }
 
-    @Test func aPlaceVisitedOftenLongAgoLosesToOneVisitedLessButRecently() {
+    /// Visits not known by hour (a file without `hours`) count evenly over the day: the
+    /// order does not change with the hour asked, and a place known to be visited at
+    /// this hour passes one that is not known by hour only at that time of day.
+    @Test func visitsNotKnownByHourCountEvenlyOverTheDay() throws {
+        let hours = #""hours":[0,0,0,0,0,0,0,0,10,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"#
+        let text = """
+            {"edges":[],"lastVisitedAt":1700000000,"lastVisitedLocation":"Home","places":[
+              {"lastVisitedAt":1700000000,"name":"Home","visits":1},
+              {"lastVisitedAt":1700000000,"name":"Anywhere","visits":12},
+              {\(hours)"lastVisitedAt":1600000000,"name":"Mornings","visits":10},
+              {"lastVisitedAt":1600000000,"name":"Often","visits":30}
+            ],"version":1}
+            """
+        let graph = try RouteGraph(json: Array(text.utf8))
+        let day = Self.epoch - Self.epoch % Self.day + Self.day
+        func order(_ graph: RouteGraph, at hour: Int64) -> [String] {
+            names(graph.suggestions(for: SuggestionRequest(now: day + hour * Self.hour, timeZone: .utc)))
+        }
+        #expect(order(graph, at: 8) == ["Mornings", "Often", "Anywhere"])
+        #expect(order(graph, at: 20) == ["Often", "Anywhere", "Mornings"])
+        // Without hours, the order is the one of visits at every hour.
+        let none = try RouteGraph(json: Array(text.replacingOccurrences(of: hours, with: "").utf8))
+        for hour: Int64 in [0, 8, 13, 23] { #expect(order(none, at: hour) == ["Often", "Anywhere", "Mornings"]) }
+        // A file without hours is saved without hours; visits add them, to their place.
+        #expect(!String(decoding: none.json(), as: UTF8.self).contains("hours"))
+        var visited = none
+        visited.visit("Often", at: day + 13 * Self.hour, timeZone: .utc)
+        #expect(visited.statistics(of: "Often")?.hours.counts == (0..<24).map { $0 == 13 ? 1 : 0 })
+        #expect(visited.statistics(of: "Often")?.visits == 31)
+        #expect(visited.statistics(of: "Anywhere")?.hours.isEmpty == true)
+    }
+
+    /// With a half-life, a place visited often long ago falls behind one visited less
+    /// but lately; without one, visits count however old they are.
+    @Test func aHalfLifeLetsAPlaceVisitedOftenLongAgoFallBehindOneVisitedLately() {
         var graph = RouteGraph()
-        for offset in 0..<20 { graph.visit("Old Haunt", at: Self.epoch + Int64(offset), newTrip: true) }
-        for offset in 0..<3 { graph.visit("New Cafe", at: Self.epoch + 30 * Self.day + Int64(offset), newTrip: true) }
-        graph.visit("Home", at: Self.epoch + 30 * Self.day + 10, newTrip: true)
+        for offset in 0..<20 { graph.visit("Old Haunt", at: Self.epoch + Int64(offset), newTrip: true, timeZone: .utc) }
+        for offset in 0..<3 {
+            graph.visit("New Cafe", at: Self.epoch + 30 * Self.day + Int64(offset), newTrip: true, timeZone: .utc)
+        }
+        graph.visit("Home", at: Self.epoch + 30 * Self.day + 10, newTrip: true, timeZone: .utc)
         let now = Self.epoch + 30 * Self.day + 20
-        #expect(names(graph.suggestions(for: SuggestionRequest(now: now))) == ["New Cafe", "Old Haunt"])
+        #expect(names(graph.suggestions(for: SuggestionRequest(now: now, timeZone: .utc))) == ["Old Haunt", "New Cafe"])
+        let faded = graph.suggestions(for: SuggestionRequest(halfLife: 5 * Self.day, now: now, timeZone: .utc))
+        #expect(names(faded) == ["New Cafe", "Old Haunt"])
     }
 
     @Test func aHalfLifeLetsAnOldHeavyRouteFallBehindARecentLighterOne() {
@@ -103,15 +230,16 @@ struct SuggestionsTests {
         #expect(names(plain) == ["Old Office", "New Office"])
         let faded = graph.suggestions(for: SuggestionRequest(successorsOnly: true, halfLife: 30 * Self.day, now: now))
         #expect(names(faded) == ["New Office", "Old Office"])
-        // Two half-lives: a quarter of the weight is left.
-        #expect(abs(faded[1].score - 20.0 / 4) < 0.01)
     }
 
     @Test func edgesWithoutATimeDoNotFade() throws {
         let seedFile = #"{"edges":[{"origin":"A","destination":"B","weight":4}],"lastVisitedLocation":"A"}"#
         let graph = try RouteGraph(json: Array(seedFile.utf8))
         let faded = graph.suggestions(for: SuggestionRequest(halfLife: 60, now: Self.epoch))
-        #expect(faded.first == Suggestion(place: "B", score: 4, source: .edge))
+        // 4 trips, unfaded, plus B's share of the habits: 4 of the 5 visits (without
+        // hours, evenly over the day).
+        let first = try #require(faded.first)
+        #expect(first.place == "B" && first.source == .edge && abs(first.score - (4 + 10.0 * 4 / 5)) < 1e-9)
     }
 
     @Test func theLimitCountsBothTiersAndZeroMeansNothing() {
@@ -131,10 +259,10 @@ struct SuggestionsTests {
         #expect(Set(names(filtered)) == ["Airport", "Aire Park"])
     }
 
-    @Test func anUnknownFromPlaceGetsFrecencyOnlyAndAnEmptyGraphNothing() {
+    @Test func anUnknownFromPlaceGetsHabitsOnlyAndAnEmptyGraphNothing() {
         let graph = graph(visiting: ["A", "B"])
         let unknown = graph.suggestions(for: SuggestionRequest(from: "Nowhere", now: Self.epoch))
-        #expect(unknown.allSatisfy { $0.source == .frecency } && unknown.count == 2)
+        #expect(unknown.allSatisfy { $0.source == .habit } && unknown.count == 2)
         #expect(RouteGraph().suggestions(for: SuggestionRequest(now: Self.epoch)).isEmpty)
     }
 

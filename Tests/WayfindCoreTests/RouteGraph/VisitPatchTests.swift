@@ -8,13 +8,13 @@ import WayfindTestSupport
 /// load and save.
 func patchedVisit(
     _ bytes: [UInt8], place: String, at time: Int64, selfLoops: Bool = false, newTrip: Bool = false, tripGap: Int64? = nil,
-    maxPlaces: Int = 0
+    maxPlaces: Int = 0, timeZone: LocalTimeZone = .utc
 ) -> [UInt8]? {
-    bytes.withUnsafeBytes { buffer in
-        guard let contents = try? RouteGraph.contents(of: buffer),
-            let changes = RouteGraph.visitPatch(
-                contents, in: buffer, place: place, at: time, selfLoops: selfLoops, newTrip: newTrip, tripGap: tripGap,
-                maxPlaces: maxPlaces)
+    let request = VisitRequest(
+        visits: [.init(place: place, time: time)], newTrip: newTrip, tripGap: tripGap, selfLoops: selfLoops,
+        maxPlaces: maxPlaces, timeZone: timeZone)
+    return bytes.withUnsafeBytes { buffer in
+        guard let contents = try? RouteGraph.contents(of: buffer), let changes = RouteGraph.visitPatch(contents, in: buffer, request)
         else { return nil }
         return FileChange.withPieces(of: buffer, with: changes[...]) { $0.reduce(into: []) { $0 += $1 } }
     }
@@ -29,7 +29,9 @@ func sameGraph(_ a: RouteGraph, _ b: RouteGraph) -> Bool {
         }
     }
     func places(_ graph: RouteGraph) -> [[UInt8]] {
-        graph.placeStatistics.map { Array($0.name.utf8) + Array(" \($0.visits) \(String(describing: $0.lastVisitedAt))".utf8) }
+        graph.placeStatistics.map {
+            Array($0.name.utf8) + Array(" \($0.visits) \(String(describing: $0.lastVisitedAt)) \($0.hours.counts)".utf8)
+        }
             .sorted { $0.lexicographicallyPrecedes($1) }
     }
     return edges(a) == edges(b) && places(a) == places(b) && a.lastVisitedAt == b.lastVisitedAt
@@ -43,8 +45,10 @@ struct VisitPatchTests {
         _ bytes: [UInt8], place: String, at time: Int64, selfLoops: Bool, newTrip: Bool, tripGap: Int64?, maxPlaces: Int
     ) throws -> RouteGraph {
         var graph = try RouteGraph(json: bytes)
-        graph.visit(place, at: time, selfLoops: selfLoops, newTrip: newTrip, tripGap: tripGap)
-        if maxPlaces > 0 { graph.prune(maxPlaces: maxPlaces) }
+        graph.record(
+            VisitRequest(
+                visits: [.init(place: place, time: time)], newTrip: newTrip, tripGap: tripGap, selfLoops: selfLoops,
+                maxPlaces: maxPlaces, timeZone: .utc))
         return graph
     }
 

@@ -69,13 +69,44 @@ struct RouteGraphToolTests {
         defer { scratch.cleanUp() }
         _ = try visit(["--at", "1700000000", "Home", "Work", "Home", "Gym", "Home", "Work", "Home"], graph: scratch.graph)
         _ = try visit(["--at", "1700000000", "--new-trip", "Shop", "Home"], graph: scratch.graph)
-        let scores = try suggest(["--scores", "--from", "Home"], graph: scratch.graph)
-        #expect(scores.lines == ["Work\t2\tedge", "Gym\t1\tedge", "Shop\t0.25\tfrecency"])
-        let json = try suggest(["--json", "-n", "2"], graph: scratch.graph)
+        // Asked when the visits happened: the trips from Home count in full, plus each
+        // place's share of the 9 visits (all at the same hour) times 10.
+        let scores = try suggest(["--scores", "--from", "Home", "--at", "1700000000"], graph: scratch.graph)
+        #expect(scores.lines == ["Work\t4.222\tedge", "Gym\t2.111\tedge", "Shop\t1.111\thabit"])
+        let json = try suggest(["--json", "-n", "2", "--at", "2023-11-14T22:13:20Z"], graph: scratch.graph)
         let array = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
         #expect(array.map { $0["place"] as? String } == ["Work", "Gym"])
         #expect(array.map { $0["source"] as? String } == ["edge", "edge"])
-        #expect(array.first?["score"] as? Int == 2)
+        #expect(abs((array.first?["score"] as? Double ?? 0) - (2 + 20.0 / 9)) < 0.001)
+        // Years later the trips have faded away: the habits alone, and Gym and Shop tie
+        // (one visit each, at the same time), by name.
+        #expect(try suggest(["--scores", "--from", "Home"], graph: scratch.graph).lines == [
+            "Work\t2.222\tedge", "Gym\t1.111\tedge", "Shop\t1.111\thabit",
+        ])
+    }
+
+    /// Visits are counted by their hour of day, and `--at` asks at a time: Work in the
+    /// mornings, the Gym in the evenings.
+    @Test func suggestAtATimeOfDayOffersThePlacesOfThatTimeOfDay() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let log = (1...3).map { "2024-05-0\($0)T08:30:00Z\tWork\n" }.joined()
+            + (1...2).map { "2024-05-0\($0)T18:30:00Z\tGym\n" }.joined() + "2024-05-05T12:00:00Z\tStation\n"
+        #expect(try visit(["--timestamped", "--trip-gap", "1h"], graph: scratch.graph, input: log).status == 0)
+        #expect(try visit(["--at", "2024-05-05T18:10:00Z", "Gym"], graph: scratch.graph).status == 0)
+        #expect(try visit(["--at", "2024-05-06T12:00:00Z", "--new-trip", "Station"], graph: scratch.graph).status == 0)
+        let places = try #require(try scratch.parsed()["places"] as? [[String: Any]])
+        let hours = Dictionary(uniqueKeysWithValues: places.map { ($0["name"] as! String, $0["hours"] as! [Int]) })
+        #expect(hours["Work"] == (0..<24).map { $0 == 8 ? 3 : 0 })
+        #expect(hours["Gym"] == (0..<24).map { $0 == 18 ? 3 : 0 })
+        #expect(try suggest(["--at", "2024-05-07T08:00:00Z"], graph: scratch.graph).lines == ["Work", "Gym"])
+        #expect(try suggest(["--at", "2024-05-07T19:00:00Z"], graph: scratch.graph).lines == ["Gym", "Work"])
+        #expect(try suggest(["--at", "1715108400"], graph: scratch.graph).lines == ["Gym", "Work"])
+        for bad in ["yesterday", "-5", "2024-13-01"] {
+            let result = try suggest(["--at", bad], graph: scratch.graph)
+            #expect(result.status == 2 && result.stdout.isEmpty, "\(result)")
+            #expect(result.stderr.hasPrefix("routegraph-suggest: "), "\(result)")
+        }
     }
 
     @Test func timestampedInputImportsAWholeHistoryInOneCall() throws {
