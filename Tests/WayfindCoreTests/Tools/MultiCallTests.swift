@@ -22,6 +22,9 @@ import Testing
 
     @Test func onlyTheMagickeyToolsInstallTheGazetteer() {
         #expect(MultiCall.tools.filter(\.usesGazetteer).map(\.name) == ["magickey-suggest", "magickey-find"])
-        #expect(MultiCall.tools.map(\.name).sorted() == ["magickey-find", "magickey-suggest", "routegraph-suggest", "routegraph-visit", "smartgrep"])
+        #expect(
+            MultiCall.tools.map(\.name).sorted() == [
+                "magickey-find", "magickey-suggest", "routegraph-suggest", "routegraph-visit", "smartgrep",
+            ])
     }
 }
