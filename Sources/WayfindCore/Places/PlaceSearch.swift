@@ -114,12 +114,17 @@ package final class PlaceSearch {
 
     /// The rank key of a row the query matches: `wholeName` for the tier, and for a
     /// prefix match, whether its own text matches (`matchesOwnText`). The one statement of
-    /// the rule; the index's fast path reads the same answers from its postings.
-    func rankKey(_ row: PlaceRow, names: RegionNames?, band: Int, importance: Double, order: Int) -> RankKey {
+    /// the rule; the index's fast path reads the same answers from its postings. Nil when
+    /// `qualifies` refuses the key with the tier known and the own name assumed: the
+    /// own text need not be matched then.
+    func rankKey(
+        _ row: PlaceRow, names: RegionNames?, band: Int, importance: Double, order: Int, qualifies: (RankKey) -> Bool
+    ) -> RankKey? {
         let whole = wholeName(row)
-        return RankKey(
-            tier: whole == nil ? 1 : 0, band: band, importance: importance,
-            ownName: whole ?? matchesOwnText(row, names: names), order: order)
+        var key = RankKey(tier: whole == nil ? 1 : 0, band: band, importance: importance, ownName: whole ?? true, order: order)
+        guard qualifies(key) else { return nil }
+        if whole == nil { key.ownName = matchesOwnText(row, names: names) }
+        return key
     }
 
     /// Why a row the query matches matched, when not on its own text: the alternate name
@@ -276,8 +281,12 @@ package final class PlaceSearch {
                 guard Self.qualifies(probe, best, limit: limit) else { continue }
                 try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
                 if !indexIsExact && !matches(row, names: nil) { continue }
-                key = rankKey(row, names: nil, band: key.band, importance: key.importance, order: r)
-                if Self.qualifies(key, best, limit: limit) { Self.insert(r, key: key, into: &best, limit: limit) }
+                guard
+                    let ranked = rankKey(
+                        row, names: nil, band: key.band, importance: key.importance, order: r,
+                        qualifies: { Self.qualifies($0, best, limit: limit) })
+                else { continue }
+                if Self.qualifies(ranked, best, limit: limit) { Self.insert(r, key: ranked, into: &best, limit: limit) }
             }
         }
         for (key, r) in best {
@@ -335,7 +344,11 @@ package final class PlaceSearch {
             // The optimistic key first: most rows of a large file cannot rank at all.
             guard Self.qualifies(RankKey(tier: 0, band: band, importance: importance, order: row.offset), best, limit: limit)
             else { return true }
-            let key = rankKey(row, names: names, band: band, importance: importance, order: row.offset)
+            guard
+                let key = rankKey(
+                    row, names: names, band: band, importance: importance, order: row.offset,
+                    qualifies: { Self.qualifies($0, best, limit: limit) })
+            else { return true }
             if Self.qualifies(key, best, limit: limit) {
                 Self.insert(found(row, names: names, key: key), key: key, into: &best, limit: limit)
                 if best.count == limit { filter?.threshold = best.last!.0 }

@@ -58,7 +58,8 @@ import Testing
     @Test(arguments: table)
     func theCityComesFirst(query: String, language: String, name: String, country: String) throws {
         let first = try PlacesTestSupport.suggest(query, limit: 1).places.first
-        #expect(first?.place.name == name && first?.place.countryCode == country, "\(query) (\(language)): \(first?.place.label ?? "nothing")")
+        #expect(
+            first?.place.name == name && first?.place.countryCode == country, "\(query) (\(language)): \(first?.place.label ?? "nothing")")
     }
 
     @Test func theTableCoversEnoughQueriesLanguagesAndScripts() {
@@ -105,8 +106,12 @@ import Testing
         #expect(own < RankKey(tier: 0, band: 0, importance: 999, ownName: false, order: 1))
         #expect(RankKey(tier: 0, band: 0, importance: 1001, ownName: false, order: 1) < own)
         // Nearer, or a whole name, still comes first.
-        #expect(RankKey(tier: 0, band: 1, importance: 1e9, ownName: true, order: 1) > RankKey(tier: 0, band: 0, importance: 1, ownName: false, order: 2))
-        #expect(RankKey(tier: 1, band: 0, importance: 1e9, ownName: true, order: 1) > RankKey(tier: 0, band: 0, importance: 1, ownName: false, order: 2))
+        #expect(
+            RankKey(tier: 0, band: 1, importance: 1e9, ownName: true, order: 1)
+                > RankKey(tier: 0, band: 0, importance: 1, ownName: false, order: 2))
+        #expect(
+            RankKey(tier: 1, band: 0, importance: 1e9, ownName: true, order: 1)
+                > RankKey(tier: 0, band: 0, importance: 1, ownName: false, order: 2))
     }
 
     // MARK: Why a place matched
