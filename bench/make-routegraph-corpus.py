@@ -8,6 +8,8 @@ SIZE/5 places, and OUT_DIR/zoxide-SIZE.txt, a z-format file (path|rank|time) wit
 entries for `zoxide import --from=z`, plus the directories those entries name, so that
 `zoxide query` finds them. Place names are real city names with a district word and a
 number ("São Paulo Hauptbahnhof 12", about 24 bytes), paths are of similar length.
+Each place record has its visits by hour of day ("hours"), as routegraph-visit writes
+them: most at one to three hours of the place's own, the rest anywhere.
 The output is deterministic (a fixed seed).
 """
 import json, os, random, sys
@@ -35,12 +37,22 @@ def main():
         for e in edges:
             v = visits.setdefault(e["destination"], [0, 0])
             v[0] += e["weight"]; v[1] = max(v[1], e["lastVisitedAt"])
+        # Visits by hour, from a generator of their own (the edges and the zoxide file
+        # stay as they were before places had hours).
+        hour_rng = random.Random(size + 1)
+        hours = {}
+        for name, (count, _) in visits.items():
+            favourite = [hour_rng.randrange(24) for _ in range(1 + hour_rng.randrange(3))]
+            h = [0] * 24
+            for _ in range(count):
+                h[hour_rng.choice(favourite) if hour_rng.random() < 0.8 else hour_rng.randrange(24)] += 1
+            hours[name] = h
         path = os.path.join(out, f"graph-{size}.json")
         with open(path, "w", encoding="utf-8") as f:
             f.write('{\n  "edges": [\n')
             f.write(",\n".join("    " + json.dumps(e, ensure_ascii=False, separators=(",", ":"), sort_keys=True) for e in edges))
             f.write(f'\n  ],\n  "lastVisitedAt": {EPOCH + 10**7},\n  "lastVisitedLocation": {json.dumps(names[0], ensure_ascii=False)},\n  "places": [\n')
-            f.write(",\n".join("    " + json.dumps({"lastVisitedAt": t, "name": n, "visits": c}, ensure_ascii=False, separators=(",", ":"), sort_keys=True) for n, (c, t) in visits.items()))
+            f.write(",\n".join("    " + json.dumps({"hours": hours[n], "lastVisitedAt": t, "name": n, "visits": c}, ensure_ascii=False, separators=(",", ":"), sort_keys=True) for n, (c, t) in visits.items()))
             f.write('\n  ],\n  "version": 1\n}\n')
         base = os.path.join(out, f"dirs-{size}")
         with open(os.path.join(out, f"zoxide-{size}.txt"), "w", encoding="utf-8") as f:

@@ -42,7 +42,8 @@ struct RouteGraphProcessTests {
         // Work at 09:00 and the Gym at 19:00 in Kolkata; asked at 19:30 there, the Gym;
         // asked in UTC (14:00), neither hour is near, and Work has more visits.
         let graph = scratch.graph
-        let log = "2024-05-01T03:30:00Z\tWork\n2024-05-01T03:35:00Z\tWork\n2024-05-01T13:30:00Z\tGym\n"
+        let log =
+            "2024-05-01T03:30:00Z\tWork\n2024-05-01T03:35:00Z\tWork\n2024-05-01T13:30:00Z\tGym\n"
             + "2024-05-01T16:00:00Z\tStation\n"
         #expect(try await visit(["-t", "--trip-gap", "1h"], graph: graph, input: log, environment: ["TZ": "Asia/Kolkata"]).status == 0)
         let asked = ["--at", "2024-05-02T14:00:00Z"]

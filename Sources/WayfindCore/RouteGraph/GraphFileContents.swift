@@ -42,10 +42,9 @@ struct GraphFileContents {
         var visits: Int64
         var timeValue: Int64
         var element: Range<Int32>
-        /// Where the `hours` array starts (its `[`); -1 when the record has none. The
-        /// counts are read from there when they are needed (`hours(of:in:)`), so that a
-        /// record stays small.
-        var hoursStart: Int32 = -1
+        /// Where its `hours` are in `hourCounts`; -1 when the record has none (kept apart,
+        /// so that a record stays small).
+        var hoursIndex: Int32 = -1
 
         /// When the place was last visited, if the file says.
         var time: Int64? { timeValue == .min ? nil : timeValue }
@@ -74,6 +73,8 @@ struct GraphFileContents {
     var edges: [Edge] = []
     /// The place records, in file order.
     var records: [Record] = []
+    /// The visits by hour of the records that have them (`Record.hoursIndex`).
+    var hourCounts: [HourCounts] = []
     /// The top-level members, in file order.
     var members: [Member] = []
     /// `lastVisitedLocation`, nil when missing or null.
@@ -102,34 +103,24 @@ struct GraphFileContents {
         return UnsafeRawBufferPointer(decodedNames.names[Int(-name.start - 1)])
     }
 
-    /// The visits by hour of `record`; none when it has no `hours`. `bytes` are the file's.
-    ///
-    /// The array was checked when the file was read (24 integers from 0 to `UInt32.max`,
-    /// whatever the whitespace), so its numbers are runs of digits between other bytes.
-    func hours(of record: Record, in bytes: UnsafeRawBufferPointer) -> HourCounts {
-        var hours = HourCounts()
-        guard record.hoursStart >= 0 else { return hours }
-        var offset = Int(record.hoursStart) + 1
-        var hour = 0
-        var value: UInt32 = 0
-        var inNumber = false
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            if byte &- UInt8(ascii: "0") < 10 {
-                value = value &* 10 &+ UInt32(byte &- UInt8(ascii: "0"))
-                inNumber = true
-            } else {
-                if inNumber {
-                    hours.set(hour: hour, to: value)
-                    hour += 1
-                    value = 0
-                    inNumber = false
-                }
-                if byte == UInt8(ascii: "]") || hour == HourCounts.hoursPerDay { break }
-            }
-            offset += 1
-        }
-        return hours
+    /// The visits by hour of `record`; none when it has no `hours`.
+    @inline(__always)
+    func hours(of record: Record) -> HourCounts {
+        record.hoursIndex >= 0 ? hourCounts[Int(record.hoursIndex)] : HourCounts()
+    }
+
+    /// When `bytes` continue at `offset` with four digits each followed by a comma
+    /// (`0,3,0,1,`): their values, one per 16-bit lane, the first lowest; else nil.
+    @inline(__always)
+    static func fourDigitsAndCommas(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt64? {
+        guard offset + 8 <= bytes.count else { return nil }
+        let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        guard word & 0xFF00_FF00_FF00_FF00 == 0x2C00_2C00_2C00_2C00 else { return nil }
+        // Each even byte minus "0" is a digit when below 10: adding 0x76 then sets
+        // neither bit 7 nor bit 8 of its 16-bit lane.
+        let values = (word & 0x00FF_00FF_00FF_00FF) ^ 0x0030_0030_0030_0030
+        guard (values &+ 0x0076_0076_0076_0076) & 0x0180_0180_0180_0180 == 0 else { return nil }
+        return values
     }
 
     /// The decoded bytes of names with escapes, each in memory of its own (a class, so
@@ -163,6 +154,7 @@ struct GraphFileContents {
         // pages never used are never touched, and the lists never move as they grow.
         contents.edges.reserveCapacity(bytes.count / 50)
         contents.records.reserveCapacity(bytes.count / 50)
+        contents.hourCounts.reserveCapacity(bytes.count / 128)
         var reader = JSONReader(bytes)
         guard bytes.count <= maximumSize else {
             throw JSONError(message: "the file is larger than 2 GiB", offset: 0, line: 1, column: 1)
@@ -265,7 +257,7 @@ struct GraphFileContents {
         // The weight of an edge (1 when missing) or the visits of a place.
         var count: Int64 = isEdge ? 1 : 0
         var time: Int64?
-        var hoursStart: Int32 = -1
+        var hours: HourCounts? = nil
         while let found = try reader.nextKeyBytes({ ElementKey(rawValue: String(decoding: $0, as: UTF8.self)) }) {
             // Another element's keys are unknown keys here.
             guard let key = found, key == .lastVisitedAt || key.isOfEdges == isEdge else {
@@ -287,7 +279,7 @@ struct GraphFileContents {
                     try reader.readNullIfPresent() ? nil : try reader.readInt64()
                 }
             case .hours:
-                hoursStart = try Self.within(path(), key: key.rawValue, &reader) { (reader) throws(JSONError) in
+                hours = try Self.within(path(), key: key.rawValue, &reader) { (reader) throws(JSONError) in
                     try Self.readHours(&reader)
                 }
             }
@@ -300,16 +292,25 @@ struct GraphFileContents {
             edges.append(Edge(origin: origin, destination: destination, weight: count, timeValue: time ?? .min, element: element))
         } else {
             guard let name else { throw missing("name") }
-            records.append(Record(name: name, visits: count, timeValue: time ?? .min, element: element, hoursStart: hoursStart))
+            records.append(
+                Record(name: name, visits: count, timeValue: time ?? .min, element: element, hoursIndex: keep(hours)))
         }
     }
 
+    /// Keeps a record's visits by hour in `hourCounts`; their index, or -1 for none.
+    private mutating func keep(_ hours: HourCounts?) -> Int32 {
+        guard let hours else { return -1 }
+        hourCounts.append(hours)
+        return Int32(hourCounts.count - 1)
+    }
+
     /// Reads `hours` in any layout: null (none), or an array of 24 integers from 0 to
-    /// `UInt32.max`; where the array starts, or -1 for null.
-    private static func readHours(_ reader: inout JSONReader) throws(JSONError) -> Int32 {
-        if try reader.readNullIfPresent() { return -1 }
+    /// `UInt32.max`.
+    private static func readHours(_ reader: inout JSONReader) throws(JSONError) -> HourCounts? {
+        if try reader.readNullIfPresent() { return nil }
         let start = reader.offset
         try reader.beginArray()
+        var hours = HourCounts()
         var count = 0
         while try reader.nextElement() {
             let valueStart = reader.offset
@@ -320,23 +321,34 @@ struct GraphFileContents {
             guard value >= 0, value <= Int64(UInt32.max) else {
                 throw reader.error("a count must be from 0 to \(UInt32.max)", at: valueStart)
             }
+            hours.set(hour: count, to: UInt32(value))
             count += 1
         }
         guard count == HourCounts.hoursPerDay else {
             throw reader.error("expected \(HourCounts.hoursPerDay) counts, one per hour, found \(count)", at: start)
         }
-        return Int32(start)
+        return hours
     }
 
     /// Reads the `hours` array in exactly the layout `GraphFileFormat.appendRecord`
     /// writes, after its `[`: 24 counts of digits without a leading zero, each at most
     /// `UInt32.max`, with commas between, up to the `]` (left for the literal that
-    /// follows, which starts with it); false for anything else.
+    /// follows, which starts with it); nil for anything else.
     @inline(__always)
-    private static func readWrittenHours(_ reader: inout JSONReader) -> Bool {
+    private static func readWrittenHours(_ reader: inout JSONReader) -> HourCounts? {
+        var hours = HourCounts()
         let bytes = reader.bytes
         var offset = reader.offset
-        for hour in 0..<HourCounts.hoursPerDay {
+        var hour = 0
+        while hour < HourCounts.hoursPerDay {
+            // Most counts are one digit: four of them at once, each followed by a comma
+            // (so not the last hour).
+            if hour + 4 < HourCounts.hoursPerDay, let four = Self.fourDigitsAndCommas(bytes, at: offset) {
+                for lane in 0..<4 { hours.set(hour: hour + lane, to: UInt32(truncatingIfNeeded: four >> (16 * lane)) & 0xFF) }
+                hour += 4
+                offset += 8
+                continue
+            }
             let start = offset
             var value: UInt64 = 0
             while offset < bytes.count, bytes[offset] &- UInt8(ascii: "0") < 10, offset - start < 11 {
@@ -346,11 +358,13 @@ struct GraphFileContents {
             let digits = offset - start
             guard digits > 0, digits == 1 || bytes[start] != UInt8(ascii: "0"), value <= UInt64(UInt32.max),
                 offset < bytes.count, bytes[offset] == (hour == HourCounts.hoursPerDay - 1 ? UInt8(ascii: "]") : UInt8(ascii: ","))
-            else { return false }
+            else { return nil }
+            hours.set(hour: hour, to: UInt32(truncatingIfNeeded: value))
             if hour < HourCounts.hoursPerDay - 1 { offset += 1 }
+            hour += 1
         }
         reader.rewind(to: offset)
-        return true
+        return hours
     }
 
     /// Reads a record in exactly the layout `GraphFileFormat.appendRecord` writes, without
@@ -359,7 +373,7 @@ struct GraphFileContents {
     private mutating func readWrittenRecord(_ reader: inout JSONReader) -> Bool {
         typealias F = GraphFileFormat
         let start = reader.offset
-        var hoursStart: Int32 = -1
+        var hours: HourCounts? = nil
         var time = Int64.min
         /// `,"lastVisitedAt":N,"name":"` after the literal that starts it.
         func readTime(_ reader: inout JSONReader) -> Bool {
@@ -368,8 +382,8 @@ struct GraphFileContents {
             return true
         }
         if reader.skipLiteral(F.recordHours) {
-            hoursStart = Int32(reader.offset - 1)
-            guard Self.readWrittenHours(&reader) else { return false }
+            hours = Self.readWrittenHours(&reader)
+            guard hours != nil else { return false }
             if reader.skipLiteral(F.recordHoursEnd) {
                 guard readTime(&reader) else { return false }
             } else {
@@ -386,7 +400,7 @@ struct GraphFileContents {
         records.append(
             Record(
                 name: Self.span(name, in: reader.bytes), visits: visits, timeValue: time,
-                element: Int32(start)..<Int32(reader.offset), hoursStart: hoursStart))
+                element: Int32(start)..<Int32(reader.offset), hoursIndex: keep(hours)))
         return true
     }
 

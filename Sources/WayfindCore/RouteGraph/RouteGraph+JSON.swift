@@ -164,7 +164,7 @@ extension RouteGraph {
         _ record: GraphFileContents.Record, of contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, to index: Int
     ) {
         addStatistics(visits: record.visits, lastVisitedAt: record.time, to: index)
-        if record.hoursStart >= 0 { placeTable[index].hours.add(contents.hours(of: record, in: bytes)) }
+        if record.hoursIndex >= 0 { placeTable[index].hours.add(contents.hours(of: record)) }
     }
 
     /// Adds read statistics to a place; two spellings of one place add their visits

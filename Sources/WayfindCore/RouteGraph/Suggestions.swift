@@ -111,13 +111,13 @@ enum SuggestionRule {
 /// The time a request is asked at, as the rule needs it.
 struct SuggestionMoment {
     var now: Int64
-    /// Now's local hour of day.
-    var hour: Int
+    /// The hours of "this time of day": within `SuggestionRule.window` of now's local hour.
+    var window: HourCounts.Window
     var halfLife: Int64?
 
     init(_ request: SuggestionRequest) {
         now = request.now
-        hour = request.timeZone.hour(at: request.now)
+        window = HourCounts.Window(radius: SuggestionRule.window, around: request.timeZone.hour(at: request.now))
         halfLife = request.halfLife
     }
 }
@@ -238,7 +238,7 @@ extension RouteGraph {
         let visits = Double(visits)
         let windowHours = Double(2 * SuggestionRule.window + 1)
         let unknown = max(visits - Double(hours.total), 0)
-        let now = min(Double(hours.total(within: SuggestionRule.window, of: moment.hour)) + unknown * windowHours / 24, visits)
+        let now = min(Double(hours.total(in: moment.window)) + unknown * windowHours / 24, visits)
         var habit = visits + SuggestionRule.timeOfDayWeight * now
         if let halfLife = moment.halfLife, let time {
             habit *= fade(age: age(at: moment.now, since: time), halfLife: halfLife)

@@ -269,7 +269,8 @@ enum RouteGraphSuggestFlags {
         "learn", values: "CMD", help: "with --generate=init-SHELL: record and complete CMD's places",
         manHelp:
             "With --generate=init-bash, init-zsh or init-fish: the set-up learns CMD (repeatable): each time CMD runs, its place argument is recorded in a graph of CMD's own, and Tab after CMD completes from it. See SHELL SET-UP.",
-        expected: "a command name") { ShellInit.isLearnable($0) ? $0 : nil }
+        expected: "a command name"
+    ) { ShellInit.isLearnable($0) ? $0 : nil }
 
     /// The table, in `--help` order.
     static let table: [FlagSpec] = [

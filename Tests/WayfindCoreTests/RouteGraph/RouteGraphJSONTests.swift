@@ -93,10 +93,16 @@ struct RouteGraphJSONTests {
 
     @Test(arguments: [
         ("[1,2]", "places[0].hours: expected 24 counts, one per hour, found 2"),
-        ("[" + [String](repeating: "0", count: 25).joined(separator: ",") + "]", "places[0].hours: expected 24 counts, one per hour, found more"),
+        (
+            "[" + [String](repeating: "0", count: 25).joined(separator: ",") + "]",
+            "places[0].hours: expected 24 counts, one per hour, found more"
+        ),
         ("[-1" + String(repeating: ",0", count: 23) + "]", "places[0].hours: a count must be from 0 to 4294967295"),
         ("[4294967296" + String(repeating: ",0", count: 23) + "]", "places[0].hours: a count must be from 0 to 4294967295"),
-        ("[1.5" + String(repeating: ",0", count: 23) + "]", "places[0].hours: expected an integer, found a number with a fraction or exponent"),
+        (
+            "[1.5" + String(repeating: ",0", count: 23) + "]",
+            "places[0].hours: expected an integer, found a number with a fraction or exponent"
+        ),
         ("{}", "places[0].hours: expected an array, found an object"),
         ("\"08:00\"", "places[0].hours: expected an array, found a string"),
     ])
@@ -131,7 +137,8 @@ struct RouteGraphJSONTests {
             #expect(try RouteGraph(json: bytes) == graph)
         }
         #expect(lines > 500)
-        let text = String(decoding: try RouteGraph(json: Array(#"{"places":[{"hours":null,"name":"A","visits":1}]}"#.utf8)).json(), as: UTF8.self)
+        let text = String(
+            decoding: try RouteGraph(json: Array(#"{"places":[{"hours":null,"name":"A","visits":1}]}"#.utf8)).json(), as: UTF8.self)
         #expect(!text.contains("hours"))
     }
 

@@ -32,7 +32,7 @@ func sameGraph(_ a: RouteGraph, _ b: RouteGraph) -> Bool {
         graph.placeStatistics.map {
             Array($0.name.utf8) + Array(" \($0.visits) \(String(describing: $0.lastVisitedAt)) \($0.hours.counts)".utf8)
         }
-            .sorted { $0.lexicographicallyPrecedes($1) }
+        .sorted { $0.lexicographicallyPrecedes($1) }
     }
     return edges(a) == edges(b) && places(a) == places(b) && a.lastVisitedAt == b.lastVisitedAt
         && a.lastVisitedLocation.map { Array($0.utf8) } == b.lastVisitedLocation.map { Array($0.utf8) } && a.version == b.version

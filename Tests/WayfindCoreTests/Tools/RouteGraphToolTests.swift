@@ -80,9 +80,10 @@ struct RouteGraphToolTests {
         #expect(abs((array.first?["score"] as? Double ?? 0) - (2 + 20.0 / 9)) < 0.001)
         // Years later the trips have faded away: the habits alone, and Gym and Shop tie
         // (one visit each, at the same time), by name.
-        #expect(try suggest(["--scores", "--from", "Home"], graph: scratch.graph).lines == [
-            "Work\t2.222\tedge", "Gym\t1.111\tedge", "Shop\t1.111\thabit",
-        ])
+        #expect(
+            try suggest(["--scores", "--from", "Home"], graph: scratch.graph).lines == [
+                "Work\t2.222\tedge", "Gym\t1.111\tedge", "Shop\t1.111\thabit",
+            ])
     }
 
     /// Visits are counted by their hour of day, and `--at` asks at a time: Work in the
@@ -90,7 +91,8 @@ struct RouteGraphToolTests {
     @Test func suggestAtATimeOfDayOffersThePlacesOfThatTimeOfDay() throws {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
-        let log = (1...3).map { "2024-05-0\($0)T08:30:00Z\tWork\n" }.joined()
+        let log =
+            (1...3).map { "2024-05-0\($0)T08:30:00Z\tWork\n" }.joined()
             + (1...2).map { "2024-05-0\($0)T18:30:00Z\tGym\n" }.joined() + "2024-05-05T12:00:00Z\tStation\n"
         #expect(try visit(["--timestamped", "--trip-gap", "1h"], graph: scratch.graph, input: log).status == 0)
         #expect(try visit(["--at", "2024-05-05T18:10:00Z", "Gym"], graph: scratch.graph).status == 0)
