@@ -55,7 +55,9 @@ package enum MessageValue {
         var copy = value
         let plain = copy.withUTF8 { bytes in
             // C0 and DEL are single bytes; C1 (U+0080 to U+009F) is 0xC2 0x80 to 0xC2 0x9F.
-            !bytes.indices.contains { bytes[$0] < 0x20 || bytes[$0] == 0x7F || (bytes[$0] == 0xC2 && $0 + 1 < bytes.count && bytes[$0 + 1] < 0xA0) }
+            !bytes.indices.contains {
+                bytes[$0] < 0x20 || bytes[$0] == 0x7F || (bytes[$0] == 0xC2 && $0 + 1 < bytes.count && bytes[$0 + 1] < 0xA0)
+            }
         }
         if plain { return value }
         var shown = ""

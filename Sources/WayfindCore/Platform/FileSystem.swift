@@ -58,7 +58,9 @@ package enum FileSystem {
         }
         readerHook?(path)
         let size = Int(info.st_size)
-        guard size > 0 else { return FileMapping(descriptor: descriptor, status: info, bytes: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard size > 0 else {
+            return FileMapping(descriptor: descriptor, status: info, bytes: UnsafeRawBufferPointer(start: nil, count: 0))
+        }
         if let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED {
             if let slot = ShrinkGuard.register(address, size: size) {
                 return FileMapping(

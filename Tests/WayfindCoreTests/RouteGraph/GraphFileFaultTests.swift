@@ -39,11 +39,14 @@ struct GraphFileFaultTests {
         for (index, place) in ["Home", "Work", "Gym", "Home"].enumerated() { try file.update { $0.visit(place, at: Int64(index)) } }
         let request = SuggestionRequest(now: 10)
         let before = names(try file.suggestions(for: request))
-        let found = try whileReading(file.path, change: {
-            for index in 0..<3 {
-                _ = try? file.update { $0.visit("A place with a long name, number \(index)", at: Int64(20 + index)) }
+        let found = try whileReading(
+            file.path,
+            change: {
+                for index in 0..<3 {
+                    _ = try? file.update { $0.visit("A place with a long name, number \(index)", at: Int64(20 + index)) }
+                }
             }
-        }) {
+        ) {
             try file.suggestions(for: request)
         }
         // The version the reader opened.
