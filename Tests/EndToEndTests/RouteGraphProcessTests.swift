@@ -133,20 +133,18 @@ struct RouteGraphProcessTests {
         #expect((before?.count ?? 0) > 4096)
         let r = try await Binaries.shell("ulimit -f 2; routegraph-visit --graph '\(scratch.graph)' 'One more place'")
         #expect(r.status == 2)
-        #expect(r.stderr.hasPrefix("routegraph-visit: cannot write \(scratch.graph).tmp: file too large"), "\(r)")
-        #expect(r.stderr.hasSuffix(" (the file size limit, ulimit -f, is below the graph's size)\n"), "\(r)")
+        #expect(r.stderr.hasPrefix("routegraph-visit: cannot write \(scratch.graph).tmp."), "\(r)")
+        #expect(r.stderr.contains(": file too large (the file size limit, ulimit -f, is below the graph's size)\n"), "\(r)")
         #expect(scratch.bytes() == before)
-        #expect(!FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
-        // Again once saves reuse a spare FILE.tmp (from the third save on): the backup too
-        // stays as it was.
+        #expect(scratch.directory.contents() == ["graph.json", "graph.json.lock"])
+        // Again with a backup: the backup too stays as it was.
         for place in ["Second", "Third", "Fourth"] { _ = try await visit([place], graph: scratch.graph) }
-        #expect(FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
         let (current, backup) = (scratch.bytes(), scratch.bytes(scratch.graph + ".bak"))
         let again = try await Binaries.shell("ulimit -f 2; routegraph-visit --graph '\(scratch.graph)' 'One more place'")
         #expect(again.status == 2)
-        #expect(again.stderr.hasPrefix("routegraph-visit: cannot write \(scratch.graph).tmp: file too large"), "\(again)")
+        #expect(again.stderr.hasPrefix("routegraph-visit: cannot write \(scratch.graph).tmp."), "\(again)")
         #expect(scratch.bytes() == current && scratch.bytes(scratch.graph + ".bak") == backup)
-        #expect(!FileManager.default.fileExists(atPath: scratch.graph + ".tmp"))
+        #expect(scratch.directory.contents() == ["graph.json", "graph.json.bak", "graph.json.lock"])
     }
 
     @Test func aReadOnlyDirectoryFailsTheVisitAndLeavesTheOldFile() async throws {
@@ -161,7 +159,8 @@ struct RouteGraphProcessTests {
         let asNobody = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
         let r = try await Binaries.shell("\(asNobody)routegraph-visit --graph '\(scratch.graph)' Work")
         #expect(r.status == 2)
-        #expect(r.stderr.hasPrefix("routegraph-visit: cannot open \(scratch.graph).tmp: permission denied"), "\(r)")
+        #expect(r.stderr.hasPrefix("routegraph-visit: cannot open \(scratch.graph).tmp."), "\(r)")
+        #expect(r.stderr.contains(": permission denied"), "\(r)")
         #expect(r.stderr.hasSuffix(" (check the permissions of the file and its folder, or use --graph FILE)\n"), "\(r)")
         #expect(scratch.bytes() == before)
         let readable = try await Binaries.shell("\(asNobody)routegraph-suggest --graph '\(scratch.graph)' --from Nowhere")
@@ -222,6 +221,50 @@ struct RouteGraphProcessTests {
         }
         #expect(killed == 6, "the loop ended before its kill")
         #expect(try scratch.totalWeight() >= 999 - rounds)
+    }
+
+    /// `yes | routegraph-visit`: an endless input is recorded as it comes, in memory that
+    /// does not grow (here under a 300 MB address-space limit), and what was read before
+    /// the kill -9 is saved. (Before, it grew to 4 GB in 8 s and recorded nothing.)
+    @Test func anEndlessInputIsRecordedAsItComesInMemoryThatDoesNotGrow() async throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let r = try await Binaries.shell(
+            """
+            ulimit -v 300000
+            yes $'A\\nB' | timeout -s KILL 4 routegraph-visit --self-loops --graph '\(scratch.graph)'; echo "status ${PIPESTATUS[1]}"
+            """)
+        #expect(r.lines == ["status 137"], "\(r)")
+        // (bash reports that `yes` met a broken pipe; no message from routegraph-visit.)
+        #expect(!r.stderr.contains("routegraph-visit: "), "\(r)")
+        let recorded = try scratch.totalWeight()
+        #expect(recorded > 100_000, "\(recorded) visits")
+        #expect(try scratch.visits(of: "A") ?? 0 > 50_000)
+    }
+
+    /// In a shared folder (sticky, writable by all), files of another user at the names
+    /// saves used to take (`FILE.bak.new`, `FILE.tmp`) or take now cannot block a save,
+    /// and are left alone. (Before, a planted `FILE.bak.new` made every save fail.)
+    @Test(.enabled(if: getuid() == 0)) func anotherUsersFilesNextToTheGraphBlockNoSave() async throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let shared = scratch.path + "/shared"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+        chmod(scratch.path, 0o755)
+        chmod(shared, 0o1777)
+        let graph = shared + "/graph.json"
+        let asNobody = "setpriv --reuid=65534 --regid=65534 --clear-groups "
+        let first = try await Binaries.shell("\(asNobody)routegraph-visit --graph '\(graph)' Home")
+        #expect(first.status == 0, "\(first)")
+        let planted = ["graph.json.bak.new", "graph.json.tmp", "graph.json.tmp.AAAAAAAAAAAA", "graph.json.bak.AAAAAAAAAAAA"]
+        for name in planted { _ = FileManager.default.createFile(atPath: shared + "/" + name, contents: Data("root's".utf8)) }
+        let r = try await Binaries.shell(
+            "\(asNobody)routegraph-visit --graph '\(graph)' Work && \(asNobody)routegraph-visit --graph '\(graph)' Gym")
+        #expect(r.status == 0 && r.stderr == "", "\(r)")
+        for name in planted { #expect(FileManager.default.contents(atPath: shared + "/" + name) == Data("root's".utf8)) }
+        let suggestion = try await suggest(["--from", "Work"], graph: graph)
+        #expect(suggestion.lines.first == "Gym", "\(suggestion)")
+        #expect(FileManager.default.contents(atPath: graph + ".bak").map { String(decoding: $0, as: UTF8.self).contains("Work") } == true)
     }
 
     @Test func aClosedPipeEndsSuggestQuietly() async throws {

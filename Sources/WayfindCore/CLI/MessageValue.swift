@@ -35,19 +35,46 @@ package enum MessageValue {
         var shown = ""
         var count = 0
         for scalar in value.unicodeScalars {
-            let piece: String
-            switch scalar {
-            case "\n": piece = "\\n"
-            case "\t": piece = "\\t"
-            case "\r": piece = "\\r"
-            case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}": piece = "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default: piece = String(scalar)
-            }
+            let piece = escaped(scalar)
             let length = piece.unicodeScalars.count
             if count + length > shownCharacters { return (shown, true) }
             shown += piece
             count += length
         }
         return (shown, false)
+    }
+
+    /// `value` with its control characters escaped, for a terminal: a name printed there
+    /// as it is could set the window's title (ESC ] 0 ; … BEL), move the cursor or hide
+    /// what follows. `value` itself when it has none (the usual case, checked on the bytes).
+    ///
+    ///     Home                 Home
+    ///     a<ESC>]0;pwned<BEL>  a\u{1B}]0;pwned\u{7}
+    ///     two<LF>lines         two\nlines
+    package static func escapingControlCharacters(_ value: String) -> String {
+        var copy = value
+        let plain = copy.withUTF8 { bytes in
+            // C0 and DEL are single bytes; C1 (U+0080 to U+009F) is 0xC2 0x80 to 0xC2 0x9F.
+            !bytes.indices.contains {
+                bytes[$0] < 0x20 || bytes[$0] == 0x7F || (bytes[$0] == 0xC2 && $0 + 1 < bytes.count && bytes[$0 + 1] < 0xA0)
+            }
+        }
+        if plain { return value }
+        var shown = ""
+        for scalar in value.unicodeScalars { shown += escaped(scalar) }
+        return shown
+    }
+
+    /// One scalar as messages and terminals show it: control characters escaped (`\n`,
+    /// `\t`, `\r`, `\u{1B}`), anything else as it is. (A backslash is left as it is: a
+    /// name with `\n` in it reads as one with a newline, but both are shown safely.)
+    private static func escaped(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "\n": "\\n"
+        case "\t": "\\t"
+        case "\r": "\\r"
+        case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}": "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        default: String(scalar)
+        }
     }
 }

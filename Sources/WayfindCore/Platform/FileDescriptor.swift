@@ -86,6 +86,18 @@ package struct FileDescriptor: Sendable, Equatable {
     /// Closes the descriptor, ignoring errors (read-only use).
     package func close() { _ = systemClose(rawValue) }
 
+    /// Waits at most `milliseconds` (forever when negative) until a read would not block;
+    /// false when the time ran out first. (End of input and errors count as readable:
+    /// the read says which.)
+    package func waitForInput(milliseconds: Int) -> Bool {
+        var entry = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+        while true {
+            let result = poll(&entry, 1, Int32(clamping: milliseconds))
+            if result < 0 && errno == EINTR { continue }
+            return result != 0
+        }
+    }
+
     /// Whether the descriptor is a terminal.
     package var isTerminal: Bool { isatty(rawValue) == 1 }
 }
@@ -127,6 +139,15 @@ package enum Platform {
             index += 1
         }
         return nil
+    }
+
+    /// A monotonic clock, in milliseconds. (Not the standard library's ContinuousClock:
+    /// it would link the concurrency runtime and libdispatch into every tool, a megabyte
+    /// and a slower start.)
+    package static func monotonicMilliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// The current time in Unix seconds.

@@ -31,14 +31,36 @@ package struct FileLock: ~Copyable {
     package init(exclusiveAt path: String, timeout: Int64, waiting: () -> Void) throws(FileSystemError) {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .cannotOpen(path: path, errno: errno) }
-        let start = Self.milliseconds()
+        try Self.lock(descriptor, LOCK_EX, path: path, timeout: timeout, waiting: waiting)
+        self.descriptor = descriptor
+    }
+
+    /// A shared lock on an existing lock file, for a reader that must know that no save
+    /// runs; nil when there is no lock file (so no save of ours ever ran), it cannot be
+    /// opened (a reader without access), or the lock was not had within `timeout` seconds.
+    package init?(sharedAt path: String, timeout: Int64) {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return nil }
+        do {
+            try Self.lock(descriptor, LOCK_SH, path: path, timeout: timeout, waiting: {})
+        } catch {
+            return nil
+        }
+        self.descriptor = descriptor
+    }
+
+    /// Takes the `operation` lock on `descriptor`, polling; closes it on failure.
+    private static func lock(_ descriptor: Int32, _ operation: Int32, path: String, timeout: Int64, waiting: () -> Void)
+        throws(FileSystemError)
+    {
+        let start = Platform.monotonicMilliseconds()
         let limit = timeout < Int64.max / 1000 ? timeout * 1000 : .max
         var pause: Int64 = 1
         var noticed = false
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+        while flock(descriptor, operation | LOCK_NB) != 0 {
             let code = errno
             if code == EINTR { continue }
-            let waited = Self.milliseconds() - start
+            let waited = Platform.monotonicMilliseconds() - start
             guard code == EWOULDBLOCK, waited < limit else {
                 close(descriptor)
                 throw code == EWOULDBLOCK ? .lockTimedOut(path: path, seconds: timeout) : .cannotLock(path: path, errno: code)
@@ -50,16 +72,6 @@ package struct FileLock: ~Copyable {
             usleep(useconds_t(pause * 1000))
             pause = min(pause * 2, Self.longestPause)
         }
-        self.descriptor = descriptor
-    }
-
-    /// A monotonic clock, in milliseconds. (Not the standard library's ContinuousClock:
-    /// it would link the concurrency runtime and libdispatch into every tool, a megabyte
-    /// and a slower start.)
-    private static func milliseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// Releases the lock now rather than at the end of the scope.

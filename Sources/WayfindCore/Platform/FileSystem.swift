@@ -8,35 +8,40 @@
 
 /// Whole-file reads and crash-safe whole-file saves.
 ///
-/// A save never changes the file in place: (1) write the new bytes to a temporary file in
-/// the same directory and `fsync` it; (2) hard-link the current file as `FILE.bak.new`,
-/// if a backup is asked for; (3) `rename` the temporary file over the target, atomically
-/// (readers see the old file or the new one, never a mix); (4) rename the old backup to
-/// `FILE.tmp`, the *spare*, and `FILE.bak.new` to `FILE.bak`; (5) `fsync` the directory.
+/// A save never changes a file in place: (1) write the new bytes to a new temporary file
+/// in the same directory, created with `O_CREAT|O_EXCL|O_NOFOLLOW`, mode 0600, under a
+/// name no one can guess (`FILE.tmp.` and twelve random letters and digits: nothing at
+/// that path, a stale file from a crash or something planted, is ever opened or followed),
+/// and `fsync` it; (2) hard-link the current file under another such name
+/// (`FILE.bak.` and twelve random characters), if a backup is asked for; (3) `rename` the
+/// temporary file over the target, atomically; (4) rename the link to `FILE.bak`;
+/// (5) `fsync` the directory.
 ///
-/// The temporary file is the spare when it can be reused, else a new file created with
-/// `O_CREAT|O_EXCL|O_NOFOLLOW`, mode 0600 (nothing at that path, a stale file or a planted
-/// symlink, is ever opened or followed). A spare is reused only when it is a regular file
-/// of this user's with no other name that nobody holds: readers keep a shared `flock` on
-/// the file while they read it (`mapFile`), and a save that cannot take an exclusive one
-/// on the spare writes a new file instead. Into a reused spare only the 4 KiB blocks that
-/// differ are written: a visit to a 14 MB graph writes and syncs a few blocks, and frees
-/// and allocates none (a new file's save alone costs more than `zoxide add` at 10,000).
+/// So every file that was ever the target is never written again, only unlinked: a
+/// reader that opened the target, ours or not (`cp`, `rsync`, a backup tool), reads one
+/// complete version however long it takes, whatever saves happen meanwhile. The same
+/// holds for the backup, a link to a former target.
 ///
 /// A failure before the target changes removes the temporary file and leaves target and
-/// backup as they were. `SIGXFSZ` is ignored, so a write past `ulimit -f` fails with
-/// `EFBIG` and gets the same clean-up. An existing file's permission bits are kept; a new
-/// file is 0600, as a visit log is private.
+/// backup as they were; a save killed at any moment leaves at most such temporary files,
+/// which `removeLeftovers(of:)` finds by their names. `SIGXFSZ` is ignored, so a write
+/// past `ulimit -f` fails with `EFBIG` and gets the same clean-up. An existing file's
+/// permission bits are kept; a new file is 0600, as a visit log is private.
 package enum FileSystem {
     /// The default permissions of files this module creates.
     package static let privateFileMode: mode_t = 0o600
     /// The permissions of directories this module creates.
     package static let privateDirectoryMode: mode_t = 0o700
 
-    /// The content of the regular file at `path`, mapped read-only (no copy: the pages
-    /// are the page cache's), or nil if there is no such file. The file stays open under a
-    /// shared `flock` while the mapping lives, and saves never write into a file held so;
-    /// where the file system has no such locks, it is read without.
+    /// Called by `mapFile(at:)` between opening a file and reading it, with the path:
+    /// tests pause readers there, or change the file under them. Nil in the tools.
+    nonisolated(unsafe) package static var readerHook: ((String) -> Void)? = nil
+
+    /// The content of the regular file at `path`, or nil if there is no such file: mapped
+    /// read-only (no copy: the pages are the page cache's) when a `ShrinkGuard` slot is
+    /// free, else read. Takes no lock: saves never write into a file that was the target.
+    /// A file that shrinks while mapped (rewritten in place by another program) does not
+    /// kill the process: its lost pages read as zeros and `FileMapping.wasCutShort` says so.
     package static func mapFile(at path: String) throws(FileSystemError) -> FileMapping? {
         // O_NONBLOCK: a FIFO opens at once (to be refused), instead of waiting for a writer.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -51,20 +56,44 @@ package enum FileSystem {
             close(descriptor)
             throw code != 0 ? .cannotRead(path: path, errno: code) : .notARegularFile(path: path)
         }
-        while flock(descriptor, LOCK_SH) != 0 && errno == EINTR {}
+        readerHook?(path)
         let size = Int(info.st_size)
-        guard size > 0 else { return FileMapping(descriptor: descriptor, bytes: UnsafeRawBufferPointer(start: nil, count: 0)) }
-        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
-            let code = errno
-            close(descriptor)
-            throw .cannotRead(path: path, errno: code)
+        guard size > 0 else {
+            return FileMapping(descriptor: descriptor, status: info, bytes: UnsafeRawBufferPointer(start: nil, count: 0))
         }
-        return FileMapping(descriptor: descriptor, bytes: UnsafeRawBufferPointer(start: address, count: size))
+        if let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED {
+            if let slot = ShrinkGuard.register(address, size: size) {
+                return FileMapping(
+                    descriptor: descriptor, status: info, bytes: UnsafeRawBufferPointer(start: address, count: size), guardSlot: slot)
+            }
+            munmap(address, size)
+        }
+        // No guard slot free (or no mapping): a copy, which a shrinking file cannot fault.
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        var done = 0
+        while done < size {
+            let count = pread(descriptor, copy.baseAddress! + done, size - done, off_t(done))
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 {
+                let code = errno
+                copy.deallocate()
+                close(descriptor)
+                throw .cannotRead(path: path, errno: code)
+            }
+            if count == 0 { break }
+            done += count
+        }
+        // Bytes never read (the file shrank) are zeros, as a guarded mapping's are.
+        if done < size { copy.baseAddress!.advanced(by: done).initializeMemory(as: UInt8.self, repeating: 0, count: size - done) }
+        return FileMapping(descriptor: descriptor, status: info, copy: UnsafeRawBufferPointer(copy), cutShort: done < size)
     }
 
     /// The whole content of the regular file at `path`, or nil if there is no such file.
     package static func readFile(at path: String) throws(FileSystemError) -> [UInt8]? {
-        try mapFile(at: path).map { Array($0.bytes) }
+        guard let file = try mapFile(at: path) else { return nil }
+        let bytes = Array(file.bytes)
+        guard !file.wasCutShort else { throw .changedWhileRead(path: path) }
+        return bytes
     }
 
     /// Replaces the file at `path` with `bytes` atomically (see the type's description),
@@ -78,11 +107,13 @@ package enum FileSystem {
     }
 
     /// Replaces the file at `path` with the concatenation of `pieces`, as
-    /// `writeAtomically(_:to:backupPath:)` does; the pieces may point into a mapping of the
-    /// file being replaced, which is never written.
-    package static func writeAtomically(pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil)
-        throws(FileSystemError)
-    {
+    /// `writeAtomically(_:to:backupPath:)` does. The pieces may point into a mapping of the
+    /// file being replaced, which is never written; `check` runs once they are on disk,
+    /// before the target changes, and may fail the save (the mapping was cut short).
+    package static func writeAtomically(
+        pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil,
+        check: () throws(FileSystemError) -> Void = {}
+    ) throws(FileSystemError) {
         // A write beyond RLIMIT_FSIZE fails with EFBIG instead of killing the process
         // (process-wide, and harmless to repeat).
         signal(SIGXFSZ, SIG_IGN)
@@ -95,49 +126,92 @@ package enum FileSystem {
             guard existing.st_mode & S_IWUSR != 0 else { throw .readOnly(path: path) }
             mode = existing.st_mode & 0o7777
         }
-        let spareName = path + ".tmp"
-        // Only saves that keep a backup rotate a spare.
-        let spare: Spare = exists && backupPath != nil ? openSpare(at: spareName) : .absent
-        let descriptor: Int32
-        let temporary: String
-        // What the temporary file holds: a reused spare its old bytes and mode, a new file nothing.
-        var (held, heldMode) = (0, privateFileMode)
-        if case .free(let file, let size, let spareMode) = spare {
-            (descriptor, temporary, held, heldMode) = (file, spareName, size, spareMode)
-        } else {
-            (descriptor, temporary) = try createTemporaryFile(near: path, preferring: spare == .absent)
-        }
+        let (descriptor, temporary) = try createTemporaryFile(path + temporaryInfix)
         var needsCleanup = true
         defer {
             if needsCleanup { unlink(temporary) }
-            // Closing drops the lock on a reused spare: only once it is the target.
             close(descriptor)
         }
-        try writeChangedBlocks(pieces, to: descriptor, holding: held, path: temporary)
-        if heldMode != mode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
+        var offset = 0
+        for piece in pieces {
+            try writeAll(piece, to: descriptor, at: offset, path: temporary)
+            offset += piece.count
+        }
+        if mode != privateFileMode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
         guard fsync(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
+        try check()
         guard let backupPath, exists else {
             guard rename(temporary, path) == 0 else { throw .cannotRename(from: temporary, to: path, errno: errno) }
             needsCleanup = false
             try syncDirectory(of: path)
             return
         }
-        let newBackup = backupPath + ".new"
-        let hasNewBackup = try linkBackup(of: path, at: newBackup)
+        let newBackup = try linkBackup(of: path, near: path + backupInfix)
         guard rename(temporary, path) == 0 else {
             let code = errno
-            unlink(newBackup)
+            if let newBackup { unlink(newBackup) }
             throw .cannotRename(from: temporary, to: path, errno: code)
         }
         needsCleanup = false
-        // The new file is in place: from here on nothing fails the save. The old backup
-        // becomes the next spare (unless something not ours sits at its name), and the
-        // previous version the backup.
-        if hasNewBackup {
-            if spare != .foreign { _ = rename(backupPath, spareName) }
-            _ = rename(newBackup, backupPath)
-        }
+        // The new file is in place: from here on nothing fails the save. The previous
+        // version becomes the backup (unless something not ours sits at its name: the
+        // link then goes, and the old backup stays).
+        if let newBackup, rename(newBackup, backupPath) != 0 { unlink(newBackup) }
         try syncDirectory(of: path)
+    }
+
+    /// What the names of a save's temporary files add to the target's: `FILE.tmp.` and
+    /// `FILE.bak.`, followed by `randomNameLength` letters and digits.
+    static let temporaryInfix = ".tmp.", backupInfix = ".bak."
+    /// How many random letters and digits end a temporary name: 62^12, about 2^71 names,
+    /// so another user cannot take them in advance.
+    static let randomNameLength = 12
+    private static let randomNameCharacters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+
+    /// Removes what saves of `path` killed before they finished left next to it: this
+    /// user's regular files named as `writeAtomically` names its temporary files, and
+    /// those of earlier versions (the spare `FILE.tmp`, `FILE.tmp.PID.RANDOM`,
+    /// `FILE.bak.new`). Only safe while no save of `path` runs: call it holding the
+    /// lock that all of them take. Another user's file is left alone.
+    package static func removeLeftovers(of path: String) {
+        let folder = directory(of: path)
+        let base = Array(name(of: path).utf8)
+        guard let stream = opendir(folder) else { return }
+        defer { closedir(stream) }
+        var leftovers: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            if isLeftover(name, of: base) { leftovers.append(String(decoding: name, as: UTF8.self)) }
+        }
+        let user = geteuid()
+        for name in leftovers {
+            let leftover = folder == "/" ? "/" + name : folder + "/" + name
+            var info = stat()
+            guard lstat(leftover, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == user else { continue }
+            unlink(leftover)
+        }
+    }
+
+    /// Whether the file name `name` is one a save of the file named `base` leaves only
+    /// when it dies (see `removeLeftovers`).
+    static func isLeftover(_ name: [UInt8], of base: [UInt8]) -> Bool {
+        guard name.count > base.count, name.starts(with: base) else { return false }
+        let rest = name[base.count...]
+        func random(_ tail: ArraySlice<UInt8>) -> Bool {
+            tail.count == randomNameLength && tail.allSatisfy { randomNameCharacters.contains($0) }
+        }
+        for infix in [temporaryInfix, backupInfix] where rest.starts(with: infix.utf8) {
+            if random(rest.dropFirst(infix.utf8.count)) { return true }
+        }
+        // Earlier versions' names.
+        if rest.elementsEqual(".tmp".utf8) || rest.elementsEqual(".bak.new".utf8) { return true }
+        if rest.starts(with: ".tmp.".utf8) {
+            let parts = rest.dropFirst(5).split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { (0x30...0x39).contains($0) } }
+        }
+        return false
     }
 
     /// The deepest chain of symbolic links followed, as the kernel's own limit (ELOOP).
@@ -218,6 +292,14 @@ package enum FileSystem {
         return true
     }
 
+    /// The last component of `path`: `a/b` → `b`, `b/` → `b`.
+    package static func name(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return String(trimmed) }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
     /// The directory part of `path`: `a/b` → `a`, `b` → `.`, `/b` → `/`.
     package static func directory(of path: String) -> String {
         var trimmed = Substring(path)
@@ -229,51 +311,15 @@ package enum FileSystem {
 
     // MARK: Steps
 
-    /// What is at the spare's name.
-    private enum Spare: Equatable {
-        /// Nothing: a new temporary file takes the name.
-        case absent
-        /// A spare that may be rewritten, open for reading and writing and locked; its
-        /// size and mode.
-        case free(Int32, size: Int, mode: mode_t)
-        /// A spare of ours that a reader holds: a new file is written elsewhere, and the
-        /// old backup replaces it.
-        case held
-        /// Something else (a symlink, a FIFO, another user's file, a file with another
-        /// name): never written, never replaced.
-        case foreign
-    }
-
-    /// The spare at `path` and whether it can be reused (see the type's description).
-    private static func openSpare(at path: String) -> Spare {
-        // O_NONBLOCK: a FIFO planted there must fail or return at once, not block.
-        let descriptor = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return errno == ENOENT ? .absent : .foreign }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1,
-            info.st_uid == geteuid()
-        else {
-            close(descriptor)
-            return .foreign
-        }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
-            return .held
-        }
-        return .free(descriptor, size: Int(info.st_size), mode: info.st_mode & 0o7777)
-    }
-
-    /// How many numbered names to try when the preferred temporary name is taken.
+    /// How many random names to try before giving up (each taken only by a collision
+    /// with a name chosen at random, or by someone who guesses 2^71 names).
     private static let temporaryNameAttempts = 16
 
-    /// A new, empty temporary file next to `path`: `path.tmp` when `preferring` it and it
-    /// is free, else a numbered name (never reusing what is there: a stale file from a
-    /// crash, or something planted).
-    private static func createTemporaryFile(near path: String, preferring: Bool) throws(FileSystemError) -> (Int32, String) {
-        func numbered() -> String { "\(path).tmp.\(getpid()).\(UInt32.random(in: 0...UInt32.max))" }
-        var candidate = preferring ? path + ".tmp" : numbered()
+    /// A new, empty file named `prefix` and `randomNameLength` random letters and digits.
+    private static func createTemporaryFile(_ prefix: String) throws(FileSystemError) -> (Int32, String) {
         var attempt = 0
         while true {
+            let candidate = randomName(prefix)
             let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, privateFileMode)
             if descriptor >= 0 { return (descriptor, candidate) }
             let code = errno
@@ -281,52 +327,15 @@ package enum FileSystem {
             guard code == EEXIST, attempt < temporaryNameAttempts else {
                 throw .cannotOpen(path: candidate, errno: code)
             }
-            candidate = numbered()
         }
     }
 
-    /// The unit compared and written in a reused spare: a page, what the kernel writes back.
-    private static let blockSize = 4096
-
-    /// Makes the file open at `descriptor`, which holds `size` bytes, hold exactly the
-    /// concatenation of `pieces`, writing only the blocks that differ (and truncating what
-    /// is beyond). The file is compared through a read-only mapping, block by block of the
-    /// new bytes; a run of differing blocks within a piece goes in one write.
-    private static func writeChangedBlocks(
-        _ pieces: [UnsafeRawBufferPointer], to descriptor: Int32, holding size: Int, path: String
-    ) throws(FileSystemError) {
-        var old = UnsafeRawBufferPointer(start: nil, count: 0)
-        if size > 0, let address = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), address != MAP_FAILED {
-            old = UnsafeRawBufferPointer(start: address, count: size)
-        }
-        defer { if let base = old.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), old.count) } }
-        var offset = 0
-        for piece in pieces {
-            // Where in `piece` the run of differing blocks not yet written began.
-            var run: Int? = nil
-            var index = 0
-            while index < piece.count {
-                let at = offset + index
-                let end = index + min(blockSize - at % blockSize, piece.count - index)
-                let same =
-                    at + (end - index) <= old.count
-                    && Platform.bytesEqual(
-                        UnsafeRawBufferPointer(rebasing: piece[index..<end]), UnsafeRawBufferPointer(rebasing: old[at..<at + end - index]))
-                if !same, run == nil { run = index }
-                if same, let start = run {
-                    try writeAll(UnsafeRawBufferPointer(rebasing: piece[start..<index]), to: descriptor, at: offset + start, path: path)
-                    run = nil
-                }
-                index = end
-            }
-            if let start = run {
-                try writeAll(UnsafeRawBufferPointer(rebasing: piece[start...]), to: descriptor, at: offset + start, path: path)
-            }
-            offset += piece.count
-        }
-        if size != offset, ftruncate(descriptor, off_t(offset)) != 0 {
-            throw .cannotWrite(path: path, errno: errno)
-        }
+    /// `prefix` followed by `randomNameLength` random letters and digits.
+    private static func randomName(_ prefix: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        var name = Array(prefix.utf8)
+        for _ in 0..<randomNameLength { name.append(randomNameCharacters.randomElement(using: &generator)!) }
+        return String(decoding: name, as: UTF8.self)
     }
 
     /// Writes all of `bytes` at `offset` of the file open at `descriptor`.
@@ -346,19 +355,35 @@ package enum FileSystem {
         }
     }
 
-    /// Points `backup` at the current content of `path`: a hard link, or a copy where the
-    /// file system has no hard links; false when there is no such file any more.
-    private static func linkBackup(of path: String, at backup: String) throws(FileSystemError) -> Bool {
-        // A stale one, from a save killed before it renamed it.
-        if unlink(backup) != 0 && errno != ENOENT { throw .cannotWrite(path: backup, errno: errno) }
-        if link(path, backup) == 0 { return true }
-        let code = errno
-        guard code == EPERM || code == EXDEV || code == EMLINK || code == ENOTSUP || code == EOPNOTSUPP else {
-            throw .cannotWrite(path: backup, errno: code)
+    /// A new name, `prefix` and random characters, for the current content of `path`:
+    /// a hard link, or a copy where the file system has no hard links; nil when there is
+    /// no such file any more.
+    private static func linkBackup(of path: String, near prefix: String) throws(FileSystemError) -> String? {
+        var attempt = 0
+        while true {
+            let backup = randomName(prefix)
+            if link(path, backup) == 0 { return backup }
+            let code = errno
+            attempt += 1
+            if code == EEXIST && attempt < temporaryNameAttempts { continue }
+            if code == ENOENT { return nil }
+            guard code == EPERM || code == EXDEV || code == EMLINK || code == ENOTSUP || code == EOPNOTSUPP else {
+                throw .cannotWrite(path: backup, errno: code)
+            }
+            guard let old = try readFile(at: path) else { return nil }
+            let (descriptor, copy) = try createTemporaryFile(prefix)
+            defer { close(descriptor) }
+            do throws(FileSystemError) {
+                try old.withUnsafeBytes { bytes in
+                    Result { () throws(FileSystemError) in try writeAll(bytes, to: descriptor, at: 0, path: copy) }
+                }.get()
+                guard fsync(descriptor) == 0 else { throw FileSystemError.cannotSync(path: copy, errno: errno) }
+            } catch {
+                unlink(copy)
+                throw error
+            }
+            return copy
         }
-        guard let old = try readFile(at: path) else { return false }
-        try writeAtomically(old, to: backup)
-        return true
     }
 
     private static func syncDirectory(of path: String) throws(FileSystemError) {
@@ -373,20 +398,59 @@ package enum FileSystem {
     }
 }
 
-/// A file mapped by `FileSystem.mapFile(at:)`: its bytes, valid as long as this lives,
-/// with the file open (and locked) as long.
+/// A file read by `FileSystem.mapFile(at:)`: its bytes, valid as long as this lives, with
+/// the file open as long.
 package final class FileMapping {
     /// The file's bytes.
     package let bytes: UnsafeRawBufferPointer
     private let descriptor: Int32
+    /// The file's status when it was opened.
+    private let status: stat
+    /// Its `ShrinkGuard` slot, when the bytes are a mapping.
+    private let guardSlot: Int?
+    /// Whether the bytes are a copy (to deallocate), and whether it came out short.
+    private let isCopy: Bool
+    private let copyCutShort: Bool
 
-    init(descriptor: Int32, bytes: UnsafeRawBufferPointer) {
-        self.descriptor = descriptor
-        self.bytes = bytes
+    init(descriptor: Int32, status: stat, bytes: UnsafeRawBufferPointer, guardSlot: Int? = nil) {
+        (self.descriptor, self.status, self.bytes, self.guardSlot) = (descriptor, status, bytes, guardSlot)
+        (isCopy, copyCutShort) = (false, false)
+    }
+
+    init(descriptor: Int32, status: stat, copy: UnsafeRawBufferPointer, cutShort: Bool) {
+        (self.descriptor, self.status, bytes, guardSlot) = (descriptor, status, copy, nil)
+        (isCopy, copyCutShort) = (true, cutShort)
+    }
+
+    /// Whether the file shrank while it was read: some of `bytes` are zeros in place of
+    /// what it held (another program rewrote it in place, as `cp` over it does).
+    package var wasCutShort: Bool { copyCutShort || (guardSlot.map(ShrinkGuard.wasCutShort) ?? false) }
+
+    /// Whether the file was written since it was opened (its size or its modification or
+    /// change time moved), or cut short under the mapping.
+    package var hasChanged: Bool {
+        var now = stat()
+        guard fstat(descriptor, &now) == 0 else { return true }
+        return wasCutShort || now.st_size != status.st_size || now.st_mtim.tv_sec != status.st_mtim.tv_sec
+            || now.st_mtim.tv_nsec != status.st_mtim.tv_nsec || now.st_ctim.tv_sec != status.st_ctim.tv_sec
+            || now.st_ctim.tv_nsec != status.st_ctim.tv_nsec
+    }
+
+    /// Whether `path` names the file that was opened (the same device and inode).
+    package func isStill(at path: String) -> Bool {
+        var now = stat()
+        return stat(path, &now) == 0 && now.st_dev == status.st_dev && now.st_ino == status.st_ino
     }
 
     deinit {
-        if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+        if let guardSlot { ShrinkGuard.unregister(guardSlot) }
+        if let base = bytes.baseAddress {
+            if isCopy {
+                UnsafeMutableRawPointer(mutating: base).deallocate()
+            } else {
+                munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
+            }
+        }
         close(descriptor)
     }
 }

@@ -36,6 +36,9 @@ package enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertibl
     case danglingLink(path: String, target: String)
     /// Another process held the lock for the whole time allowed.
     case lockTimedOut(path: String, seconds: Int64)
+    /// Another program rewrote the file in place while it was read (it shrank, or its
+    /// size or times moved): what was read is not one version of it.
+    case changedWhileRead(path: String)
 
     /// The errno value, if the failure came from a system call.
     package var errno: Int32? {
@@ -44,7 +47,7 @@ package enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertibl
             .cannotSync(_, let code), .cannotLock(_, let code), .cannotRename(_, _, let code),
             .cannotCreateDirectory(_, let code):
             code
-        case .notARegularFile, .readOnly, .untrustedLink, .danglingLink, .lockTimedOut: nil
+        case .notARegularFile, .readOnly, .untrustedLink, .danglingLink, .lockTimedOut, .changedWhileRead: nil
         }
     }
 
@@ -81,6 +84,7 @@ package enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertibl
             "\(path) is a symbolic link to \(target), which does not exist; nothing was created there"
         case .lockTimedOut(let path, let seconds):
             "gave up waiting for the lock on \(path) after \(seconds) second\(seconds == 1 ? "" : "s")"
+        case .changedWhileRead(let path): "\(path): changed while being read"
         }
     }
 

@@ -4,8 +4,11 @@
 /// sidecar `FILE.lock` it reads the file, lets the caller change the graph, and saves it
 /// if it changed, atomically, keeping the previous version as `FILE.bak`
 /// (`FileSystem.writeAtomically`), so concurrent visits from many shells are all counted.
-/// `load()` and `suggestions(for:filter:)` take no lock: a save replaces the file by a
-/// rename, so a reader sees one complete version, even in a directory it cannot write.
+/// `load()` and `suggestions(for:filter:)` take no lock: a save writes a new file and
+/// renames it over the old one, and no file that was the graph is ever written again, so
+/// a reader sees one complete version, even in a directory it cannot write. Only when
+/// what it read is not a valid graph does a reader take the lock (shared), to tell a
+/// damaged file from one that was replaced or rewritten meanwhile (see `read`).
 ///
 /// A missing or empty (0-byte) file is an empty graph. A file that cannot be parsed is
 /// never overwritten: `update` fails before calling the body, with the position of the
@@ -46,8 +49,10 @@ package struct GraphFile: Sendable {
 
     /// Reads the graph without locking; an empty graph if the file does not exist.
     package func load() throws(GraphFileError) -> RouteGraph {
-        guard let file = try read() else { return RouteGraph() }
-        return try withContents(of: file) { contents, buffer in RouteGraph(contents: contents, in: buffer) }
+        guard let (file, contents) = try read(locked: false) else { return RouteGraph() }
+        let graph = RouteGraph(contents: contents, in: file.bytes)
+        try checkUnchanged(file)
+        return graph
     }
 
     /// The suggestions for `request` (see `RouteGraph.suggestions(for:filter:)`), read
@@ -56,11 +61,13 @@ package struct GraphFile: Sendable {
     package func suggestions(
         for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
     ) throws(GraphFileError) -> [Suggestion] {
-        guard let file = try read() else { return RouteGraph().suggestions(for: request, filter: filter) }
-        return try withContents(of: file) { contents, buffer in
-            RouteGraph.scannedSuggestions(contents, in: buffer, for: request, filter: filter)
-                ?? RouteGraph(contents: contents, in: buffer).suggestions(for: request, filter: filter)
+        guard let (file, contents) = try read(locked: false) else { return RouteGraph().suggestions(for: request, filter: filter) }
+        let suggestions = withExtendedLifetime(file) {
+            RouteGraph.scannedSuggestions(contents, in: file.bytes, for: request, filter: filter)
+                ?? RouteGraph(contents: contents, in: file.bytes).suggestions(for: request, filter: filter)
         }
+        try checkUnchanged(file)
+        return suggestions
     }
 
     /// Locks the file, reads the graph, lets `body` change it, saves it if it changed
@@ -96,23 +103,20 @@ package struct GraphFile: Sendable {
             return try FileLock(exclusiveAt: lockPath, timeout: lockTimeout, waiting: waiting)
         }
         var graph = RouteGraph()
-        if let file = try read() {
-            let patched = try withContents(of: file) { contents, buffer -> ([FileChange], Result)? in
-                if let patched = patch(contents, buffer) { return patched }
-                graph = RouteGraph(contents: contents, in: buffer)
-                return nil
-            }
-            if let (changes, result) = patched {
+        if let (file, contents) = try read(locked: true) {
+            if let (changes, result) = patch(contents, file.bytes) {
                 // The old bytes go from the mapping to the new file as they are.
                 try withExtendedLifetime(file) { () throws(GraphFileError) in
                     let saved = FileChange.withPieces(of: file.bytes, with: changes[...]) { pieces in
-                        Swift.Result { () throws(GraphFileError) in try save(pieces) }
+                        Swift.Result { () throws(GraphFileError) in try save(pieces, readFrom: file) }
                     }
                     try saved.get()
                 }
                 lock.release()
                 return result
             }
+            graph = RouteGraph(contents: contents, in: file.bytes)
+            try checkUnchanged(file)
         }
         let revision = graph.revision
         let result = try body(&graph)
@@ -144,16 +148,64 @@ package struct GraphFile: Sendable {
         }
     }
 
-    private func save(_ pieces: [UnsafeRawBufferPointer]) throws(GraphFileError) {
+    /// Writes `pieces` as the new file (see `FileSystem.writeAtomically`), after removing
+    /// what saves that died left; fails, writing nothing, when `file`, whose bytes the
+    /// pieces may show, was cut short meanwhile.
+    private func save(_ pieces: [UnsafeRawBufferPointer], readFrom file: FileMapping? = nil) throws(GraphFileError) {
         try Self.fileSystem { () throws(FileSystemError) in
-            try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: backupPath)
+            FileSystem.removeLeftovers(of: path)
+            try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: backupPath) { () throws(FileSystemError) in
+                if file?.wasCutShort == true { throw .changedWhileRead(path: path) }
+            }
         }
     }
 
-    /// The file, mapped; nil when there is no file, or an empty one (an empty graph).
-    private func read() throws(GraphFileError) -> FileMapping? {
-        let file = try Self.fileSystem { () throws(FileSystemError) in try FileSystem.mapFile(at: path) }
-        return file.flatMap { $0.bytes.isEmpty ? nil : $0 }
+    /// How many times a reader opens the file again when the path came to name another
+    /// file while it read (each time a save came in between).
+    static let readAttempts = 4
+    /// How long a reader waits for a save to finish before it judges a file it could not
+    /// read, in seconds; after that it judges without the lock.
+    static let readerLockTimeout: Int64 = 5
+
+    /// The file and what it holds; nil when there is no file, or an empty one (an empty
+    /// graph).
+    ///
+    /// What fails to read is judged before it is reported: `locked` (the caller holds the
+    /// exclusive lock) or else under a shared lock (so that no save of ours runs), a path
+    /// that names another file by now is read again; a file written or cut short since it
+    /// was opened is `changedWhileRead`; only a file that is the same, unchanged, and
+    /// still not a graph is reported as damaged, with the advice that goes with that.
+    private func read(locked: Bool) throws(GraphFileError) -> (FileMapping, GraphFileContents)? {
+        // Held (when taken) until the judgement is made.
+        var sharedLock: FileLock? = nil
+        var judging = locked
+        var attempt = 0
+        while true {
+            attempt += 1
+            let mapped = try Self.fileSystem { () throws(FileSystemError) in try FileSystem.mapFile(at: path) }
+            guard let file = mapped, !file.bytes.isEmpty else {
+                // Empty is a graph; but an empty file cut short was not empty when opened.
+                if let file = mapped, file.hasChanged { throw .fileSystem(.changedWhileRead(path: path)) }
+                return nil
+            }
+            let parsed = Result { () throws(GraphFileError) -> GraphFileContents in try contents(of: file) }
+            if case .success(let contents) = parsed, !file.wasCutShort { return (file, contents) }
+            if !judging {
+                judging = true
+                sharedLock = FileLock(sharedAt: lockPath, timeout: Self.readerLockTimeout)
+            }
+            if !file.isStill(at: path) && attempt < Self.readAttempts { continue }
+            if file.hasChanged { throw .fileSystem(.changedWhileRead(path: path)) }
+            _ = try parsed.get()
+            _ = consume sharedLock
+            throw .fileSystem(.changedWhileRead(path: path))
+        }
+    }
+
+    /// Fails when `file` was cut short since it was read: what was taken from it may hold
+    /// zeros in place of the bytes lost.
+    private func checkUnchanged(_ file: FileMapping) throws(GraphFileError) {
+        if file.wasCutShort { throw .fileSystem(.changedWhileRead(path: path)) }
     }
 
     /// What `body` returns; its failure as a `GraphFileError`.
@@ -165,15 +217,10 @@ package struct GraphFile: Sendable {
         }
     }
 
-    /// Reads `bytes` as a graph file and hands its contents to `body`; throws why it is
-    /// not one.
-    private func withContents<Value>(
-        of file: FileMapping, _ body: (GraphFileContents, UnsafeRawBufferPointer) -> Value
-    ) throws(GraphFileError) -> Value {
+    /// Reads `file` as a graph file; throws why it is not one.
+    private func contents(of file: FileMapping) throws(GraphFileError) -> GraphFileContents {
         let bytes = file.bytes
-        let result = withExtendedLifetime(file) {
-            Result { () throws(RouteGraphDecodingError) -> Value in body(try RouteGraph.contents(of: bytes), bytes) }
-        }
+        let result = Result { () throws(RouteGraphDecodingError) -> GraphFileContents in try RouteGraph.contents(of: bytes) }
         switch result {
         case .success(let value):
             return value

@@ -43,6 +43,8 @@ package enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible
             return " (create the file, or name another with --graph)"
         case .lockTimedOut(let path, _):
             return "; nothing was recorded (another process holds it: see fuser \(path))"
+        case .changedWhileRead:
+            return " (another program wrote into it meanwhile; try again)"
         case .cannotOpen, .cannotRead, .cannotLock:
             return error.isPermissionProblem ? " (check the permissions of the file and its folder, or use --graph FILE)" : ""
         case .cannotWrite, .cannotSync, .cannotRename, .cannotCreateDirectory:

@@ -50,8 +50,9 @@ extension GraphLocation {
             the --graph option; $ROUTEGRAPH_FILE; $XDG_STATE_HOME/wayfind/routegraph.json when \
             XDG_STATE_HOME is an absolute path; $HOME/.local/state/wayfind/routegraph.json. Missing \
             directories are created with mode 0700 and a new file with mode 0600. Next to it live \
-            FILE.lock (the lock every change takes), FILE.bak (the previous version, kept by every \
-            save) and FILE.tmp (the version before that, reused as scratch space by the next save). \
+            FILE.lock (the lock every change takes) and FILE.bak (the previous version, kept by \
+            every save); a save writes a new file, FILE.tmp. and twelve random characters, and \
+            renames it over FILE, so no file that was FILE is ever written again. \
             A symbolic link at FILE is followed, and stays a link, with two exceptions: a link that \
             another user owns, in a directory that others may write to or that is sticky (such as \
             /tmp), is not followed unless that user owns the directory too (the kernel's \
@@ -63,7 +64,9 @@ extension GraphLocation {
             someone else's file: refused, and left unchanged. A visit waits for another process's \
             lock on FILE.lock, says on standard error after a second which lock it waits for, and \
             gives up with status 2 after 30 seconds (routegraph-visit --lock-timeout). Reading takes \
-            no lock on FILE.lock and never waits for it.
+            no lock on FILE.lock and does not wait for it, unless what it read is not a valid graph: \
+            then it looks again under the lock, and reports 'changed while being read' for a file \
+            another program wrote in place meanwhile, and damage only for a file still damaged.
             """),
         ManSection(
             "ENVIRONMENT",

@@ -54,6 +54,11 @@ package enum RouteGraphSuggest {
                 (see ORDER; up to three decimals) and a tab followed by edge (the from-place \
                 has an edge to it) or habit (it has not). With --json, one JSON array \
                 of objects with the keys place, score and source.
+
+                On a terminal, control characters in a place name (such as ESC or BEL, which \
+                a directory name recorded by --learn cd may hold) are shown escaped, as \\n, \
+                \\t, \\r or \\u{1B}, so that a name cannot set the window's title or move the \
+                cursor, as ls(1) does; a pipe or a file gets every name as stored.
                 """),
             ManSection(
                 "SHELL SET-UP",
@@ -144,7 +149,8 @@ package enum RouteGraphSuggest {
             } else {
                 for suggestion in suggestions {
                     if output.isClosed { break }
-                    output.write(suggestion.place)
+                    // A terminal gets control characters escaped; a pipe, the name as stored.
+                    output.write(context.outputIsTerminal ? MessageValue.escapingControlCharacters(suggestion.place) : suggestion.place)
                     if options.scores {
                         output.write(byte: 0x09)
                         output.write(formatScore(suggestion.score))

@@ -23,20 +23,40 @@ package enum RouteGraphVisit {
             this one (creating it with weight 1), counts the visit on the place, and makes \
             it the last place. Visiting the place you are already at adds no edge. Places \
             are the same when they differ only in case, accents or runs of whitespace; the \
-            spelling used last is the one shown. A whole batch is one locked \
-            read-modify-write of the graph file, which is saved atomically. A place name \
-            must be valid UTF-8, without a NUL byte, and at most 4096 bytes long; a batch \
-            with one that is not is refused whole.
+            spelling used last is the one shown. A place name must be valid UTF-8, \
+            without a NUL byte, and at most 4096 bytes long; other control characters \
+            (a directory name may hold ESC or BEL) are kept, and routegraph-suggest(1) \
+            shows them escaped on a terminal.
             """,
         flags: RouteGraphVisitFlags.table + [StandardFlags.help(), StandardFlags.version, StandardFlags.generate],
         positionalCompletion: .places,
-        manSections: GraphLocation.manSections + [
+        manSections: [
+            ManSection(
+                "BATCHES",
+                """
+                Visits are recorded in batches, each one locked read-modify-write of the \
+                graph file, saved atomically: the PLACEs given, and the places read from \
+                standard input as they come, a batch every 10000 places or every second, \
+                whichever comes first (a second after the batch's first place was read). So \
+                an endless input ('tail -f log | routegraph-visit') is recorded as it comes, \
+                in memory that does not grow, and a line longer than a place name can be is \
+                refused as soon as it is read that far. Killed, routegraph-visit loses at \
+                most the batch in flight; the batches before it are saved.
+
+                A place name that is not valid (see DESCRIPTION), or a line that is not \
+                TIME<TAB>PLACE with --timestamped, is an error that stops the input (exit \
+                status 2): its batch is not recorded, and the message says from which line \
+                on nothing was. Every PLACE on the command line is checked before anything \
+                is recorded.
+                """)
+        ] + GraphLocation.manSections + [
             ManSection(
                 "EXIT STATUS",
                 """
                 0 if a visit was recorded or a place forgotten, 1 if there was nothing to \
                 record (empty input, or only unknown places to forget), 2 if an error \
-                occurred. On error nothing is recorded and the graph file is left as it was. \
+                occurred. On error the batch in flight is not recorded (see BATCHES) and the \
+                graph file is left as that batch found it. \
                 With no PLACE and a terminal on standard input, the usage is printed (exit 2) \
                 instead of waiting for visits typed in.
                 """),
@@ -63,44 +83,56 @@ package enum RouteGraphVisit {
     package static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
         runTool(spec, arguments: arguments, context: context) { parsed, _, errors in
             let options = try RouteGraphVisitOptions(parsed, context: context)
-            var visits: [VisitRequest.Visit] = []
+            // Every PLACE given is checked before anything is recorded.
+            var arguments: [VisitRequest.Visit?] = []
             for place in options.places {
-                if place == "-" {
-                    visits += try readVisits(from: context.standardInput, options: options)
-                } else {
-                    visits.append(VisitRequest.Visit(place: try checkedName(place, where: "place name"), time: options.time))
-                }
+                arguments.append(place == "-" ? nil : VisitRequest.Visit(place: try checkedName(place, where: "place name"), time: options.time))
             }
             let path = try GraphLocation.path(explicit: options.graph, environment: context.environment)
-            let request = VisitRequest(
-                visits: visits, forget: options.forget, newTrip: options.newTrip, tripGap: options.tripGap,
-                selfLoops: options.selfLoops, maxPlaces: options.maximumPlaces, timeZone: context.timeZone)
-            let outcome: VisitOutcome
+            let file: GraphFile
             do {
-                let file = try GraphFile(resolving: path)
-                let waiting = { errors.report("waiting for the lock on \(file.lockPath), which another process holds") }
-                outcome = try file.record(request, lockTimeout: options.lockTimeout, waiting: waiting)
+                file = try GraphFile(resolving: path)
             } catch let error as GraphFileError {
                 throw ToolError(error.description)
             }
-            if !options.quiet {
-                for place in outcome.unknown { errors.report("no such place to forget: \(MessageValue.quoted(place))") }
+            var recorder = VisitRecorder(file: file, options: options, errors: errors, timeZone: context.timeZone)
+            for visit in arguments {
+                if let visit {
+                    try recorder.add(visit)
+                } else {
+                    try streamVisits(from: context.standardInput, options: options, into: &recorder)
+                }
             }
-            let forgotten = options.forget.count - outcome.unknown.count
-            return outcome.recorded + forgotten > 0 ? .success : .nothingFound
+            try recorder.save()
+            if !options.quiet {
+                for place in recorder.unknown { errors.report("no such place to forget: \(MessageValue.quoted(place))") }
+            }
+            let forgotten = options.forget.count - recorder.unknown.count
+            return recorder.recorded + forgotten > 0 ? .success : .nothingFound
         }
     }
 
+    /// How many places a batch holds at most: a batch is one locked read-modify-write of
+    /// the graph file, and an import of a million visits is a hundred of them. With names
+    /// of at most `maximumNameBytes`, it bounds the memory a batch takes to 40 MB (for
+    /// names of a few dozen bytes, about a megabyte).
+    package static let batchPlaces = 10_000
+    /// How long the first place of a batch waits for the batch to be saved, at most, in
+    /// milliseconds: `tail -f log | routegraph-visit` records each place within a second.
+    package static let batchMilliseconds: Int64 = 1000
+
     /// A place name from the command line or input, checked: not empty once trimmed, not
     /// absurdly long, and without a NUL byte (which `-z` output uses to end a name).
-    static func checkedName(_ name: String, where origin: @autoclosure () -> String) throws -> String {
+    static func checkedName(
+        _ name: String, where origin: @autoclosure () -> String, notRecorded: String = "; nothing was recorded"
+    ) throws -> String {
         let count = name.utf8.count
         if count > maximumNameBytes {
             throw ToolError(
-                "\(origin()): a place name of \(count) bytes is longer than the limit of \(maximumNameBytes); nothing was recorded")
+                "\(origin()): a place name of \(count) bytes is longer than the limit of \(maximumNameBytes)\(notRecorded)")
         }
         if name.utf8.contains(0) {
-            throw ToolError("\(origin()): the place name contains a NUL byte; nothing was recorded")
+            throw ToolError("\(origin()): the place name contains a NUL byte\(notRecorded)")
         }
         if RouteGraph.placeKey(name).isEmpty {
             throw UsageError("\(origin()): empty place name")
@@ -113,57 +145,99 @@ package enum RouteGraphVisit {
         RouteGraph.placeKey(text).isEmpty ? nil : text
     }
 
-    /// The visits on standard input: one per line (or NUL-terminated record), trimmed,
-    /// empty ones skipped; with `--timestamped`, `TIME<TAB>PLACE`.
-    static func readVisits(from input: FileDescriptor, options: RouteGraphVisitOptions) throws -> [VisitRequest.Visit] {
-        var bytes: [UInt8] = []
+    /// The longest time field of a `--timestamped` line: ISO 8601 with nanoseconds and an
+    /// offset is 35 bytes; the rest leaves room for blanks around it.
+    static let maximumTimeBytes = 64
+
+    /// Reads the visits on standard input as they come, one per line (or NUL-terminated
+    /// record), trimmed, empty ones skipped, with `--timestamped` `TIME<TAB>PLACE`, and
+    /// hands them to `recorder`, which saves them in batches. Memory stays bounded
+    /// whatever the input: a line is refused as soon as it is longer than a name can be,
+    /// and while the input pauses, the batch waiting is saved once it is a second old.
+    static func streamVisits(from input: FileDescriptor, options: RouteGraphVisitOptions, into recorder: inout VisitRecorder)
+        throws
+    {
+        let terminator: UInt8 = options.nullData ? 0 : 0x0A
+        let lineLimit = maximumNameBytes + (options.timestamped ? maximumTimeBytes + 1 : 0)
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var line: [UInt8] = []
+        var lineNumber = 0
+        func origin() -> String { "standard input, \(options.nullData ? "record" : "line") \(lineNumber)" }
         while true {
+            if let deadline = recorder.deadline {
+                let left = deadline - Platform.monotonicMilliseconds()
+                if left <= 0 || !input.waitForInput(milliseconds: Int(left)) {
+                    try recorder.save()
+                    continue
+                }
+            }
             let result = chunk.withUnsafeMutableBytes { buffer in
                 Result { () throws(SystemError) -> Int in try input.read(into: buffer.baseAddress!, count: buffer.count) }
             }
-            guard case .success(let count) = result else {
-                if case .failure(let error) = result { throw ToolError("standard input: \(error.description)") }
-                break
+            let count: Int
+            switch result {
+            case .success(let read): count = read
+            case .failure(let error): throw ToolError("standard input: \(error.description)\(recorder.notRecorded)")
             }
             if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        let terminator: UInt8 = options.nullData ? 0 : 0x0A
-        var visits: [VisitRequest.Visit] = []
-        var lineNumber = 0
-        for line in bytes.split(separator: terminator, omittingEmptySubsequences: false) {
-            lineNumber += 1
-            if line.isEmpty { continue }
-            let origin = "standard input, \(options.nullData ? "record" : "line") \(lineNumber)"
-            var time = options.time
-            var nameBytes = line[...]
-            if options.timestamped {
-                guard let tab = line.firstIndex(of: 0x09) else {
-                    if line.allSatisfy(TextFolding.isASCIIWhitespace) { continue }
-                    throw ToolError("\(origin): expected TIME<TAB>PLACE; nothing was recorded")
-                }
-                let timeText = String(decoding: line[line.startIndex..<tab], as: UTF8.self)
-                guard let parsed = TimeText.timestamp(trimmed(timeText)) else {
+            var start = 0
+            while start < count {
+                let end = chunk[start..<count].firstIndex(of: terminator) ?? count
+                line += chunk[start..<end]
+                if line.count > lineLimit {
+                    lineNumber += 1
                     throw ToolError(
-                        "\(origin): invalid time \(MessageValue.quoted(timeText)) (expected Unix seconds or ISO 8601 from 1970 to 9999); nothing was recorded"
-                    )
+                        "\(origin()): a \(options.timestamped ? "line" : "place name") longer than the limit of "
+                            + "\(options.timestamped ? lineLimit : maximumNameBytes) bytes\(recorder.notRecorded)")
                 }
-                time = parsed
-                nameBytes = line[(tab + 1)...]
-            }
-            guard let name = String(validating: nameBytes, as: UTF8.self) else {
-                throw ToolError("\(origin): the place name is not valid UTF-8; nothing was recorded")
-            }
-            if name.utf8.count <= maximumNameBytes && RouteGraph.placeKey(name).isEmpty {
-                if options.timestamped {
-                    throw ToolError("\(origin): empty place name; nothing was recorded")
+                guard end < count else { break }
+                lineNumber += 1
+                if let visit = try visit(in: line, origin: origin(), options: options, recorder: recorder) {
+                    try recorder.add(visit, line: lineNumber)
                 }
-                continue
+                line.removeAll(keepingCapacity: true)
+                start = end + 1
             }
-            visits.append(VisitRequest.Visit(place: try checkedName(name, where: origin), time: time))
         }
-        return visits
+        if !line.isEmpty {
+            lineNumber += 1
+            if let visit = try visit(in: line, origin: origin(), options: options, recorder: recorder) {
+                try recorder.add(visit, line: lineNumber)
+            }
+        }
+    }
+
+    /// The visit on one line of input; nil for a line to skip (empty, or only blanks).
+    private static func visit(in line: [UInt8], origin: @autoclosure () -> String, options: RouteGraphVisitOptions, recorder: VisitRecorder)
+        throws -> VisitRequest.Visit?
+    {
+        if line.isEmpty { return nil }
+        var time = options.time
+        var nameBytes = line[...]
+        if options.timestamped {
+            guard let tab = line.firstIndex(of: 0x09) else {
+                if line.allSatisfy(TextFolding.isASCIIWhitespace) { return nil }
+                throw ToolError("\(origin()): expected TIME<TAB>PLACE\(recorder.notRecorded)")
+            }
+            let timeText = String(decoding: line[line.startIndex..<tab], as: UTF8.self)
+            guard let parsed = TimeText.timestamp(trimmed(timeText)) else {
+                throw ToolError(
+                    "\(origin()): invalid time \(MessageValue.quoted(timeText)) (expected Unix seconds or ISO 8601 from 1970 to 9999)\(recorder.notRecorded)"
+                )
+            }
+            time = parsed
+            nameBytes = line[(tab + 1)...]
+        }
+        guard let name = String(validating: nameBytes, as: UTF8.self) else {
+            throw ToolError("\(origin()): the place name is not valid UTF-8\(recorder.notRecorded)")
+        }
+        if name.utf8.count <= maximumNameBytes && RouteGraph.placeKey(name).isEmpty {
+            if options.timestamped {
+                throw ToolError("\(origin()): empty place name\(recorder.notRecorded)")
+            }
+            return nil
+        }
+        return VisitRequest.Visit(place: try checkedName(name, where: origin(), notRecorded: recorder.notRecorded), time: time)
     }
 
     private static func trimmed(_ text: String) -> String {
@@ -260,4 +334,77 @@ enum RouteGraphVisitFlags {
         GraphLocation.flag.spec, at.spec, timestamped.spec, newTrip.spec, tripGap.spec, forget.spec, maxPlaces.spec,
         selfLoops.spec, nullData.spec, quiet.spec, lockTimeout.spec,
     ]
+}
+
+/// The visits read so far and not yet saved, and what the saves so far did: visits are
+/// recorded in batches (`RouteGraphVisit.batchPlaces` places, or what came within
+/// `batchMilliseconds`), each one locked read-modify-write of the graph, so an endless
+/// input is recorded as it comes and a kill loses at most the batch in flight.
+struct VisitRecorder {
+    let file: GraphFile
+    let options: RouteGraphVisitOptions
+    let errors: ErrorReporter
+    /// The time zone whose local hour each visit is counted in.
+    let timeZone: LocalTimeZone
+    /// The visits of the batch in flight.
+    private(set) var pending: [VisitRequest.Visit] = []
+    /// When the batch in flight must be saved (monotonic milliseconds), if it has a visit.
+    private(set) var deadline: Int64? = nil
+    /// The input line of the batch's first visit, if it came from standard input.
+    private var firstLine: Int? = nil
+    /// How many saves ran (the first also forgets, and may start a new trip).
+    private var batches = 0
+    /// The visits recorded so far.
+    private(set) var recorded = 0
+    /// The places to forget that were unknown.
+    private(set) var unknown: [String] = []
+
+    init(file: GraphFile, options: RouteGraphVisitOptions, errors: ErrorReporter, timeZone: LocalTimeZone) {
+        (self.file, self.options, self.errors, self.timeZone) = (file, options, errors, timeZone)
+    }
+
+    /// What an error message on input says was recorded: nothing, or what came before
+    /// the batch in flight.
+    var notRecorded: String {
+        guard batches > 0 else { return "; nothing was recorded" }
+        if let firstLine { return "; nothing from line \(firstLine) on was recorded" }
+        return "; the batch in flight was not recorded"
+    }
+
+    /// Adds a visit to the batch in flight, saving the batch when it is full.
+    mutating func add(_ visit: VisitRequest.Visit, line: Int? = nil) throws {
+        if pending.isEmpty {
+            deadline = Platform.monotonicMilliseconds() + RouteGraphVisit.batchMilliseconds
+            firstLine = line
+        }
+        pending.append(visit)
+        if pending.count >= RouteGraphVisit.batchPlaces { try save() }
+    }
+
+    /// Saves the batch in flight: the visits, and in the first batch the places to
+    /// forget. The first save runs even with nothing to record (so that a damaged graph
+    /// file is reported).
+    mutating func save() throws {
+        guard !pending.isEmpty || batches == 0 else { return }
+        let first = batches == 0
+        // The first batch forgets, and may start a new trip.
+        let request = VisitRequest(
+            visits: pending, forget: first ? options.forget : [], newTrip: first && options.newTrip,
+            tripGap: options.tripGap, selfLoops: options.selfLoops, maxPlaces: options.maximumPlaces, timeZone: timeZone)
+        let file = file
+        let errors = errors
+        let waiting = { errors.report("waiting for the lock on \(file.lockPath), which another process holds") }
+        let outcome: VisitOutcome
+        do {
+            outcome = try file.record(request, lockTimeout: options.lockTimeout, waiting: waiting)
+        } catch {
+            throw ToolError(error.description)
+        }
+        batches += 1
+        recorded += outcome.recorded
+        if first { unknown = outcome.unknown }
+        pending.removeAll(keepingCapacity: true)
+        deadline = nil
+        firstLine = nil
+    }
 }

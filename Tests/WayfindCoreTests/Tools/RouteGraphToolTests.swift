@@ -283,7 +283,7 @@ struct RouteGraphToolTests {
         #expect(fromInput.status == 2)
         #expect(
             fromInput.stderr
-                == "routegraph-visit: standard input, line 2: a place name of 1048576 bytes is longer than the limit of 4096; nothing was recorded\n"
+                == "routegraph-visit: standard input, line 2: a place name longer than the limit of 4096 bytes; nothing was recorded\n"
         )
         // One argument can be at most 128 KiB on Linux (MAX_ARG_STRLEN).
         let fromArguments = try visit([String(repeating: "y", count: 100_000)], graph: scratch.graph)
