@@ -1,9 +1,10 @@
 /// Suggestions and single visits without building the whole graph, from the same read
 /// of the file (`GraphFileContents`, which checks every byte). A suggestion builds a small
 /// graph of the edges leaving the from-place and the place records that can rank, and
-/// asks it `suggestions(for:filter:)`. A visit builds a small graph of the last place,
-/// the visited place and the edge between them, applies `visit(...)`, and writes the
-/// lines that changed with `GraphFileFormat`; the rest of the file is copied.
+/// asks it `suggestions(for:filter:allHabits:)`, with the habits of the whole file summed
+/// by the scan. A visit builds a small graph of the last place, the visited place and the
+/// edge between them, applies `record(_:)`, and writes the lines that changed with
+/// `GraphFileFormat`; the rest of the file is copied.
 ///
 /// Each returns nil whenever the small graph could answer differently from the whole one,
 /// and the caller then loads the whole graph. A patched file reads back as the graph a
