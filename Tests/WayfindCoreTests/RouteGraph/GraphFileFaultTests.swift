@@ -145,14 +145,9 @@ extension GraphFileFaultTests {
     }
 }
 
-/// One visit through the patch path (`update(patching:)`), as routegraph-visit records it.
+/// One visit through the patch path (`GraphFile.record`), as routegraph-visit records it.
 enum RouteGraphVisitPatchProbe {
     static func visitOnce(_ file: GraphFile) throws -> Int {
-        try file.update(
-            patching: { contents, bytes in
-                RouteGraph.visitPatch(
-                    contents, in: bytes, place: "New place", at: 9000, selfLoops: false, newTrip: false, tripGap: nil, maxPlaces: 0
-                ).map { ($0, 1) }
-            }, { _ in 0 })
+        try file.record(VisitRequest(visits: [VisitRequest.Visit(place: "New place", time: 9000)], timeZone: .utc)).recorded
     }
 }

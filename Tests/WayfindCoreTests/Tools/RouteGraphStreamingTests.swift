@@ -145,7 +145,7 @@ struct RouteGraphStreamingTests {
         let piped = runInProcess("routegraph-suggest", ["--graph", scratch.graph, "--from", "Home"])
         #expect(piped.stdout == Data((name + "\n").utf8))
         let terminal = runOnTerminal(["--graph", scratch.graph, "--from", "Home", "--scores"])
-        #expect(terminal == "/tmp/a\\u{1B}]0;pwned\\u{7}b\\u{9B}c\t1\tedge\n")
+        #expect(terminal == "/tmp/a\\u{1B}]0;pwned\\u{7}b\\u{9B}c\t4.333\tedge\n")  // edge 1 + habit 10 × 11/33
         let plain = runOnTerminal(["--graph", scratch.graph, "--from", name])
         #expect(plain == "Home\n")
     }
