@@ -114,7 +114,9 @@ import WayfindTestSupport
             selectedAny += selected.isEmpty ? 0 : 1
             let (output, _) = input.withUnsafeBufferPointer { Smartgrep.search($0, options: options) }
             if output != selected.flatMap({ $0 + [0x0A] }) {
-                differences.append("query '\(query)' \(fit) lines \(lines.map { String(decoding: $0, as: UTF8.self) }): got \(String(decoding: output, as: UTF8.self))")
+                differences.append(
+                    "query '\(query)' \(fit) lines \(lines.map { String(decoding: $0, as: UTF8.self) }): got \(String(decoding: output, as: UTF8.self))"
+                )
             }
         }
         #expect(selectedAny > 300)
