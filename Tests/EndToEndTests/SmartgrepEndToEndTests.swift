@@ -106,4 +106,19 @@ import WayfindTestSupport
         let r = try await Binaries.shell(script)
         #expect(r.out == "same\n180001 720000 hit last\n", "\(r)")
     }
+
+    /// Issue 28, as a new user tried it: a binary file prints grep's message instead of
+    /// raw bytes, and a query of punctuation is refused instead of matching every line.
+    @Test func aBinaryFileAndAQueryWithoutWordsBehaveAsGrepsHabitsExpect() async throws {
+        let binary = try await Binaries.shell("smartgrep gnu /bin/ls; echo \"status=$?\"")
+        #expect(binary.out == "status=0\n", "\(binary)")
+        #expect(binary.stderr == "smartgrep: /bin/ls: binary file matches\n")
+        for query in [".", "***"] {
+            let r = try await smartgrep([query, symbols])
+            #expect(r.status == 2 && r.stdout.isEmpty)
+            #expect(r.stderr.hasPrefix("smartgrep: the query has no words; use --words=space to match punctuation\n"))
+        }
+        let context = try await Binaries.shell("smartgrep -n -C1 'x bin' \(symbols) | head -1; echo \"${PIPESTATUS[0]}\"")
+        #expect(context.lines.count == 2 && context.lines[1] == "0", "\(context)")
+    }
 }

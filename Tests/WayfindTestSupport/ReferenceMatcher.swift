@@ -65,6 +65,9 @@ public final class ReferenceMatcher {
         public var folded: [UInt8]
         /// Offsets in `folded` where words start.
         public var starts: [Int]
+        /// Offsets in `folded` where a word may end: the line's end, and the start of a
+        /// separator or of a word (never inside one character's folded form).
+        public var ends: Set<Int> = []
     }
 
     private var foldCache: [Unicode.Scalar: [UInt8]] = [:]
@@ -193,11 +196,15 @@ public final class ReferenceMatcher {
         let startSet = Set(startIndices)
         var folded: [UInt8] = []
         var starts: [Int] = []
+        var ends: Set<Int> = []
         for (i, c) in characters.enumerated() {
             if startSet.contains(i) { starts.append(folded.count) }
-            folded += c.folded ?? [0xFF]
+            let bytes = c.folded ?? [0xFF]
+            if !bytes.isEmpty && (c.cls == .separator || startSet.contains(i)) { ends.insert(folded.count) }
+            folded += bytes
         }
-        return Line(folded: folded, starts: starts)
+        ends.insert(folded.count)
+        return Line(folded: folded, starts: starts, ends: ends)
     }
 
     /// The words of a line as they are written (each from its start to the next start
@@ -259,6 +266,41 @@ public final class ReferenceMatcher {
             var seen = Set<Int>()
             return place(w, &seen)
         }
+    }
+
+    /// How much of a word a query word must match: smartgrep's default, `-w`, `-x`.
+    public enum Fit: Sendable, CaseIterable { case prefix, word, line }
+
+    /// Whether the query words match the line with `fit`: with `.word` each query word
+    /// must fit at a word start and end where a word ends; with `.line` also some such
+    /// assignment's matched parts (a word start up to the query word's length) must hold
+    /// every word start of the line. Found by trying every assignment (queries are short).
+    public func matches(_ words: [[UInt8]], _ line: Line, fit: Fit) -> Bool {
+        if fit == .prefix { return matches(words, line) }
+        if words.isEmpty { return fit == .word || line.starts.isEmpty }
+        let fits: [[Int]] = words.map { word in
+            line.starts.indices.filter { k in
+                let s = line.starts[k]
+                return line.folded.count - s >= word.count && line.folded[s..<(s + word.count)].elementsEqual(word)
+                    && line.ends.contains(s + word.count)
+            }
+        }
+        var used = Set<Int>()
+        var parts: [Range<Int>] = []
+        func assign(_ w: Int) -> Bool {
+            if w == words.count {
+                return fit == .word || line.starts.allSatisfy { s in parts.contains { $0.contains(s) } }
+            }
+            for k in fits[w] where !used.contains(k) {
+                used.insert(k)
+                parts.append(line.starts[k]..<(line.starts[k] + words[w].count))
+                if assign(w + 1) { return true }
+                used.remove(k)
+                parts.removeLast()
+            }
+            return false
+        }
+        return assign(0)
     }
 
     /// Whether `query` matches the line `bytes` in `mode`.

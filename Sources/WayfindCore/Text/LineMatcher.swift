@@ -288,7 +288,8 @@ public final class LineMatcher {
     /// `pe.x`, `p` only at the first, and a greedy `pe` may take the start `p` needed.
     /// So this finds a matching with augmenting paths (Kuhn's algorithm); queries have a
     /// few words, and only `-w` and `-x` come here. With `-x`, the words' matched parts
-    /// must also cover every word start of the line.
+    /// must also cover every word start of the line, and that depends on the assignment
+    /// (a run-on word covers several): there, assignments are tried in turn.
     private func assignWhole(text: UnsafePointer<UInt8>, count: Int, isFolded: Bool, recordRanges: Bool) -> Bool {
         let startCount = starts.count
         if recordRanges { ranges.removeAll(keepingCapacity: true) }
@@ -320,6 +321,33 @@ public final class LineMatcher {
             fits.append(list)
         }
         var owner = [Int](repeating: -1, count: startCount)
+        if fit == .line {
+            // Which assignment matters: 'вαι_é é' covers 'вΑΙ_é é' only when 'é' takes
+            // the second é (the first is inside the run-on). Try assignments in turn;
+            // twins take starts in increasing order, so repeated words cost no factorial.
+            var chosen = [Int](repeating: -1, count: words.count)
+            func coversLine() -> Bool {
+                (0..<startCount).allSatisfy { t in
+                    let p = Int(starts[t])
+                    return chosen.indices.contains { w in
+                        let s = Int(starts[chosen[w]])
+                        return s <= p && p < s + words[w].count
+                    }
+                }
+            }
+            func search(_ w: Int) -> Bool {
+                if w == words.count { return coversLine() }
+                for k in fits[w] where owner[k] < 0 && (!repeatsPrevious[w] || k > chosen[w - 1]) {
+                    owner[k] = w
+                    chosen[w] = k
+                    if search(w + 1) { return true }
+                    owner[k] = -1
+                }
+                return false
+            }
+            guard search(0) else { return false }
+            if !recordRanges { return true }
+        }
         var seen = [Bool](repeating: false, count: startCount)
         func place(_ w: Int) -> Bool {
             for k in fits[w] where !seen[k] {
@@ -331,7 +359,7 @@ public final class LineMatcher {
             }
             return false
         }
-        for w in words.indices {
+        for w in words.indices where fit != .line {
             for k in seen.indices { seen[k] = false }
             if !place(w) { return false }
         }

@@ -459,15 +459,18 @@ enum SmartgrepFlags {
     static let wordRegexp = Flag(
         "word-regexp", short: "w", help: "query words match whole words, not only prefixes",
         manHelp:
-            "Each query word must match a whole word of the line, not only its start: 'bin' matches xmark.bin but not binoculars. A query word that runs on across words ('xmark.bin') must end where a word ends.")
+            "Each query word must match a whole word of the line, not only its start: 'bin' matches xmark.bin but not binoculars. A query word that runs on across words ('xmark.bin') must end where a word ends."
+    )
     static let lineRegexp = Flag(
         "line-regexp", short: "x", help: "the query covers the line: each word matched whole",
         manHelp:
-            "Select only the lines the query covers: every query word matches a whole word (as with -w) and every word of the line is matched: 'bin xmark' matches xmark.bin, not xmark.bin.fill. The empty query matches the lines without words.")
+            "Select only the lines the query covers: every query word matches a whole word (as with -w) and every word of the line is matched: 'bin xmark' matches xmark.bin, not xmark.bin.fill. The empty query matches the lines without words."
+    )
     static let onlyMatching = Flag(
         "only-matching", short: "o", help: "print only the matched word prefixes, one a line",
         manHelp:
-            "Print only the matched parts of selected lines (the word prefixes the query words matched, merged where they touch), each on a line of its own, with the -H and -n prefixes of its line. Prints nothing with -v.")
+            "Print only the matched parts of selected lines (the word prefixes the query words matched, merged where they touch), each on a line of its own, with the -H and -n prefixes of its line. Prints nothing with -v."
+    )
     static let filesWithMatches = Flag(
         "files-with-matches", short: "l", help: "print only the names of files with a selected line")
     static let filesWithoutMatch = Flag(
@@ -490,7 +493,8 @@ enum SmartgrepFlags {
     static let recursive = Flag(
         "recursive", short: "r", help: "search the files under directories (default: .)",
         manHelp:
-            "Search every file under each FILE that is a directory, in name order (by bytes), not following symbolic links met in them (those named on the command line are followed). With no FILE, search the working directory. File names prefix the lines.")
+            "Search every file under each FILE that is a directory, in name order (by bytes), not following symbolic links met in them (those named on the command line are followed). With no FILE, search the working directory. File names prefix the lines."
+    )
     static let dereferenceRecursive = Flag(
         "dereference-recursive", short: "R", help: "as -r, but follow every symbolic link")
     static let include = Flag(

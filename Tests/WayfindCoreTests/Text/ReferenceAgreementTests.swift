@@ -86,6 +86,42 @@ import WayfindTestSupport
         }
         #expect(differences.isEmpty, "\(differences.count) differences:\n\(differences.prefix(10).joined(separator: "\n"))")
     }
+
+    /// -w and -x: whole words, assigned by augmenting paths, and the cover of the line,
+    /// against the reference's trial of every assignment, through the search loop.
+    @Test(arguments: WordMode.allCases)
+    func wholeWordsAndLineCoverAgreeWithTheReference(mode: WordMode) throws {
+        let reference = ReferenceMatcher()
+        let referenceMode = ReferenceMatcher.Mode(rawValue: mode.rawValue)!
+        var rng = SplitMix64(seed: 28 + UInt64(mode.rawValue.count))
+        let linePieces = Self.pieces.filter { $0 != Array("\n".utf8) }
+        var differences: [String] = []
+        var selectedAny = 0
+        for round in 0..<3_000 {
+            let lines = (0..<(1 + Int(rng.next() % 4))).map { _ in Self.randomText(&rng, pieces: Int(rng.next() % 8), from: linePieces) }
+            // Queries made from the lines' own text select some lines whole.
+            var query = Self.randomQuery(&rng)
+            if round % 2 == 0, let line = lines.first, let text = String(validating: line, as: UTF8.self) {
+                query = text.split(separator: " ").shuffled(using: &rng).prefix(3).joined(separator: " ")
+            }
+            let fit: ReferenceMatcher.Fit = round % 3 == 0 ? .line : .word
+            let words = reference.queryWords(query, mode: referenceMode)
+            guard var options = try? Smartgrep.options(["--words=\(mode.rawValue)", fit == .line ? "-x" : "-w", "--", query])
+            else { continue }
+            options.readSize = 1 + Int(rng.next() % 24)
+            let input: [UInt8] = lines.flatMap { $0 + [0x0A] }
+            let selected = lines.filter { reference.matches(words, reference.line($0, mode: referenceMode), fit: fit) }
+            selectedAny += selected.isEmpty ? 0 : 1
+            let (output, _) = input.withUnsafeBufferPointer { Smartgrep.search($0, options: options) }
+            if output != selected.flatMap({ $0 + [0x0A] }) {
+                differences.append(
+                    "query '\(query)' \(fit) lines \(lines.map { String(decoding: $0, as: UTF8.self) }): got \(String(decoding: output, as: UTF8.self))"
+                )
+            }
+        }
+        #expect(selectedAny > 300)
+        #expect(differences.isEmpty, "\(differences.count) differences:\n\(differences.prefix(10).joined(separator: "\n"))")
+    }
 }
 
 /// Lines the checks against the reference found the matcher or the search loop getting

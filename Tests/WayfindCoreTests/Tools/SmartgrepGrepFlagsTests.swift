@@ -63,6 +63,9 @@ import WayfindTestSupport
         #expect(smartgrep(["-x", "xmark.bin"], input: names).out == "xmark.bin\n")
         #expect(smartgrep(["-x", "xmark"], input: names).status == 1)
         #expect(smartgrep(["-x", ""], input: "a\n\n--\nb\n").out == "\n--\n")
+        // Which start a word takes decides the cover: 'é' must take the second é, the
+        // first is inside the run-on 'вαι_é' (found by the reference check).
+        #expect(smartgrep(["-x", "вΑΙ_é é"], input: "вΑΙ_é é\n").out == "вΑΙ_é é\n")
     }
 
     @Test func filesWithAndWithoutMatchesPrintNames() throws {
@@ -130,7 +133,9 @@ import WayfindTestSupport
         #expect(green.out == "\u{1B}[01;32m\u{1B}[Kx\u{1B}[m\u{1B}[Kmark\n")
         let parts = smartgrep(
             ["--color=always", "-Hn", "x"], input: "xmark\n", environment: ["GREP_COLORS": "ms=4:fn=34:ln=33:se=35:ne"])
-        #expect(parts.out == "\u{1B}[34m(standard input)\u{1B}[m\u{1B}[35m:\u{1B}[m\u{1B}[33m1\u{1B}[m\u{1B}[35m:\u{1B}[m\u{1B}[4mx\u{1B}[mmark\n")
+        #expect(
+            parts.out
+                == "\u{1B}[34m(standard input)\u{1B}[m\u{1B}[35m:\u{1B}[m\u{1B}[33m1\u{1B}[m\u{1B}[35m:\u{1B}[m\u{1B}[4mx\u{1B}[mmark\n")
         #expect(smartgrep(["--col=never", "x"], input: "x\n").out == "x\n")
     }
 
