@@ -27,7 +27,8 @@
 /// taken 20 times two months ago (score 5) ranks below one taken 6 times this week
 /// (about 5.4). Edges with no time (files written by the seed's code) do not fade.
 ///
-/// The from-place itself is never suggested. A `filter` (the QUERY words, with
+/// The from-place itself is not suggested, unless `includeFrom` (completion: the place
+/// just visited completes like any other, in the frecency tier). A `filter` (the QUERY words, with
 /// smartgrep's rules) applies to both tiers before the limit.
 public struct SuggestionRequest: Sendable {
     /// The place to suggest from (any spelling); nil means the last place visited.
@@ -40,6 +41,8 @@ public struct SuggestionRequest: Sendable {
     public var halfLife: Int64?
     /// The current time, in Unix seconds.
     public var now: Int64
+    /// Whether the from-place may be suggested too, by its frecency, after its successors.
+    public var includeFrom = false
 
     /// A request; the defaults are `routegraph-suggest`'s.
     public init(from: String? = nil, limit: Int? = 10, successorsOnly: Bool = false, halfLife: Int64? = nil, now: Int64) {
@@ -141,7 +144,7 @@ extension RouteGraph {
         let limit = request.limit ?? .max
         guard limit > 0 else { return [] }
         var isTaken = [Bool](repeating: false, count: placeTable.count)
-        if let from { isTaken[from] = true }
+        if let from, !request.includeFrom { isTaken[from] = true }
         var result: [Suggestion] = []
 
         // Tier one: successors. Few per place, so they are simply collected and sorted.
