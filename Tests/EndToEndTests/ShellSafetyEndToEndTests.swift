@@ -193,7 +193,7 @@ struct ShellSafetyEndToEndTests {
         let log = home.home.appendingPathComponent("pwd.log").path
         let setup = ShellSetupEndToEndTests.setupLine(shell, []).replacingOccurrences(of: "init-\(shell) ", with: "init-\(shell) --jump j ")
         var lines = ["j alp", "pwd >> \(log)", "j -", "pwd >> \(log)", "j nothing-learned 2>> \(log)"]
-        if TestProcess.isInstalled("fzf") { lines += [#"ji\r<pause>bet<pause>"#, "pwd >> \(log)"] }
+        if TestProcess.isInstalled("fzf") { lines += [#"ji\r<pause>bet<pause>\r<pause>"#, "pwd >> \(log)"] }
         let late = try await home.typed(shell, setup: setup, lines: lines)
         #expect(late.isEmpty, "\(shell)")
         let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""

@@ -42,6 +42,17 @@ struct SuggestionsTests {
         }
     }
 
+    @Test func theFromPlaceIsSuggestedAfterItsSuccessorsWhenIncluded() {
+        // Home → Work twice, Home → Gym once; the last place is Home.
+        let graph = graph(visiting: ["Home", "Work", "Home", "Work", "Home", "Gym", "Home"])
+        var request = SuggestionRequest(limit: nil, now: Self.epoch + 10)
+        request.includeFrom = true
+        #expect(names(graph.suggestions(for: request)) == ["Work", "Gym", "Home"])
+        #expect(names(graph.suggestions(for: request, filter: { $0.hasPrefix("H") })) == ["Home"])
+        request.includeFrom = false
+        #expect(names(graph.suggestions(for: request)) == ["Work", "Gym"])
+    }
+
     @Test func equalWeightsGoToTheMoreRecentlyTravelledEdgeThenToTheName() {
         // Home → Bakery and Home → Cafe once each; the Cafe trip is the later one.
         let graph = graph(visiting: ["Home", "Bakery", "Home", "Cafe", "Home", "Zoo", "Home"])
