@@ -63,10 +63,12 @@ struct ShellSafetyEndToEndTests {
     /// it was learned).
     static func sshAndCdHome() throws -> Home {
         let home = try Home()
-        let ssh = home.bin.appendingPathComponent("ssh")
-        try "#!/bin/sh\nfor a; do [ \"$a\" = down-host ] && exit 255; done\nprintf 'ssh %s\\n' \"$*\"\n".write(
-            to: ssh, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: ssh.path)
+        for tool in ["ssh", "scp"] {
+            let stub = home.bin.appendingPathComponent(tool)
+            try "#!/bin/sh\nfor a; do [ \"$a\" = down-host ] && exit 255; done\nprintf '\(tool) %s\\n' \"$*\"\n".write(
+                to: stub, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub.path)
+        }
         let dotSSH = home.home.appendingPathComponent(".ssh")
         try FileManager.default.createDirectory(at: dotSSH, withIntermediateDirectories: true)
         try "Host alpha\n  HostName alpha.example\nHost beta-box\n  HostName beta.example\n".write(
@@ -155,13 +157,18 @@ struct ShellSafetyEndToEndTests {
     func theRightArgumentIsRecordedAfterSuccessWithoutWaiting(shell: String) async throws {
         let home = try Self.sshAndCdHome()
         let sshGraph = home.state.appendingPathComponent("wayfind/learn/ssh.json").path
-        let setup = ShellSetupEndToEndTests.setupLine(shell, ["ssh", "trip:1"])
+        let scpGraph = home.state.appendingPathComponent("wayfind/learn/scp.json").path
+        let setup = ShellSetupEndToEndTests.setupLine(shell, ["ssh", "scp", "trip:1"])
         let late = try await home.typed(
             shell, setup: setup,
-            lines: ["ssh -p 2200 -o BatchMode=yes beta-box uptime -x", "ssh -v down-host ls", "trip Paris by train"])
+            lines: [
+                "ssh -p 2200 -o BatchMode=yes beta-box uptime -x", "ssh -v down-host ls", "trip Paris by train",
+                "scp -P 2200 ./a:b notes root@gamma:/tmp/",
+            ])
         #expect(late.isEmpty, "\(shell)")
         #expect(try await home.places(sshGraph, expecting: ["beta-box"]) == ["beta-box"], "\(shell)")
         #expect(try await home.places(home.tripGraph, expecting: ["Paris"]) == ["Paris"], "\(shell)")
+        #expect(try await home.places(scpGraph, expecting: ["root@gamma"]) == ["root@gamma"], "\(shell)")
         // The lock held elsewhere for ten seconds: trip still returns at once.
         let lock = try await TestProcess.run(
             "/usr/bin/env", ["sh", "-c", "flock \"$1\" sleep 10 >/dev/null 2>&1 & sleep 0.2", "sh", home.tripGraph + ".lock"])

@@ -76,7 +76,9 @@ package enum RouteGraphSuggest {
                 ${XDG_STATE_HOME:-$HOME/.local/state}/wayfind/learn/CMD.json, so ssh hosts \
                 and trip stops do not mix. The place argument is, for ssh and mosh, the \
                 host: the first argument that is not an option, skipping option values \
-                (ssh -p 2200 beta-box uptime records beta-box); for cd, its first; for \
+                (ssh -p 2200 beta-box uptime records beta-box); for scp, the host of its \
+                first remote operand (scp -P 2200 notes root@gamma:/tmp records \
+                root@gamma, and scp's completion is left alone); for cd, its first; for \
                 --learn CMD:N, the Nth argument that is not an option; otherwise the last \
                 argument that does not start with '-'. Then, when the word at the cursor is \
                 CMD's place and does not look like a path (., .., or starting with /, ./, \

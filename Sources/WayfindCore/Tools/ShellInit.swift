@@ -178,6 +178,9 @@ enum ShellInit {
                             break
                         fi
                     done
+                elif ((n < 0)); then
+                    # scp: the first remote operand, [user@]host:path.
+                    [[ $arg == *:* && -n ${arg%%:*} && ${arg%%:*} != */* ]] && { REPLY=$i; return 0; }
                 else
                     ((k++))
                     ((n == 0 || k == n)) && REPLY=$i
@@ -195,6 +198,7 @@ enum ShellInit {
             __wayfind_place_index ${__wayfind_rules[$cmd]} "$@"
             ((REPLY)) || return 0
             place=${!REPLY}
+            [[ ${__wayfind_rules[$cmd]} == -* ]] && place=${place%%:*}
             __wayfind_graph "$cmd"
             (builtin command routegraph-visit --graph "$REPLY" --lock-timeout 10 -- "$place" >/dev/null 2>&1 &)
         }
@@ -244,7 +248,7 @@ enum ShellInit {
                 ((${#theirs[@]} == 1)) && [[ ${theirs[0]} == */ ]] && builtin compopt -o nospace
             fi
             __wayfind_place_index ${__wayfind_rules[$cmd]} "${__wayfind_words[@]:1}"
-            if ((REPLY == ${#__wayfind_words[@]} - 1)); then
+            if ((REPLY == ${#__wayfind_words[@]} - 1)) && [[ ${__wayfind_rules[$cmd]} != -* ]]; then
                 [[ $cmd == cd ]] && __wayfind_dirs=1
                 __wayfind_graph "$cmd"
                 __wayfind_complete_places --graph "$REPLY"
@@ -344,6 +348,9 @@ enum ShellInit {
                             break
                         fi
                     done
+                elif (( n < 0 )); then
+                    # scp: the first remote operand, [user@]host:path.
+                    [[ $arg == *:* && -n ${arg%%:*} && ${arg%%:*} != */* ]] && { REPLY=$i; return 0 }
                 else
                     (( k++ ))
                     (( n == 0 || k == n )) && REPLY=$i
@@ -362,6 +369,7 @@ enum ShellInit {
             __wayfind_place_index ${=__wayfind_rules[$cmd]} "$@"
             (( REPLY )) || return 0
             place=${@[REPLY]}
+            [[ ${__wayfind_rules[$cmd]} == -* ]] && place=${place%%:*}
             __wayfind_graph $cmd
             builtin command routegraph-visit --graph $REPLY --lock-timeout 10 -- $place &>/dev/null &!
         }
@@ -373,7 +381,7 @@ enum ShellInit {
             local cmd=$words[1] REPLY __wayfind_dirs='' ret=1 word=${(Q)PREFIX}
             if [[ $word != (/|./|../|\~)* && $word != (.|..) ]]; then
                 __wayfind_place_index ${=__wayfind_rules[$cmd]} "${(@Q)words[2,CURRENT]}"
-                if (( REPLY == CURRENT - 1 )); then
+                if (( REPLY == CURRENT - 1 )) && [[ ${__wayfind_rules[$cmd]} != -* ]]; then
                     [[ $cmd == cd ]] && __wayfind_dirs=1
                     __wayfind_graph $cmd
                     __wayfind_complete_places --graph $REPLY && ret=0
@@ -469,6 +477,12 @@ enum ShellInit {
                             break
                         end
                     end
+                else if test $n -lt 0
+                    # scp: the first remote operand, [user@]host:path.
+                    if string match -q -r -- '^[^/:]+:' $arg
+                        set found $i
+                        break
+                    end
                 else
                     set k (math $k + 1)
                     if test $n -eq 0; or test $k -eq $n
@@ -489,9 +503,12 @@ enum ShellInit {
         # Records the place of a learned command ($argv[1]) run with the arguments after it, in
         # the background, so that the command never waits for the graph's lock.
         function __wayfind_record
-            set -l i (__wayfind_place_index (__wayfind_rule $argv[1]) $argv[2..-1])
+            set -l rule (__wayfind_rule $argv[1])
+            set -l i (__wayfind_place_index $rule $argv[2..-1])
             test "$i" -gt 0; or return 0
-            command routegraph-visit --graph (__wayfind_graph $argv[1]) --lock-timeout 10 -- $argv[(math $i + 1)] >/dev/null 2>&1 &
+            set -l place $argv[(math $i + 1)]
+            test $rule[1] -lt 0; and set place (string replace -r -- ':.*' '' $place)
+            command routegraph-visit --graph (__wayfind_graph $argv[1]) --lock-timeout 10 -- $place >/dev/null 2>&1 &
             disown $last_pid 2>/dev/null
         end
 
@@ -503,6 +520,7 @@ enum ShellInit {
             string match -q -r -- '^(/|\./|\.\./|~)' "$word"; and return 1
             contains -- "$word" . ..; and return 1
             set -l rule (__wayfind_rule $tokens[1]); or return 1
+            test $rule[1] -ge 0; or return 1
             test (__wayfind_place_index $rule $tokens[2..-1] "$word") -eq (count $tokens)
         end
 
@@ -581,19 +599,20 @@ enum ShellInit {
 /// arguments is its place: the Nth that is not an option (`CMD:N`), skipping the values
 /// of the option letters that take one; by default the last one. Known commands have
 /// their own rule: ssh and mosh's place is the host (the first argument that is not an
-/// option, skipping `-p 2200` and the like; what follows is the remote command); cd's is
-/// its first.
+/// option, skipping `-p 2200` and the like; what follows is the remote command); scp's
+/// is the host of its first remote operand; cd's is its first argument.
 struct LearnedCommand: Sendable, Equatable {
     /// The command's name.
     var name: String
-    /// Which argument that is not an option is the place, from 1; 0 for the last.
+    /// Which argument that is not an option is the place, from 1; 0 for the last; -1 for
+    /// scp's: the host of the first remote operand (`[user@]host:path`).
     var position: Int
     /// The option letters whose value is the next argument (`-p 2200`).
     var lettersWithValues: String
 
     /// The built-in rules: the option letters of ssh(1) that take a value, mosh(1)'s.
     static let knownRules: [String: (position: Int, letters: String)] = [
-        "ssh": (1, "BbcDEeFIiJLlmOopQRSWw"), "mosh": (1, "p"), "cd": (1, ""),
+        "ssh": (1, "BbcDEeFIiJLlmOopQRSWw"), "mosh": (1, "p"), "cd": (1, ""), "scp": (-1, "cDFiJloPSX"),
     ]
 
     /// `CMD` or `CMD:N`; nil when CMD cannot be learned or N is not a number ≥ 1.

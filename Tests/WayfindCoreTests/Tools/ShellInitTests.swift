@@ -6,7 +6,7 @@ import Testing
 @Suite struct ShellInitTests {
     @Test(arguments: [
         ("trip", "0 -"), ("ssh", "1 BbcDEeFIiJLlmOopQRSWw"), ("mosh", "1 p"), ("cd", "1 -"), ("trip:2", "2 -"),
-        ("ssh:3", "3 BbcDEeFIiJLlmOopQRSWw"), ("printf", "0 -"), ("g++", "0 -"),
+        ("ssh:3", "3 BbcDEeFIiJLlmOopQRSWw"), ("scp", "-1 cDFiJloPSX"), ("printf", "0 -"), ("g++", "0 -"),
     ])
     func aLearnedCommandKnowsWhichArgumentIsItsPlace(text: String, rule: String) throws {
         let command = try #require(LearnedCommand(text))
