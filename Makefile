@@ -61,9 +61,11 @@ example-library:
 
 check: test lint
 
-# The shells whose completions the tests load, and groff for man page checks.
+# The shells whose completions the tests load (bash with bash-completion, as users have
+# it), and groff for man page checks.
 test-deps:
 	@missing=""; for c in bash zsh fish groff; do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
+	[ -f /usr/share/bash-completion/bash_completion ] || missing="$$missing bash-completion"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing:$$missing"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \

@@ -71,7 +71,7 @@ private func bashCompletion(_ spec: ToolSpec) -> [String] {
     let positional = bashAction(spec.positionalCompletion) ?? ":"
     let usesPlaces = spec.positionalCompletion == .places || spec.flags.contains { $0.completion == .places }
 
-    var lines = usesPlaces ? ShellInit.bashQuoting.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : []
+    var lines = usesPlaces ? ShellQuoting.lines(.bash) : []
     lines += [
         "\(function)() {",
         "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} option= prefix= i",
@@ -127,14 +127,12 @@ private func bashAction(_ kind: CompletionKind) -> String? {
     case .choices(let words):
         return "COMPREPLY=($(compgen -W \(shellQuoted(words.joined(separator: " "))) -- \"$cur\"))"
     case .places:
-        return "__wayfind_complete_places \"$cur\""
+        return "__wayfind_complete_tool_places"
     }
 }
 
 /// `text` in single quotes for bash or zsh.
-private func shellQuoted(_ text: String) -> String {
-    "'" + text.replacing(scalar: "'", with: #"'\''"#) + "'"
-}
+private func shellQuoted(_ text: String) -> String { ShellQuoting.singleQuoted(text) }
 
 // MARK: - zsh
 
@@ -176,7 +174,7 @@ private func zshCompletion(_ spec: ToolSpec) -> [String] {
     }
     let usesPlaces = spec.positionalCompletion == .places || spec.flags.contains { $0.completion == .places }
 
-    var lines = usesPlaces ? [""] + ShellInit.zshPlaces.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : []
+    var lines = usesPlaces ? [""] + ShellQuoting.lines(.zsh) : []
     lines += ["", "\(function)() {", "    _arguments -s -S \\"]
     lines += specs.map { "        " + shellQuoted($0) + " \\" }
     lines += [
@@ -202,7 +200,7 @@ private func zshAction(_ kind: CompletionKind) -> String {
     case .directory: "_files -/"
     case .choices(let words):
         "(" + words.map { zshEscaped($0, special: "\\:() ") }.joined(separator: " ") + ")"
-    case .places: "__wayfind_complete_places"
+    case .places: "__wayfind_complete_tool_places"
     }
 }
 
@@ -222,7 +220,7 @@ private func zshEscaped(_ text: String, special: String) -> String {
 /// away from values and positionals that are not files, `-F` asks for them.
 private func fishCompletion(_ spec: ToolSpec) -> [String] {
     let usesPlaces = spec.positionalCompletion == .places || spec.flags.contains { $0.completion == .places }
-    var lines = usesPlaces ? ShellInit.fishPlaces.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : []
+    var lines = usesPlaces ? ShellQuoting.lines(.fish) + [""] : []
     switch spec.positionalCompletion {
     case .file: break  // fish completes files by default
     case .none: lines.append("complete -c \(spec.name) -f")
@@ -253,7 +251,7 @@ private func fishArguments(_ kind: CompletionKind) -> String {
     case .file: "-F"
     case .directory: "-f -a '(__fish_complete_directories)'"
     case .choices(let words): "-f -a " + fishQuoted(words.joined(separator: " "))
-    case .places: "-f -k -a '(__wayfind_complete_places)'"
+    case .places: "-f -k -a '(__wayfind_complete_tool_places)'"
     }
 }
 
@@ -265,7 +263,5 @@ private func fishWord(_ text: String) -> String {
     return plain ? text : fishQuoted(text)
 }
 
-/// `text` in fish single quotes, where only `\` and `'` need a backslash.
-private func fishQuoted(_ text: String) -> String {
-    "'" + text.replacing(scalar: "\\", with: #"\\"#).replacing(scalar: "'", with: #"\'"#) + "'"
-}
+/// `text` in fish single quotes.
+private func fishQuoted(_ text: String) -> String { ShellQuoting.fishQuoted(text) }

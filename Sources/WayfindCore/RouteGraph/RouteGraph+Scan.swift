@@ -37,7 +37,7 @@ extension RouteGraph {
         _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest,
         filter: ((String) -> Bool)?
     ) -> [Suggestion]? {
-        guard contents.hasRecords, request.limit != nil || request.successorsOnly,
+        guard contents.hasRecords, request.limit != nil || request.successorsOnly, !request.includeFrom,
             (contents.records.first?.element.lowerBound ?? .max) > (contents.edges.last?.element.lowerBound ?? .min)
         else { return nil }
         let lastSpelling = contents.lastName.map { contents.bytes(of: $0, in: bytes) }

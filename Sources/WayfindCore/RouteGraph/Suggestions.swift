@@ -35,7 +35,8 @@
 /// used, added nothing there.
 ///
 /// Highest score first; equal scores by the later last visit of the place, then by
-/// name. The from-place itself is never suggested. `successorsOnly` keeps only the
+/// name. The from-place itself is not suggested, unless `includeFrom` (completion: the
+/// place just visited completes again, by its habit, after the places with a trip from it). `successorsOnly` keeps only the
 /// places f has an edge to. **Old habits fade** with a half-life `H` (off by default):
 /// then an edge also counts `2^(−age/H)`, age being the time since it was last
 /// travelled, and a place's visits `2^(−age/H)`, age being the time since its last
@@ -54,6 +55,8 @@ public struct SuggestionRequest: Sendable {
     public var now: Int64
     /// The time zone whose hour of day "now" is in (the one visits were counted in).
     public var timeZone: LocalTimeZone
+    /// Whether the from-place may be suggested too, by its score like any other place.
+    public var includeFrom = false
 
     /// A request; the defaults are `routegraph-suggest`'s.
     public init(
@@ -216,9 +219,18 @@ extension RouteGraph {
             guard best.admits(score: score, time: time), filter?(placeTable[index].name) ?? true else { continue }
             best.append(Candidate(place: index, score: score, time: time))
         }
-        return best.list.sorted(by: ranksBefore).prefix(limit).map { entry in
+        var result = best.list.sorted(by: ranksBefore).prefix(limit).map { entry in
             Suggestion(place: placeTable[entry.place].name, score: entry.score, source: trips[entry.place] == nil ? .habit : .edge)
         }
+        // Completion offers the place just visited too: by its habit, after every place
+        // that usually comes next from it (it has no trip from itself to count).
+        if request.includeFrom, !request.successorsOnly, let from, filter?(placeTable[from].name) ?? true {
+            let score = Self.score(trips: 0, habit: habits[from], allHabits: allHabits)
+            let position = result.firstIndex { $0.source == .habit && $0.score < score } ?? result.endIndex
+            result.insert(Suggestion(place: placeTable[from].name, score: score, source: .habit), at: position)
+            if result.count > limit { result.removeLast() }
+        }
+        return result
     }
 
     /// A place's habit: `v + timeOfDayWeight · v_now`, faded with the request's half-life

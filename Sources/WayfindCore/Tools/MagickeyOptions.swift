@@ -40,7 +40,10 @@ package struct MagickeyOptions {
                 "country", value: .required(name: "COUNTRY[,COUNTRY]"),
                 help: "only places in these countries (ISO codes such as FR or FRA, or names)",
                 manHelp:
-                    "Only places in these countries: ISO 3166-1 alpha-2 codes (FR), alpha-3 codes (FRA) or English names (France, Ivory Coast), in any case, separated by commas; repeatable. An unknown country is an error, with the closest known name when there is one."
+                    "Only places in these countries: ISO 3166-1 alpha-2 codes (FR), alpha-3 codes (FRA) or English names (France, Ivory Coast), in any case, separated by commas; repeatable. An unknown country is an error, with the closest known name when there is one.",
+                // Completion offers the codes and the names of one word (a shell splits
+                // its word lists at blanks).
+                completion: .choices(Country.table.map(\.alpha2) + Country.table.flatMap(\.names).filter { !$0.contains(" ") })
             )
         ) { values throws(UsageError) in
             var codes: [String] = []
@@ -52,7 +55,7 @@ package struct MagickeyOptions {
             help: "only places of these categories (capital, admin seat, city, section, ...)",
             manHelp:
                 "Only places of these categories, separated by commas; repeatable. The embedded gazetteer has capital, admin seat, city and section (plurals and admin_seat work too); another name is an error there. With --places, the file's own categories are accepted (a GeoNames dump's are those four and the lower-case feature codes of other features).",
-            expected: "category names separated by commas"
+            completion: .choices(PlaceCategory.populatedPlaceCategories), expected: "category names separated by commas"
         ) { text -> [String]? in text.split(separator: ",").map(String.init) }
         static let places = Flag(
             "places", value: "FILE", help: "use this gazetteer (our TSV or a GeoNames dump) instead of the embedded one",

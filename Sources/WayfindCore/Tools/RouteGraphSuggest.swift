@@ -63,30 +63,79 @@ package enum RouteGraphSuggest {
             ManSection(
                 "SHELL SET-UP",
                 """
-                One line in the shell's start-up file records the places of the commands \
-                you name and makes Tab complete them:
+                One line in the shell's start-up file, after bash-completion or compinit, \
+                records the places of the commands you name and adds them to their \
+                completion:
 
-                  eval "$(routegraph-suggest --generate=init-bash --learn trip --learn ssh)"   # ~/.bashrc
-                  eval "$(routegraph-suggest --generate=init-zsh --learn trip)"                # ~/.zshrc, after compinit
-                  routegraph-suggest --generate=init-fish --learn trip | source                # config.fish
+                  eval "$(routegraph-suggest --generate=init-bash --learn cd --learn ssh --learn trip)"   # ~/.bashrc
+                  eval "$(routegraph-suggest --generate=init-zsh --learn cd --learn ssh)"                 # ~/.zshrc, after compinit
+                  routegraph-suggest --generate=init-fish --learn cd --learn ssh | source                 # config.fish
 
-                Each time a learned command CMD runs, its place argument (its last argument \
-                that does not start with '-') is recorded as a visit, in a graph of CMD's \
-                own: ${XDG_STATE_HOME:-$HOME/.local/state}/wayfind/learn/CMD.json, so ssh \
-                hosts and trip stops do not mix. The set-up defines a shell function CMD that \
-                records and then runs the command CMD. Tab after CMD offers what usually comes \
-                next first, narrowed by the word typed as QUERY is ('trip sao' Tab gives \
-                São Paulo), and quoted for the command line in any locale.
+                What is added. For each learned command CMD but cd, a shell function CMD \
+                (defined with the function keyword, so that an alias CMD cannot reach its \
+                definition) that runs what CMD was before (a function of yours, kept as \
+                __wayfind_original_CMD, else the command CMD), then, if it exited with 0, \
+                records CMD's place argument as a visit, in the background (the command \
+                never waits for the graph's lock), in a graph of CMD's own: \
+                ${XDG_STATE_HOME:-$HOME/.local/state}/wayfind/learn/CMD.json, so ssh hosts \
+                and trip stops do not mix. The place argument is, for ssh and mosh, the \
+                host: the first argument that is not an option, skipping option values \
+                (ssh -p 2200 beta-box uptime records beta-box); for scp, the host of its \
+                first remote operand (scp -P 2200 notes root@gamma:/tmp records \
+                root@gamma, and scp's completion is left alone); for cd, its first; for \
+                --learn CMD:N, the Nth argument that is not an option; otherwise the last \
+                argument that does not start with '-'. Then, when the word at the cursor is \
+                CMD's place and does not look like a path (., .., or starting with /, ./, \
+                ../ or ~), Tab adds the learned places to what CMD's completion offers, \
+                first where the shell keeps an order: what usually comes next, then the \
+                others by frecency, the last place included, narrowed by the word typed as \
+                QUERY is ('trip sao' Tab gives São Paulo).
 
-                --learn cd learns directories, as zoxide does: no function; the directory is \
-                recorded when the prompt comes back in a directory other than the last one \
-                recorded (bash), on every change of directory (zsh's chpwd hook, fish's PWD \
-                variable), and 'cd' Tab offers the recorded directories before the usual \
-                completion.
+                What is left alone. The completion CMD had still runs and its candidates \
+                are still offered: bash-completion's _ssh and _cd in bash (or the files \
+                bash offers without a completion), _ssh, _cd and _default in zsh, fish's \
+                own completions. A word that looks like a path is completed by them alone.
 
-                In fish, which keeps only the completions that contain what was typed and does \
-                not ignore accents, Tab first replaces the typed word with the longest \
+                Names come back quoted for where the cursor is (bare, in single or in \
+                double quotes), so that the command gets them byte for byte: with history \
+                expansion on, '!' is never left where it would expand, control characters \
+                are written as $'\\ooo', and a name can never run code or change.
+
+                --learn cd learns directories, as zoxide does: no function; the directory \
+                is recorded when the prompt comes back in a directory other than the last \
+                one recorded (so not the one a new shell starts in, nor those a \
+                completion function visits), and 'cd' Tab adds the recorded directories \
+                that still exist; those that do not are forgotten when found missing. \
+                Directories are recorded as the graph keeps names: folded for matching, so \
+                /x/Dir and /x/dir are one place.
+
+                Reading the start-up file twice installs each hook and function once. \
+                The set-up refuses to learn the builtins and keywords its own functions \
+                call, and calls printf and read as builtins.
+
+                With --jump NAME (none by default; z and zi are zoxide's), the set-up \
+                learns cd and defines NAME and NAMEi: NAME QUERY... changes to the first \
+                learned directory that still exists, is not the current one and matches \
+                QUERY as routegraph-suggest's QUERY does, in its order (what usually \
+                comes next from here first); NAME - goes back; NAMEi [QUERY...] picks one \
+                with fzf, whose list reloads through routegraph-suggest as the query \
+                changes, and says so when fzf is not installed. The recipe by hand:
+
+                  routegraph-suggest --include-from -n0 --graph ~/.local/state/wayfind/learn/cd.json |
+                    fzf --disabled --bind 'change:reload:routegraph-suggest --include-from -n0 --graph ~/.local/state/wayfind/learn/cd.json -- {q} || true'
+
+                In fish, which keeps only the completions that contain what was typed and \
+                does not ignore accents, Tab first replaces the typed word with the longest \
                 beginning the suggestions share ('sao' becomes 'São '), then completes.
+
+                To turn it off, delete the line and start a new shell:
+
+                  sed -i '/routegraph-suggest --generate=init-bash/d' ~/.bashrc
+                  sed -i '/routegraph-suggest --generate=init-zsh/d' ~/.zshrc
+                  sed -i '/routegraph-suggest --generate=init-fish/d' ~/.config/fish/config.fish
+
+                The learned graphs stay in ${XDG_STATE_HOME:-$HOME/.local/state}/wayfind/learn \
+                until you delete them.
                 """),
         ] + GraphLocation.manSections + [
             ManSection(
@@ -118,7 +167,9 @@ package enum RouteGraphSuggest {
                 (
                     "init-\(shell.rawValue)",
                     { @Sendable (parsed: ParsedArguments) throws(UsageError) -> String in
-                        ShellInit.script(shell, learning: try parsed.value(of: RouteGraphSuggestFlags.learn))
+                        ShellInit.script(
+                            shell, learning: try parsed.value(of: RouteGraphSuggestFlags.learn),
+                            jump: try parsed.value(of: RouteGraphSuggestFlags.jump))
                     }
                 )
             })
@@ -221,8 +272,10 @@ package struct RouteGraphSuggestOptions {
     /// Resolves options; throws `UsageError` for bad values.
     package init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
         typealias F = RouteGraphSuggestFlags
-        if !(try parsed.value(of: F.learn)).isEmpty {
-            throw UsageError("--learn goes with --generate=init-bash, init-zsh or init-fish")
+        let learned = try parsed.value(of: F.learn)
+        let jump = try parsed.value(of: F.jump)
+        if !learned.isEmpty || jump != nil {
+            throw UsageError("--learn and --jump go with --generate=init-bash, init-zsh or init-fish")
         }
         graph = try parsed.value(of: GraphLocation.flag)
         request = SuggestionRequest(now: try parsed.value(of: F.at) ?? context.now(), timeZone: context.timeZone)
@@ -230,6 +283,7 @@ package struct RouteGraphSuggestOptions {
         let limit = try parsed.value(of: F.limit) ?? RouteGraphSuggest.defaultLimit
         request.limit = limit == 0 ? nil : limit
         request.successorsOnly = try parsed.value(of: F.successorsOnly)
+        request.includeFrom = try parsed.value(of: F.includeFrom)
         request.halfLife = try parsed.value(of: F.halfLife)
         scores = try parsed.value(of: F.scores)
         json = try parsed.value(of: F.json)
@@ -262,6 +316,10 @@ enum RouteGraphSuggestFlags {
         manHelp:
             "Suggest as if it were TIME instead of now: the time of day whose habits count, and the time since arriving at the from-place. TIME is Unix seconds, or ISO 8601 such as 2024-05-01T18:00:00+02:00 (UTC when no offset is given), in the years 1970 to 9999, as for routegraph-visit --at.",
         expected: "Unix seconds or ISO 8601 from 1970 to 9999, such as 2024-05-01T08:30:00Z", parse: TimeText.timestamp)
+    static let includeFrom = Flag(
+        "include-from", help: "suggest the from-place too, (for completion)",
+        manHelp:
+            "Suggest the from-place too, by its habit, after the places it has an edge to: completion uses it, so that the place just visited completes again.")
     static let halfLife = Flag(
         "half-life", value: "DURATION", help: "let old habits fade with this half-life (off by default)",
         manHelp:
@@ -272,15 +330,20 @@ enum RouteGraphSuggestFlags {
     static let json = Flag("json", help: "print a JSON array of {place, score, source} objects")
     static let nullData = Flag("null-data", short: "z", help: "end each suggestion with NUL, not newline")
     static let learn = Flag(
-        "learn", values: "CMD", help: "with --generate=init-SHELL: record and complete CMD's places",
+        "learn", values: "CMD[:N]", help: "with --generate=init-SHELL: record and complete CMD's places",
         manHelp:
-            "With --generate=init-bash, init-zsh or init-fish: the set-up learns CMD (repeatable): each time CMD runs, its place argument is recorded in a graph of CMD's own, and Tab after CMD completes from it. See SHELL SET-UP.",
-        expected: "a command name"
-    ) { ShellInit.isLearnable($0) ? $0 : nil }
+            "With --generate=init-bash, init-zsh or init-fish: the set-up learns CMD (repeatable): each time CMD succeeds, its place argument is recorded in a graph of CMD's own, and Tab after CMD adds those places to its completion. CMD:N names the Nth argument that is not an option as the place. See SHELL SET-UP.",
+        expected: "a command name, or CMD:N") { LearnedCommand($0) }
+
+    static let jump = Flag(
+        "jump", value: "NAME", help: "with --generate=init-SHELL: NAME QUERY jumps to a learned directory",
+        manHelp:
+            "With --generate=init-bash, init-zsh or init-fish: also learn cd and define NAME and NAMEi (none by default; z and zi are zoxide's). NAME QUERY... changes to the best learned directory that QUERY matches, by smartgrep's rules, in routegraph-suggest's order; NAME - goes back; NAMEi picks one with fzf, whose list reloads through routegraph-suggest as the query changes. See SHELL SET-UP.",
+        expected: "a command name") { ShellInit.isLearnable($0) ? $0 : nil }
 
     /// The table, in `--help` order.
     static let table: [FlagSpec] = [
-        GraphLocation.flag.spec, from.spec, limit.spec, at.spec, successorsOnly.spec, halfLife.spec, scores.spec, json.spec,
-        nullData.spec, learn.spec,
+        GraphLocation.flag.spec, from.spec, limit.spec, at.spec, successorsOnly.spec, includeFrom.spec, halfLife.spec, scores.spec,
+        json.spec, nullData.spec, learn.spec, jump.spec,
     ]
 }

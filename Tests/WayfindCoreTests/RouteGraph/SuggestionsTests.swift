@@ -63,6 +63,17 @@ struct SuggestionsTests {
         }
     }
 
+    @Test func theFromPlaceIsSuggestedAfterItsSuccessorsWhenIncluded() {
+        // Home → Work twice, Home → Gym once; the last place is Home.
+        let graph = graph(visiting: ["Home", "Work", "Home", "Work", "Home", "Gym", "Home"])
+        var request = SuggestionRequest(limit: nil, now: Self.epoch + 10)
+        request.includeFrom = true
+        #expect(names(graph.suggestions(for: request)) == ["Work", "Gym", "Home"])
+        #expect(names(graph.suggestions(for: request, filter: { $0.hasPrefix("H") })) == ["Home"])
+        request.includeFrom = false
+        #expect(names(graph.suggestions(for: request)) == ["Work", "Gym"])
+    }
+
     @Test func equalScoresGoToTheMoreRecentlyVisitedPlaceThenToTheName() {
         // Home → Bakery, Cafe and Zoo once each, visited once each; Zoo last.
         let graph = graph(visiting: ["Home", "Bakery", "Home", "Cafe", "Home", "Zoo", "Home"])

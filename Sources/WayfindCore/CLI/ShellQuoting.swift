@@ -1,0 +1,253 @@
+/// The one quoting module of each shell: shell functions that read the word at the cursor
+/// as the command will get it, write a name back so that the shell reads it exactly, and
+/// complete places with them. The tools' completion scripts (`CompletionRenderer`) and the
+/// shell set-up (`ShellInit`) both include them; the Swift side's quoting of words in
+/// generated scripts is here too.
+///
+/// A name may hold anything a directory or a graph can: `!`, `!#`, `!!` (history
+/// expansion, which double quotes do not stop), quotes, `$(…)` and backticks, globs,
+/// `@ : =` (readline's word breaks), control characters (terminal escapes), bytes of
+/// any locale. So a name is written for where the cursor is:
+///
+///     trip 'pro<Tab>   →  trip 'proj!#x'           single quotes: only ' needs care
+///     trip "pro<Tab>   →  trip "proj"\!"#x"         ! outside the double quotes
+///     trip pro<Tab>    →  trip proj\!\#x            bare: special ASCII bytes escaped
+///     trip esc<Tab>    →  trip esc$'\033'\]0        control bytes as $'\ooo'
+///
+/// bash and zsh get `__wayfind_quote` and `__wayfind_complete_places` (plus bash's
+/// `__wayfind_scan`, which finds the word as readline cut it at `@ : =`); fish quotes
+/// completions itself, so its module only lists the places.
+enum ShellQuoting {
+    /// The bash module.
+    static let bash = #"""
+        # __wayfind_words: the words of the command line up to the cursor, as the command gets
+        # them ('New Y, "A\"B", New\ Y are New Y, A"B, New Y); the last is the word completed.
+        # __wayfind_quote: the quote open at the cursor (', " or nothing). __wayfind_lead: the
+        # start of the last word that readline keeps (up to an open quote or the last @ : = of
+        # COMP_WORDBREAKS), as the command gets it.
+        __wayfind_scan() {
+            local LC_ALL=C line=${COMP_LINE:0:COMP_POINT} c i word='' quote='' atquote='' atbreak=''
+            __wayfind_words=()
+            for ((i = 0; i < ${#line}; i++)); do
+                c=${line:i:1}
+                if [[ $quote == "'" ]]; then
+                    if [[ $c == "'" ]]; then quote=''; else word+=$c; fi
+                elif [[ $quote == '"' ]]; then
+                    if [[ $c == '\' && ${line:i+1:1} == [\"\\\$\`] ]]; then
+                        word+=${line:i+1:1}
+                        ((i++))
+                    elif [[ $c == '"' ]]; then quote=''; else word+=$c; fi
+                elif [[ $c == '\' ]]; then
+                    ((i++))
+                    word+=${line:i:1}
+                elif [[ $c == [\'\"] ]]; then
+                    quote=$c atquote=$word
+                elif [[ $c == [[:space:]] ]]; then
+                    [[ -n $word || ${line:i-1:1} == [\'\"] ]] && __wayfind_words+=("$word")
+                    word='' atbreak=''
+                else
+                    word+=$c
+                    [[ $c != [[:alnum:]] && $COMP_WORDBREAKS == *"$c"* ]] && atbreak=$word
+                fi
+            done
+            __wayfind_words+=("$word")
+            __wayfind_quote=$quote
+            if [[ -n $quote ]]; then __wayfind_lead=$atquote; else __wayfind_lead=$atbreak; fi
+        }
+
+        # REPLY: NAME ($2) written to follow an open QUOTE ($1: ', " or nothing) so that the
+        # shell reads NAME exactly, whatever it holds, once readline closes the quote: in single
+        # quotes as it is, in double quotes with " \ $ ` escaped and ! outside them (history
+        # expansion), bare with every special ASCII character escaped; control characters as
+        # $'\ooo' outside the quote; other bytes as they are, whatever the locale.
+        __wayfind_quote() {
+            local LC_ALL=C name=$2 c i
+            REPLY=''
+            for ((i = 0; i < ${#name}; i++)); do
+                c=${name:i:1}
+                if [[ $c < ' ' || $c == $'\x7f' ]]; then
+                    builtin printf -v c "\$'\\\\%03o'" "'$c"
+                    case $1 in "'") c="'$c'" ;; '"') c="\"$c\"" ;; esac
+                    REPLY+=$c
+                    continue
+                fi
+                case $1 in
+                "'") if [[ $c == "'" ]]; then REPLY+="'\\''"; else REPLY+=$c; fi ;;
+                '"') case $c in '"' | '\' | '$' | '`') REPLY+="\\$c" ;; '!') REPLY+='"\!"' ;; *) REPLY+=$c ;; esac ;;
+                *) if [[ $c == [A-Za-z0-9_./:@%+=,-] || $c > $'\x7f' ]]; then REPLY+=$c; else REPLY+="\\$c"; fi ;;
+                esac
+            done
+            # Readline takes a reply that starts with the open quote for one that brings
+            # its own, and drops the one typed: bring it. It closes the quote only when the
+            # reply does not end with the quote character: close it then.
+            [[ -n $1 && $REPLY == "$1"* ]] && REPLY=$1$REPLY
+            [[ -n $1 && $REPLY == *"$1" ]] && REPLY+=$1
+            return 0
+        }
+
+        # COMPREPLY+: the places routegraph-suggest gives (with the options given) for the word
+        # at the cursor, written for readline to put in place of its own word, quoted by
+        # __wayfind_quote (with -o filenames, readline would quote them again: the set-up
+        # turns it off). A place that does not start with the word's lead
+        # cannot be put there, and is left out. With $__wayfind_dirs set, only places that
+        # are directories, and those that are no more are forgotten.
+        __wayfind_complete_places() {
+            local place REPLY word lead
+            local -a forget=()
+            __wayfind_scan
+            word=${__wayfind_words[-1]} lead=$__wayfind_lead
+            # A tool's --from=PLACE: the place is after the =.
+            if [[ $word == --?*=* ]]; then word=${word#*=} lead=${lead#--*=}; fi
+                while IFS= builtin read -r -d '' place; do
+                if [[ -n ${__wayfind_dirs-} && ! -d $place ]]; then
+                    forget+=(--forget "$place")
+                    continue
+                fi
+                [[ $place == "$lead"* ]] || continue
+                place=${place:${#lead}}
+                __wayfind_quote "$__wayfind_quote" "$place"
+                COMPREPLY+=("$REPLY")
+            done < <(builtin command routegraph-suggest "$@" --include-from -z --limit 20 -- "$word" 2>/dev/null)
+            ((${#forget[@]} == 0)) || (builtin command routegraph-visit "$@" --quiet --lock-timeout 10 "${forget[@]}" >/dev/null 2>&1 &)
+        }
+
+        # The places for a tool's own completion: from the graph that the command line names
+        # with --graph, else the default one.
+        __wayfind_complete_tool_places() {
+            local i
+            local -a graph=()
+            __wayfind_scan
+            for ((i = 1; i < ${#__wayfind_words[@]} - 1; i++)); do
+                case ${__wayfind_words[i]} in
+                --graph) graph=(--graph "${__wayfind_words[i + 1]}") ;;
+                --graph=*) graph=(--graph "${__wayfind_words[i]#--graph=}") ;;
+                esac
+            done
+            __wayfind_complete_places "${graph[@]}"
+        }
+        """#
+
+    /// The zsh module.
+    static let zsh = #"""
+        # REPLY: NAME ($2) written to follow an open QUOTE ($1: ', " or nothing) so that zsh
+        # reads NAME exactly, whatever it holds, once the quote is closed: in single quotes as it
+        # is, in double quotes with " \ $ ` escaped and ! outside them (history expansion), bare
+        # with every special ASCII character escaped; control characters as $'\ooo' outside the
+        # quote; other bytes as they are.
+        __wayfind_quote() {
+            emulate -L zsh
+            local LC_ALL=C name=$2 c
+            REPLY=''
+            for c in ${(s::)name}; do
+                if [[ $c < ' ' || $c == $'\x7f' ]]; then
+                    builtin printf -v c "\$'\\\\%03o'" "'$c"
+                    case $1 in "'") c="'$c'" ;; '"') c="\"$c\"" ;; esac
+                    REPLY+=$c
+                    continue
+                fi
+                case $1 in
+                "'") if [[ $c == "'" ]]; then REPLY+="'\\''"; else REPLY+=$c; fi ;;
+                '"') case $c in '"' | '\' | '$' | '`') REPLY+="\\$c" ;; '!') REPLY+='"\!"' ;; *) REPLY+=$c ;; esac ;;
+                *) if [[ $c == [A-Za-z0-9_./:@%+,-] || $c > $'\x7f' ]]; then REPLY+=$c; else REPLY+="\\$c"; fi ;;
+                esac
+            done
+        }
+
+        # Offers the places routegraph-suggest gives (with the options given) for the word
+        # typed, quoted by __wayfind_quote for where the cursor is: -U keeps their order and
+        # the names that match by smartgrep's rules rather than by prefix, -d lists them as
+        # they are. With $__wayfind_dirs set, only directories, and those that are no more are
+        # forgotten.
+        __wayfind_complete_places() {
+            setopt localoptions extendedglob
+            # Inside quotes zsh re-quotes the word, and in a locale that is not UTF-8
+            # it writes the bytes of São as $'\303\243': complete in C.UTF-8 then.
+            [[ -n $compstate[quote] && ${LC_ALL:-${LC_CTYPE:-$LANG}} != *(UTF-8|utf8|UTF8|utf-8)* ]] && local LC_ALL=C.UTF-8
+            local -a places quoted shown forget
+            local place REPLY
+            places=("${(@0)$(builtin command routegraph-suggest "$@" --include-from -z --limit 20 -- "${(Q)PREFIX}" 2>/dev/null)}")
+            for place in ${places:#}; do
+                if [[ -n ${__wayfind_dirs-} && ! -d $place ]]; then
+                    forget+=(--forget "$place")
+                    continue
+                fi
+                __wayfind_quote "$compstate[quote]" "$place"
+                quoted+=("$REPLY")
+                shown+=("${place//[[:cntrl:]]/?}")
+            done
+            (( $#forget )) && { builtin command routegraph-visit "$@" --quiet --lock-timeout 10 "${forget[@]}" &>/dev/null &! }
+            (( $#quoted )) || return 1
+            # -U replaces the ignored prefix too (_arguments' --from=): put it back.
+            compadd -U -Q -V wayfind -d shown -- "${(@)quoted/#/$IPREFIX}"
+        }
+
+        # The places for a tool's own completion: from the graph that the command line names
+        # with --graph, else the default one.
+        __wayfind_complete_tool_places() {
+            local i
+            local -a graph
+            for (( i = 2; i < CURRENT; i++ )); do
+                case ${words[i]} in
+                --graph) graph=(--graph "${(Q)words[i + 1]}") ;;
+                --graph=*) graph=(--graph "${(Q)words[i]#--graph=}") ;;
+                esac
+            done
+            __wayfind_complete_places "${graph[@]}"
+        }
+        """#
+
+    /// The fish module.
+    static let fish = #"""
+        # The places routegraph-suggest gives (with the options given) for the word typed; fish
+        # quotes them itself. With $__wayfind_dirs set, only directories, and those that are no
+        # more are forgotten.
+        function __wayfind_complete_places
+            # A tool's --from=PLACE: the place is after the =.
+            set -l word (commandline -ct | string unescape | string replace -r -- '^--[^=]*=' '')
+            set -l forget
+            for place in (command routegraph-suggest $argv --include-from -z --limit 20 -- "$word" 2>/dev/null | string split0)
+                if set -q __wayfind_dirs; and not test -d "$place"
+                    set -a forget --forget $place
+                    continue
+                end
+                builtin printf '%s\n' $place
+            end
+            if set -q forget[1]
+                command routegraph-visit $argv --quiet --lock-timeout 10 $forget >/dev/null 2>&1 &
+                disown $last_pid 2>/dev/null
+            end
+        end
+
+        # The places for a tool's own completion: from the graph that the command line names
+        # with --graph, else the default one.
+        function __wayfind_complete_tool_places
+            set -l tokens (commandline -opc)
+            set -l graph
+            for i in (command seq 2 (count $tokens))
+                switch $tokens[$i]
+                    case --graph
+                        set -q tokens[(math $i + 1)]; and set graph --graph $tokens[(math $i + 1)]
+                    case '--graph=*'
+                        set graph --graph (string replace -- --graph= '' $tokens[$i])
+                end
+            end
+            __wayfind_complete_places $graph
+        end
+        """#
+
+    /// The module of `shell`, as lines.
+    static func lines(_ shell: Shell) -> [String] {
+        let text = shell == .bash ? bash : shell == .zsh ? zsh : fish
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// `text` as one bash or zsh word, in single quotes.
+    static func singleQuoted(_ text: String) -> String {
+        "'" + text.replacing(scalar: "'", with: #"'\''"#) + "'"
+    }
+
+    /// `text` as one fish word in single quotes, where only `\` and `'` need a backslash.
+    static func fishQuoted(_ text: String) -> String {
+        "'" + text.replacing(scalar: "\\", with: #"\\"#).replacing(scalar: "'", with: #"\'"#) + "'"
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+import WayfindTestSupport
+
+/// The shell set-up does no harm, in the shells as users have them (bash with
+/// bash-completion, zsh after compinit, fish), typed into through a pseudo-terminal, with
+/// an alias of the learned command defined before the set-up line.
+struct ShellSafetyEndToEndTests {
+    typealias Home = ShellSetupEndToEndTests.Home
+    static let shells = ShellSetupEndToEndTests.shells
+
+    /// Names that a completion could turn into code or into another name: history
+    /// expansion (`!`, `!#`, `!!`, `!?x?`, also inside double quotes), quotes at either
+    /// end, readline's word breaks, globs, substitutions, escapes, control characters.
+    /// Each holds a tag (`zqa`) that is typed to complete it; `PWNED` is what must never
+    /// be made.
+    static let hostileNames = [
+        "!zqa", "!#zqb;touch PWNED;#", "!!zqc", "!?x?zqd", "zqe!", "'zqf", "\"zqg", "'zqh'\"x\"", "a b zqi",
+        "@zqj", "host:zqk", "x=zql", "*zqm", "zqn?", "[zqo]", "{zqp,q}", "$(touch PWNED)zqq", "`touch PWNED`zqr",
+        "$HOME zqs", "\\zqt\\", "back\\\\slash zqu", "~zqv", "#zqw", "zqx;touch PWNED", "zqy|touch PWNED",
+        "zqz&touch PWNED", "<zra>", "(zrb)", "%zrc", "São zrd ü", "tab\tzre", "esc\u{1B}]0;TITLE\u{07}zrf", "^zrg",
+        "-zrh", "zri'\"'\"'q", "zrj\\!\"!\"", "\u{7F}zrk\u{01}", "¡zrl!",
+    ]
+
+    static let quoteStyles = ["", "'", "\""]
+
+    /// The tag of a hostile name: `z`, then `q` or `r`, then a letter.
+    static func tag(of name: String) -> String {
+        let bytes = Array(name.utf8)
+        let start = bytes.indices.first { bytes[$0] == UInt8(ascii: "z") && $0 + 2 < bytes.count && (bytes[$0 + 1] == UInt8(ascii: "q") || bytes[$0 + 1] == UInt8(ascii: "r")) }!
+        return String(decoding: bytes[start..<start + 3], as: UTF8.self)
+    }
+
+    /// Point 0: each hostile name, completed bare, in single and in double quotes (with
+    /// history expansion on) and run, reaches the command exactly as the graph holds it,
+    /// and nothing else runs.
+    @Test(arguments: shells)
+    func hostileNamesAreInsertedExactlyAndRunNothing(shell: String) async throws {
+        let home = try Home()
+        let visit = try await Binaries.run("routegraph-visit", ["--graph", home.tripGraph, "--"] + Self.hostileNames + ["elsewhere"])
+        #expect(visit.status == 0, "\(visit)")
+        // The names as the graph holds them (it folds runs of blanks into one space).
+        let stored = try await Binaries.run("routegraph-suggest", ["--graph", home.tripGraph, "-n", "0", "-z", "--include-from"])
+        let names = stored.out.split(separator: "\0").map(String.init)
+        var cases: [(keys: String, name: String)] = []
+        for name in Self.hostileNames {
+            let tag = Self.tag(of: name)
+            let spelled = try #require(names.first { $0.contains(tag) }, "\(tag) in \(names)")
+            for quote in Self.quoteStyles { cases.append(("trip \(quote)\(tag)\\t", spelled)) }
+        }
+        let setup = "alias trip='trip -v'\n" + ShellSetupEndToEndTests.setupLine(shell, ["trip"])
+        let late = try await home.typed(shell, setup: setup, lines: cases.map(\.keys))
+        let runs = home.tripRuns()
+        for (index, run) in runs.enumerated() where index < cases.count {
+            #expect(run == ["-v", cases[index].name], "\(shell): \(cases[index].keys)")
+        }
+        #expect(runs.count == cases.count, "\(shell): late \(late)")
+        #expect(!FileManager.default.fileExists(atPath: home.home.appendingPathComponent("PWNED").path))
+    }
+
+    /// A home with a `~/.ssh/config` of two hosts, an `ssh` that only logs, and folders
+    /// to `cd` to: `work` (where the shell starts), `sib/alpha`, `gone` (deleted after
+    /// it was learned).
+    static func sshAndCdHome() throws -> Home {
+        let home = try Home()
+        for tool in ["ssh", "scp"] {
+            let stub = home.bin.appendingPathComponent(tool)
+            try "#!/bin/sh\nfor a; do [ \"$a\" = down-host ] && exit 255; done\nprintf '\(tool) %s\\n' \"$*\"\n".write(
+                to: stub, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub.path)
+        }
+        let dotSSH = home.home.appendingPathComponent(".ssh")
+        try FileManager.default.createDirectory(at: dotSSH, withIntermediateDirectories: true)
+        try "Host alpha\n  HostName alpha.example\nHost beta-box\n  HostName beta.example\n".write(
+            to: dotSSH.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        for folder in ["work", "sib/alpha", "sib/beta", "gone"] {
+            try FileManager.default.createDirectory(
+                at: home.home.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        return home
+    }
+
+    /// Points 1 and 2: the usual completion of cd and ssh still runs; learned places are
+    /// added to it; a path goes to the usual completion alone; a learned directory that
+    /// was deleted is neither offered nor kept.
+    @Test(arguments: shells)
+    func learnedPlacesAddToTheUsualCompletion(shell: String) async throws {
+        let home = try Self.sshAndCdHome()
+        let sshGraph = home.state.appendingPathComponent("wayfind/learn/ssh.json").path
+        let gone = home.home.appendingPathComponent("gone").path
+        let alpha = home.home.appendingPathComponent("sib/alpha").path
+        _ = try await Binaries.run("routegraph-visit", ["--graph", sshGraph, "learned-host"])
+        _ = try await Binaries.run("routegraph-visit", ["--graph", home.cdGraph, gone, alpha])
+        try FileManager.default.removeItem(atPath: gone)
+        let cases = [#"ssh al\t"#, #"ssh lea\t"#, #"cd ../si\t"#, #"cd ../sib/al\t"#, #"cd go\t"#, #"cd alp\t"#]
+        let start = "cd work"
+        let plain = try await home.completed(shell, setup: start, cases: cases, locale: "C.UTF-8")
+        let setup = start + "\n" + ShellSetupEndToEndTests.setupLine(shell, ["cd", "ssh", "trip"])
+        let learned = try await home.completed(shell, setup: setup, cases: cases, locale: "C.UTF-8")
+        #expect(plain.count == cases.count && learned.count == cases.count, "\(shell): \(plain) \(learned)")
+        guard plain.count == cases.count, learned.count == cases.count else { return }
+        // What the shell completes by itself is still completed (fish here finds no
+        // hosts by itself).
+        if shell != "fish" { #expect(plain[0] == "RESULT: <ssh><alpha>", "\(shell)") }
+        #expect(learned[0] == plain[0], "\(shell)")
+        // The learned host, which the shell does not know.
+        #expect(learned[1] == "RESULT: <ssh><learned-host>", "\(shell)")
+        // Paths: exactly as without the set-up.
+        #expect(learned[2] == plain[2] && learned[3] == plain[3], "\(shell): \(learned) \(plain)")
+        // The deleted folder is not offered, and is forgotten.
+        #expect(learned[4] == plain[4], "\(shell)")
+        #expect(try await home.places(home.cdGraph, expecting: [alpha]) == [alpha])
+        // A learned folder, by a word of its name.
+        #expect(learned[5].hasPrefix("RESULT: <cd><\(alpha)"), "\(shell): \(learned[5])")
+    }
+
+    /// Point 2: the first prompt of a new shell records nothing, and a start-up file
+    /// read twice installs each hook and wrapper once.
+    @Test(arguments: shells)
+    func theFirstPromptRecordsNothingAndTheSetUpInstallsOnce(shell: String) async throws {
+        let home = try Self.sshAndCdHome()
+        let line = ShellSetupEndToEndTests.setupLine(shell, ["cd", "trip"])
+        let late = try await home.typed(shell, setup: "cd work\n\(line)\n\(line)", lines: ["cd ../sib", "trip Airport"])
+        #expect(late.isEmpty, "\(shell)")
+        #expect(home.tripRuns() == [["Airport"]], "\(shell)")
+        let sib = home.home.appendingPathComponent("sib").path
+        #expect(try await home.places(home.cdGraph, expecting: [sib]) == [sib], "\(shell)")
+        // One visit: one hook. (A visit within the hour scores 4.)
+        let scores = try await Binaries.run("routegraph-suggest", ["--graph", home.cdGraph, "--include-from", "--scores"])
+        #expect(scores.out == "\(sib)\t4\tfrecency\n", "\(shell)")
+        #expect(try await home.places(home.tripGraph, expecting: ["Airport"]) == ["Airport"], "\(shell)")
+    }
+
+    /// Point 5: an alias or a function of the learned command, defined before the set-up,
+    /// keeps working, and the command is still learned; learning a command the set-up's
+    /// own functions use (printf) does not make them call it.
+    @Test(arguments: shells)
+    func aliasesAndFunctionsOfALearnedCommandKeepWorking(shell: String) async throws {
+        let home = try Home()
+        let alias = "alias trip='trip -v'\n" + ShellSetupEndToEndTests.setupLine(shell, ["trip", "printf"])
+        var late = try await home.typed(shell, setup: alias, lines: ["trip Airport", "printf '%s\\n' ok"])
+        #expect(late.isEmpty, "\(shell)")
+        let function =
+            shell == "fish"
+            ? "function trip; command trip --fn $argv; end\n" : "trip() { command trip --fn \"$@\"; }\n"
+        late = try await home.typed(
+            shell, setup: function + ShellSetupEndToEndTests.setupLine(shell, ["trip"]), lines: ["trip Paris"])
+        #expect(late.isEmpty, "\(shell)")
+        #expect(home.tripRuns() == [["-v", "Airport"], ["--fn", "Paris"]], "\(shell)")
+        #expect(try await home.places(home.tripGraph, expecting: ["Airport", "Paris"]) == ["Airport", "Paris"])
+    }
+
+    /// Point 4: ssh records the host, not an option's value or the remote command; a
+    /// command that failed records nothing; `--learn CMD:N` names the argument; a graph
+    /// whose lock another process holds does not make the command wait.
+    @Test(arguments: shells)
+    func theRightArgumentIsRecordedAfterSuccessWithoutWaiting(shell: String) async throws {
+        let home = try Self.sshAndCdHome()
+        let sshGraph = home.state.appendingPathComponent("wayfind/learn/ssh.json").path
+        let scpGraph = home.state.appendingPathComponent("wayfind/learn/scp.json").path
+        let setup = ShellSetupEndToEndTests.setupLine(shell, ["ssh", "scp", "trip:1"])
+        let late = try await home.typed(
+            shell, setup: setup,
+            lines: [
+                "ssh -p 2200 -o BatchMode=yes beta-box uptime -x", "ssh -v down-host ls", "trip Paris by train",
+                "scp -P 2200 ./a:b notes root@gamma:/tmp/",
+            ])
+        #expect(late.isEmpty, "\(shell)")
+        #expect(try await home.places(sshGraph, expecting: ["beta-box"]) == ["beta-box"], "\(shell)")
+        #expect(try await home.places(home.tripGraph, expecting: ["Paris"]) == ["Paris"], "\(shell)")
+        #expect(try await home.places(scpGraph, expecting: ["root@gamma"]) == ["root@gamma"], "\(shell)")
+        // The lock held elsewhere for ten seconds: trip still returns at once.
+        let lock = try await TestProcess.run(
+            "/usr/bin/env", ["sh", "-c", "flock \"$1\" sleep 10 >/dev/null 2>&1 & sleep 0.2", "sh", home.tripGraph + ".lock"])
+        #expect(lock.status == 0)
+        let started = Date()
+        let stillLate = try await home.typed(shell, setup: setup, lines: ["trip Rome"])
+        #expect(stillLate.isEmpty && Date().timeIntervalSince(started) < 8, "\(shell)")
+    }
+
+    /// Point 6: the place just visited completes too.
+    @Test(arguments: shells)
+    func theLastPlaceCompletes(shell: String) async throws {
+        let home = try Home()
+        _ = try await Binaries.run("routegraph-visit", ["--graph", home.tripGraph, "Home", "Airport"])
+        let lines = try await home.completed(
+            shell, setup: ShellSetupEndToEndTests.setupLine(shell, ["trip"]), cases: [#"trip ai\t"#], locale: "C.UTF-8")
+        #expect(lines == ["RESULT: <trip><Airport>"], "\(shell)")
+    }
+
+    /// Point 3: `--jump j`: `j QUERY` changes to the best learned directory QUERY matches,
+    /// `j -` goes back, `ji` picks with fzf (its list reloaded through routegraph-suggest
+    /// as the query changes), and says so without fzf.
+    @Test(arguments: shells)
+    func theJumpCommandChangesToALearnedDirectory(shell: String) async throws {
+        let home = try Self.sshAndCdHome()
+        let alpha = home.home.appendingPathComponent("sib/alpha").path
+        let beta = home.home.appendingPathComponent("sib/beta").path
+        _ = try await Binaries.run("routegraph-visit", ["--graph", home.cdGraph, alpha, beta])
+        let log = home.home.appendingPathComponent("pwd.log").path
+        let setup = ShellSetupEndToEndTests.setupLine(shell, []).replacingOccurrences(of: "init-\(shell) ", with: "init-\(shell) --jump j ")
+        var lines = ["j alp", "pwd >> \(log)", "j -", "pwd >> \(log)", "j nothing-learned 2>> \(log)"]
+        if TestProcess.isInstalled("fzf") { lines += [#"ji\r<pause>bet<pause>\r<pause>"#, "pwd >> \(log)"] }
+        let late = try await home.typed(shell, setup: setup, lines: lines)
+        #expect(late.isEmpty, "\(shell)")
+        let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        var expected = "\(alpha)\n\(home.home.path)\nj: no learned directory matches 'nothing-learned'\n"
+        if TestProcess.isInstalled("fzf") { expected += "\(beta)\n" }
+        #expect(logged == expected, "\(shell)")
+        let withoutFzf = try await home.run(
+            shell, ShellSetupEndToEndTests.setupLine(shell, []).replacingOccurrences(of: "init-\(shell) ", with: "init-\(shell) --jump j ")
+                + (shell == "fish" ? "\nset PATH \(Binaries.directory.path)\nji" : "\nPATH=\(Binaries.directory.path)\nji"))
+        #expect(withoutFzf.out.contains("ji: fzf is not installed"), "\(shell): \(withoutFzf.out)")
+    }
+}
