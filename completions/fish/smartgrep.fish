@@ -22,6 +22,7 @@ complete -c smartgrep -s r -l recursive -d 'search the files under directories (
 complete -c smartgrep -s R -l dereference-recursive -d 'as -r, but follow every symbolic link'
 complete -c smartgrep -l include -d 'with -r, search only files whose name matches GLOB' -r -f
 complete -c smartgrep -l exclude -d 'skip files whose base name matches GLOB' -r -f
+complete -c smartgrep -l exclude-dir -d 'with -r, skip directories whose name matches GLOB' -r -f
 complete -c smartgrep -s a -l text -d 'print the lines of binary files (with NULs) as text'
 complete -c smartgrep -s z -l null-data -d 'records end with NUL, not newline (input and output)'
 complete -c smartgrep -l color -d 'highlight matched word prefixes: auto, always or never' -f -a 'auto always never'

@@ -214,6 +214,8 @@ package struct SmartgrepOptions {
     /// `--exclude`, of files named on the command line), as grep uses them.
     package var includeGlobs: [String] = []
     package var excludeGlobs: [String] = []
+    /// `--exclude-dir`: globs on the names of directories found under a directory.
+    package var excludeDirectoryGlobs: [String] = []
     /// `-a`: print the lines of files with NUL bytes too.
     package var binaryAsText = false
     /// Bytes per read (tests make it tiny to put block boundaries everywhere).
@@ -276,6 +278,7 @@ package struct SmartgrepOptions {
         binaryAsText = try parsed.value(of: F.text)
         includeGlobs = try parsed.value(of: F.include)
         excludeGlobs = try parsed.value(of: F.exclude)
+        excludeDirectoryGlobs = try parsed.value(of: F.excludeDir)
         switch parsed.lastGiven(of: [F.filesWithMatches.spec, F.filesWithoutMatch.spec])?.long {
         case F.filesWithMatches.spec.long?: listFiles = .withMatch
         case F.filesWithoutMatch.spec.long?: listFiles = .withoutMatch
@@ -506,6 +509,10 @@ enum SmartgrepFlags {
         "exclude", values: "GLOB", help: "skip files whose base name matches GLOB",
         manHelp: "Skip files whose base name matches GLOB, found under a directory or named on the command line; repeatable.",
         expected: "a glob", parse: { $0 })
+    static let excludeDir = Flag(
+        "exclude-dir", values: "GLOB", help: "with -r, skip directories whose name matches GLOB",
+        manHelp: "Under a directory searched with -r or -R, skip the directories whose name matches GLOB ('.git'); repeatable.",
+        expected: "a glob", parse: { $0 })
     static let text = Flag(
         "text", short: "a", help: "print the lines of binary files (with NULs) as text",
         manHelp: "Search and print a file with NUL bytes as text (see BINARY FILES).")
@@ -518,7 +525,7 @@ enum SmartgrepFlags {
         regexp.spec, file.spec, wordRegexp.spec, lineRegexp.spec, invert.spec, ignoreCase.spec, count.spec,
         maxCount.spec, onlyMatching.spec, filesWithMatches.spec, filesWithoutMatch.spec, lineNumber.spec, quiet.spec,
         noMessages.spec, withFilename.spec, noFilename.spec, afterContext.spec, beforeContext.spec, context.spec,
-        recursive.spec, dereferenceRecursive.spec, include.spec, exclude.spec, text.spec, nullData.spec, color.spec,
+        recursive.spec, dereferenceRecursive.spec, include.spec, exclude.spec, excludeDir.spec, text.spec, nullData.spec, color.spec,
         lineBuffered.spec, words.spec, field.spec, delimiter.spec, rank.spec,
     ]
 }

@@ -140,7 +140,9 @@ struct SmartgrepSearch {
                 kind = Platform.kind(of: path)
             }
             switch kind {
-            case .directory: walk(path, context: context, ancestors: ancestors + [identity])
+            case .directory:
+                if options.excludeDirectoryGlobs.contains(where: { Platform.matchesGlob($0, entry.name) }) { continue }
+                walk(path, context: context, ancestors: ancestors + [identity])
             case .regular: if !isExcluded(path, explicit: false) { searchFile(path, context: context) }
             default: continue
             }

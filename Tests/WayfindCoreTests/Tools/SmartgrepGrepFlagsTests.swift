@@ -157,6 +157,7 @@ import WayfindTestSupport
         #expect(smartgrep(["-r", "--include=*.txt", "bin", root]).lines == ["\(root)/b.txt:xmark.bin", "\(root)/sub/c.txt:bin.fill"])
         #expect(smartgrep(["-r", "--exclude=*.txt", "bin", root]).lines == ["\(root)/a.log:bin"])
         #expect(smartgrep(["-rl", "fill", root]).out == "\(root)/sub/c.txt\n")
+        #expect(smartgrep(["-r", "--exclude-dir=s*", "fill", root]).status == 1)
         #expect(smartgrep(["-r", "bin", scratch.file("a.log")]).out == "bin\n")
     }
 }
