@@ -164,36 +164,6 @@ extension Substring {
     }
 }
 
-/// Writes JSON text: strings escaped per RFC 8259, numbers as given.
-struct JSONText {
-    var bytes: [UInt8] = []
-
-    mutating func raw(_ text: String) { bytes += Array(text.utf8) }
-
-    mutating func string(_ text: String) {
-        bytes.append(0x22)
-        for b in text.utf8 {
-            switch b {
-            case 0x22: bytes += [0x5C, 0x22]
-            case 0x5C: bytes += [0x5C, 0x5C]
-            case 0x0A: bytes += [0x5C, 0x6E]
-            case 0x09: bytes += [0x5C, 0x74]
-            case 0x0D: bytes += [0x5C, 0x72]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes += [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]]
-            default: bytes.append(b)
-            }
-        }
-        bytes.append(0x22)
-    }
-
-    mutating func key(_ name: String) {
-        string(name)
-        bytes.append(0x3A)
-    }
-}
-
 /// Degrees with five decimals (about a metre), as places.tsv stores them: `-87.65005`.
 func formatDegrees(_ value: Double) -> String {
     let scaled = Int64((abs(value) * 100_000).rounded())

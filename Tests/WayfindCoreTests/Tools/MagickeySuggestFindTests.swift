@@ -151,6 +151,29 @@ import WayfindTestSupport
         #expect(sameFile.lines.first?.hasPrefix("Café de Flore\t48.85400\t2.33300\t100\tcoffee\t") == true)
     }
 
+    /// A name with controls, quotes, a backslash, U+2028 and a non-BMP character comes out
+    /// of both tools' `--json` as the one JSON escaper writes it, and parses back whole.
+    @Test func aNastyNameIsEscapedByTheOneJSONWriter() throws {
+        let name = "Caf\u{E9} \"Z\\rich\u{8}\u{1}\u{1F}\u{7F}\u{2028}\u{1F600}/"
+        var quoted: [UInt8] = []
+        JSONWriter.appendQuoted(name, to: &quoted)
+        let expected = String(decoding: quoted, as: UTF8.self)
+        let tsv = "name\tlatitude\tlongitude\tcategory\n\(name)\t48.85\t2.33\tcoffee\n"
+        let path = try temporaryFile(Data(tsv.utf8), name: "nasty.tsv")
+        let suggested = try suggest(["--places", path, "--json", "caf"])
+        #expect(suggested.status == 0)
+        #expect(String(decoding: suggested.stdout, as: UTF8.self).contains(#""text":"# + expected))
+        let suggestions = try JSONSerialization.jsonObject(with: suggested.stdout) as? [String: [[String: Any]]]
+        let first = try #require(suggestions?["suggestions"]?.first)
+        #expect(first["text"] as? String == name)
+        let found = try find(["--places", path, "--json", "--text", "caf"])
+        #expect(found.status == 0)
+        #expect(String(decoding: found.stdout, as: UTF8.self).contains(#""PlaceName":"# + expected))
+        let candidates = try JSONSerialization.jsonObject(with: found.stdout) as? [String: Any]
+        let attributes = ((candidates?["candidates"] as? [[String: Any]])?.first?["attributes"]) as? [String: Any]
+        #expect(attributes?["PlaceName"] as? String == name)
+    }
+
     @Test func aUserCategoryIsACollection() throws {
         let tsv = "name\tlatitude\tlongitude\tcategory\nCafé A\t48.0\t2.0\tcoffee\nCafé B\t49.0\t2.0\tcoffee\nBakery\t48.0\t2.0\tbread\n"
         let path = try temporaryFile(Data(tsv.utf8), name: "shops.tsv")

@@ -1,8 +1,9 @@
 /// Writing JSON values into bytes, deterministically: strings escaped minimally (`"`, `\`
 /// and control characters, in the short forms `\n`, `\t`, … where JSON has them,
 /// `\u00XX` otherwise; everything else, non-ASCII included, as UTF-8, as RFC 8259 asks)
-/// and integers in full. Documents are laid out by their writers (`GraphFileFormat`, and
-/// `routegraph-suggest --json`), which write keys in sorted order themselves.
+/// and integers in full: `/`, DEL and U+2028/U+2029 stay as they are. Every tool's JSON
+/// goes through here (the graph file, `routegraph-suggest --json`, and `JSONText` for
+/// magickey's `--json` and ArcGIS errors); their writers lay documents out themselves.
 enum JSONWriter {
     /// Appends `text` as a JSON string, quoted.
     static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
@@ -43,5 +44,20 @@ enum JSONWriter {
     /// Appends the decimal digits of `value`.
     static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: String(value).utf8)
+    }
+}
+
+/// JSON text built piece by piece, for the tools' `--json` output: raw pieces as given,
+/// strings escaped by `JSONWriter`, the one escaper every JSON writer uses.
+struct JSONText {
+    var bytes: [UInt8] = []
+
+    mutating func raw(_ text: String) { bytes += Array(text.utf8) }
+
+    mutating func string(_ text: String) { JSONWriter.appendQuoted(text, to: &bytes) }
+
+    mutating func key(_ name: String) {
+        string(name)
+        bytes.append(0x3A)
     }
 }
