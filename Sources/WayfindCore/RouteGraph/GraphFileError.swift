@@ -14,10 +14,14 @@ package enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible
     case unsupportedVersion(path: String, found: Int64, supported: Int)
 
     /// A lowercase message naming the file, the problem and the way out.
-    package var description: String {
+    package var description: String { description(notRecorded: "; nothing was recorded") }
+
+    /// The message, saying what was not recorded as `notRecorded` does (a visit that saved
+    /// earlier batches says from where on nothing was recorded).
+    package func description(notRecorded: String) -> String {
         switch self {
         case .fileSystem(let error):
-            "\(error)\(Self.hint(for: error))"
+            "\(error)\(Self.hint(for: error, notRecorded: notRecorded))"
         case .corrupt(let path, let error, let hasBackup):
             "\(path): not a valid route graph: \(error); the file was left unchanged (to recover, "
                 + (hasBackup ? "restore the previous copy from \(path).bak, or " : "")
@@ -31,18 +35,18 @@ package enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// How to get past a file-system failure: what to check, or what to use instead.
-    static func hint(for error: FileSystemError) -> String {
+    static func hint(for error: FileSystemError, notRecorded: String) -> String {
         switch error {
         case .notARegularFile:
             return " (move it away, or name another file with --graph FILE)"
         case .readOnly:
-            return "; nothing was recorded (make it writable to record visits)"
+            return "\(notRecorded) (make it writable to record visits)"
         case .untrustedLink:
             return " (use --graph with a file in a directory of your own)"
         case .danglingLink:
             return " (create the file, or name another with --graph)"
         case .lockTimedOut(let path, _):
-            return "; nothing was recorded (another process holds it: see fuser \(path))"
+            return "\(notRecorded) (another process holds it: see fuser \(path))"
         case .changedWhileRead:
             return " (another program wrote into it meanwhile; try again)"
         case .cannotOpen, .cannotRead, .cannotLock:

@@ -398,7 +398,7 @@ struct VisitRecorder {
         do {
             outcome = try file.record(request, lockTimeout: options.lockTimeout, waiting: waiting)
         } catch {
-            throw ToolError(error.description)
+            throw ToolError(error.description(notRecorded: notRecorded))
         }
         batches += 1
         recorded += outcome.recorded

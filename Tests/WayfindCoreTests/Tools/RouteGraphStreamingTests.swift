@@ -135,6 +135,26 @@ struct RouteGraphStreamingTests {
         #expect(try scratch.visits(of: "P\(first)") == nil)
     }
 
+    /// A batch that cannot be saved after an earlier one was (another process holds the
+    /// lock past --lock-timeout) says from which line on nothing was recorded, not that
+    /// nothing was.
+    @Test func aLockTimeOutAfterASavedBatchSaysWhatWasRecorded() throws {
+        let scratch = try GraphScratch()
+        defer { scratch.cleanUp() }
+        let visit = PipedVisit(["--graph", scratch.graph, "--lock-timeout", "1"])
+        visit.write("Home\n")
+        #expect(eventually(within: 5) { (try? scratch.visits(of: "Home")) == 1 })
+        let lock = open(scratch.graph + ".lock", O_RDWR | O_CREAT, 0o600)
+        defer { close(lock) }
+        #expect(flock(lock, LOCK_EX) == 0)
+        visit.write("Work\n")
+        let (status, errors) = visit.finish()
+        #expect(status == .error)
+        #expect(errors.hasSuffix("; nothing from line 2 on was recorded (another process holds it: see fuser \(scratch.graph).lock)\n"), "\(errors)")
+        #expect(try scratch.visits(of: "Home") == 1)
+        #expect(try scratch.visits(of: "Work") == nil)
+    }
+
     /// Names are stored as given, control characters and all (a directory name may hold
     /// ESC or BEL); a terminal gets them escaped, a pipe or file the bytes as stored.
     @Test func aTerminalGetsControlCharactersEscapedAndAPipeGetsTheBytes() throws {
