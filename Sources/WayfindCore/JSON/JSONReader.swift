@@ -211,6 +211,12 @@ package struct JSONReader {
                 here.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
                     == text.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
             else { return false }
+        } else if count >= 4 {
+            // Four bytes, then the last four (the list separator `,\n    ` has six).
+            guard here.loadUnaligned(as: UInt32.self) == text.loadUnaligned(as: UInt32.self),
+                here.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                    == text.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            else { return false }
         } else {
             for index in 0..<count {
                 guard here.load(fromByteOffset: index, as: UInt8.self) == text.load(fromByteOffset: index, as: UInt8.self)

@@ -331,10 +331,22 @@ package enum FileSystem {
     }
 
     /// `prefix` followed by `randomNameLength` random letters and digits.
+    ///
+    /// Each random byte below 248 (4 × 62) picks a character, evenly; the others are
+    /// dropped. Eight bytes come from each call of the generator, one `getrandom`: two
+    /// calls make a name, where `randomElement` made one call per character.
     private static func randomName(_ prefix: String) -> String {
         var generator = SystemRandomNumberGenerator()
         var name = Array(prefix.utf8)
-        for _ in 0..<randomNameLength { name.append(randomNameCharacters.randomElement(using: &generator)!) }
+        let count = name.count + randomNameLength
+        var bits: UInt64 = 0
+        var bitsLeft = 0
+        while name.count < count {
+            if bitsLeft == 0 { (bits, bitsLeft) = (generator.next(), 64) }
+            let byte = UInt8(truncatingIfNeeded: bits)
+            (bits, bitsLeft) = (bits >> 8, bitsLeft - 8)
+            if byte < 248 { name.append(randomNameCharacters[Int(byte % 62)]) }
+        }
         return String(decoding: name, as: UTF8.self)
     }
 

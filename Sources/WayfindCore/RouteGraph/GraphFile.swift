@@ -61,7 +61,9 @@ package struct GraphFile: Sendable {
     package func suggestions(
         for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
     ) throws(GraphFileError) -> [Suggestion] {
-        guard let (file, contents) = try read(locked: false) else { return RouteGraph().suggestions(for: request, filter: filter) }
+        guard let (file, contents) = try read(locked: false, keepingHours: true) else {
+            return RouteGraph().suggestions(for: request, filter: filter)
+        }
         let suggestions = withExtendedLifetime(file) {
             RouteGraph.scannedSuggestions(contents, in: file.bytes, for: request, filter: filter)
                 ?? RouteGraph(contents: contents, in: file.bytes).suggestions(for: request, filter: filter)
@@ -175,7 +177,7 @@ package struct GraphFile: Sendable {
     /// that names another file by now is read again; a file written or cut short since it
     /// was opened is `changedWhileRead`; only a file that is the same, unchanged, and
     /// still not a graph is reported as damaged, with the advice that goes with that.
-    private func read(locked: Bool) throws(GraphFileError) -> (FileMapping, GraphFileContents)? {
+    private func read(locked: Bool, keepingHours: Bool = false) throws(GraphFileError) -> (FileMapping, GraphFileContents)? {
         // Held (when taken) until the judgement is made.
         var sharedLock: FileLock? = nil
         var judging = locked
@@ -188,7 +190,7 @@ package struct GraphFile: Sendable {
                 if let file = mapped, file.hasChanged { throw .fileSystem(.changedWhileRead(path: path)) }
                 return nil
             }
-            let parsed = Result { () throws(GraphFileError) -> GraphFileContents in try contents(of: file) }
+            let parsed = Result { () throws(GraphFileError) -> GraphFileContents in try contents(of: file, keepingHours: keepingHours) }
             if case .success(let contents) = parsed, !file.wasCutShort { return (file, contents) }
             if !judging {
                 judging = true
@@ -218,9 +220,11 @@ package struct GraphFile: Sendable {
     }
 
     /// Reads `file` as a graph file; throws why it is not one.
-    private func contents(of file: FileMapping) throws(GraphFileError) -> GraphFileContents {
+    private func contents(of file: FileMapping, keepingHours: Bool) throws(GraphFileError) -> GraphFileContents {
         let bytes = file.bytes
-        let result = Result { () throws(RouteGraphDecodingError) -> GraphFileContents in try RouteGraph.contents(of: bytes) }
+        let result = Result { () throws(RouteGraphDecodingError) -> GraphFileContents in
+            try RouteGraph.contents(of: bytes, keepingHours: keepingHours)
+        }
         switch result {
         case .success(let value):
             return value

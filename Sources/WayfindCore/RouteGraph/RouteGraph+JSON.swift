@@ -43,11 +43,14 @@ extension RouteGraph {
         self = try bytes.withUnsafeBytes { buffer in Result { () throws(RouteGraphDecodingError) in try RouteGraph(json: buffer) } }.get()
     }
 
-    /// The contents of a graph file (see `GraphFileContents`), or why it is not one.
-    static func contents(of bytes: UnsafeRawBufferPointer) throws(RouteGraphDecodingError) -> GraphFileContents {
+    /// The contents of a graph file (see `GraphFileContents`, and its `keepsHours`), or
+    /// why it is not one.
+    static func contents(of bytes: UnsafeRawBufferPointer, keepingHours: Bool = false) throws(RouteGraphDecodingError)
+        -> GraphFileContents
+    {
         let contents: GraphFileContents
         do {
-            contents = try GraphFileContents.read(bytes)
+            contents = try GraphFileContents.read(bytes, keepingHours: keepingHours)
         } catch {
             if let found = GraphFileContents.peekVersion(bytes), found > Self.currentVersion {
                 throw .unsupportedVersion(found: found, supported: Self.currentVersion)
@@ -164,7 +167,7 @@ extension RouteGraph {
         _ record: GraphFileContents.Record, of contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, to index: Int
     ) {
         addStatistics(visits: record.visits, lastVisitedAt: record.time, to: index)
-        if record.hoursIndex >= 0 { placeTable[index].hours.add(contents.hours(of: record)) }
+        if record.hoursIndex != -1 { placeTable[index].hours.add(contents.hours(of: record, in: bytes)) }
     }
 
     /// Adds read statistics to a place; two spellings of one place add their visits

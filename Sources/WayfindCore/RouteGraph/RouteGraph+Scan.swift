@@ -78,7 +78,7 @@ extension RouteGraph {
             guard let isNeeded else { return nil }
             guard let isNeeded else { continue }
             let habit = habit(
-                visits: Int(clamping: record.visits), hours: contents.hours(of: record), lastVisitedAt: record.time,
+                visits: Int(clamping: record.visits), hours: contents.hours(of: record, in: bytes), lastVisitedAt: record.time,
                 at: moment)
             allHabits += habit
             if isNeeded { needed.append(index) } else { habits[index] = habit }

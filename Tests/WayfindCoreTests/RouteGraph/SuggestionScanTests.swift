@@ -86,7 +86,8 @@ enum RandomGraphs {
 /// The suggestions from a scan of `bytes`, or nil when it leaves them to a full load.
 func scannedSuggestions(_ bytes: [UInt8], _ request: SuggestionRequest, filter: ((String) -> Bool)? = nil) -> [Suggestion]? {
     bytes.withUnsafeBytes { buffer in
-        guard let contents = try? RouteGraph.contents(of: buffer) else { return nil }
+        // As `GraphFile.suggestions` reads: every record's hours kept.
+        guard let contents = try? RouteGraph.contents(of: buffer, keepingHours: true) else { return nil }
         return RouteGraph.scannedSuggestions(contents, in: buffer, for: request, filter: filter)
     }
 }
