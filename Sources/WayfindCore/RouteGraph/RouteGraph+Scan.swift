@@ -22,9 +22,10 @@ extension RouteGraph {
     ///   before edges (the spelling a place shows would then come from an edge), or two
     ///   records of one place (its statistics are their sum);
     /// - a successor has no record (its spelling would come from the edges skipped);
-    /// - every place is asked for (`-n 0`), or the list falls short of the limit, or ends
-    ///   with a score of zero: places that lie only on other edges (no record, no visits)
-    ///   score zero, and the small graph does not know them.
+    /// - every place is asked for (`-n 0`); or the list falls short of the limit, or ends
+    ///   with a score of zero, and a name on an edge has no record: places that lie only
+    ///   on other edges (no record, no visits) score zero, and the small graph does not
+    ///   know them.
     ///
     /// The small graph holds the from-place, the last place, the successors, and of the
     /// other places those that can be among the `limit` best by score and time (the first
@@ -120,8 +121,17 @@ extension RouteGraph {
         }
         let suggestions = graph.suggestions(for: request, filter: filter, allHabits: allHabits)
         if request.successorsOnly || request.limit == 0 { return suggestions }
-        guard suggestions.count == request.limit else { return nil }
-        if let last = suggestions.last, !(last.score > 0) { return nil }
+        if suggestions.count == request.limit, let last = suggestions.last, last.score > 0 { return suggestions }
+        // The list falls short (a query that few places match) or ends at zero: the small
+        // graph knows every place that could be on it only if every name on an edge has a
+        // record, as in every file `json()` writes. (Keying the edges' names costs a tenth
+        // of the full load that the answer would otherwise take.)
+        for edge in contents.edges {
+            let known =
+                PlaceName.withKey(contents.bytes(of: edge.origin, in: bytes)) { $0.isEmpty || !keys.insert($0) }
+                && PlaceName.withKey(contents.bytes(of: edge.destination, in: bytes)) { $0.isEmpty || !keys.insert($0) }
+            guard known else { return nil }
+        }
         return suggestions
     }
 
