@@ -19,33 +19,39 @@
 ///
 /// - **The graph leads**: a place visited every day scores several trips and stays first
 ///   while its name matches what is typed.
-/// - **The geocoder's trust grows with each letter**: after one letter its first place
-///   is a guess among thousands (worth `letterTrust` trips), after three it is often
-///   right. A place both lists hold adds both: a place visited once that is also the
-///   geocoder's first beats one visited once that the geocoder does not know of.
+/// - **The geocoder breaks the graph's weak ties**: its first place is worth
+///   `letterTrust` trips per typed letter, about what a place visited once at another
+///   time of day scores. So a place both lists hold climbs above the places visited
+///   once that the geocoder does not rank, and a new place the geocoder puts first
+///   passes the graph's long tail, not its habits. Trust grows with each letter: after
+///   one letter the geocoder's first is a guess among thousands, after three it is
+///   often right.
 /// - **A whole name is a strong signal**: typing `paris` whole puts Paris (the
 ///   geocoder's first, a tier-0 match) at `wholeNameScore`, above every weak personal
 ///   guess (Parisot, visited once); only places visited far more often come first.
 /// - **Far away counts less**: a habit in the home town weighs a sixth while travelling
 ///   500 km away; trips from here, made where one is, are near anyway.
 ///
-/// Example, at `bo` near Boston (letters 2): Boston, the geocoder's first, scores
-/// 2 · 0.6 = 1.2; a bakery in Bolton visited once (graph 0.3, 10 km) scores about 0.27;
-/// Home in Boston (graph 8) scores 8. Order: Home, Boston, Bolton.
+/// Example, at `bo` near Boston (2 letters): Home in Boston (graph 8) scores 8; a bakery
+/// in Bolton visited a few times (graph 0.3, 10 km away) about 0.27; Boston, the
+/// geocoder's first, 2 · 0.05 = 0.1; a shop in Bourne visited once one evening (graph
+/// 0.05, 80 km) 0.03; Brookline, the geocoder's second, 0.05. Order: Home, the bakery,
+/// Boston, Brookline, the shop.
 ///
 /// With no text, the predictions come alone, in the graph's order. A graph place is
-/// tied to a gazetteer row by its label (`Place.label`, what magick-find prints): the
+/// tied to a gazetteer row by its label (`Place.label`, what magickey-find prints): the
 /// rows of that label, nearest to the location, else the most important; a graph place
 /// of no row is left out. The constants were tuned on half of a simulated population
-/// and checked on the other half (bench/replay).
+/// and checked on the other half (bench/replay, bench/README.md).
 
 /// The constants of the blend, each with its reason (see the essay above).
 enum PredictiveBlend {
-    /// What the geocoder's first place is worth per typed letter, in trips (0.6): the
-    /// geocoder alone finds the next place in its top five after 1, 2, 3 letters about
-    /// 6 %, 22 %, 48 % of the time, so one letter is worth less than a single past trip and
-    /// three letters about two trips.
-    static let letterTrust = 0.6
+    /// What the geocoder's first place is worth per typed letter, in trips (0.05): about
+    /// the score of a place visited once, at another time of day, by someone with a
+    /// hundred visits. Tuned on the replay's tuning half (bench/replay/tune.py): 0.03 to
+    /// 0.08 do about as well; from 0.15 up, new places push out the graph's favourites
+    /// and top-5 falls below the hand merge's.
+    static let letterTrust = 0.05
     /// Letters beyond this add no trust (4): by then a prefix names few places, and a
     /// habit of the same name must still come first.
     static let trustedLetters = 4
@@ -54,7 +60,9 @@ enum PredictiveBlend {
     /// below the places one goes to every day.
     static let wholeNameScore = 3.0
     /// The distance, in km, at which a predicted place counts half (100 km): a day's
-    /// travel around home counts fully, a home town 500 km away a sixth.
+    /// travel around home counts fully, a home town 500 km away a sixth. On the replay,
+    /// 30 km lost favourites across a metropolitan area and 1,000 km no longer helped
+    /// travellers.
     static let nearnessDistance = 100.0
     /// How many of the graph's best matching places are resolved, per suggestion asked
     /// for (2): each costs a label lookup; the graph's order beyond that rarely wins.
