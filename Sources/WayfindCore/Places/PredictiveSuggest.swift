@@ -69,9 +69,10 @@ enum PredictiveBlend {
     static let graphCandidatesPerSuggestion = 2
     /// How many geocoder places are weighed, per suggestion asked for (2).
     static let geocoderCandidatesPerSuggestion = 2
-    /// How many rows of the same label are weighed to pick the nearest or the most
-    /// important (8): more namesakes in one region are not seen in GeoNames.
-    static let labelRows = 8
+    /// How many places of the same name are weighed to find a label's rows (64): the
+    /// commonest names of the embedded gazetteer (San Antonio, Santa Cruz) have fewer
+    /// places spelled whole; a label's row beyond them is not found.
+    static let labelRows = 64
 }
 
 extension Geocoder {
@@ -182,12 +183,12 @@ extension Geocoder {
     package func place(labelled label: String, near location: Coordinate?, filters: PlaceFilters = PlaceFilters()) throws(GeocoderError)
         -> FoundPlace?
     {
-        // A label's commas separate its parts: `Paris, Île-de-France, France` is three
-        // groups of query words, and the rows of that label spell it whole.
-        let words = String(label.map { $0 == "," ? " " : $0 })
-        guard !MatchQuery(words).matchesEverything else { return nil }
+        // The name, the label's first part, finds the candidates: a few rows, where the
+        // whole label's words (`United States`) would match thousands.
+        let name = String(label.prefix { $0 != "," })
+        guard !MatchQuery(name).matchesEverything else { return nil }
         let folded = TextFolding.fold(label)
-        let same = try find(text: words, filters: filters, limit: PredictiveBlend.labelRows).filter {
+        let same = try find(text: name, filters: filters, limit: PredictiveBlend.labelRows).filter {
             TextFolding.fold($0.place.label) == folded
         }
         guard let location else { return same.first }  // most important first: `RankKey`
