@@ -71,8 +71,8 @@ package enum MagickeySuggest {
                 whose label TEXT matches (smartgrep's rules) and the geocoder's matches are \
                 ranked together by one score:
 
-                  score = graph score × 1/(1 + km from --location / \(Int(PredictiveBlend.nearnessDistance))) \
-                + \(PredictiveBlend.letterTrust) × letters typed (at most \(PredictiveBlend.trustedLetters)) / (1 + place in the geocoder's order)
+                  score = graph score / (1 + km from --location / \(Int(PredictiveBlend.nearnessDistance)))
+                        + \(PredictiveBlend.letterTrust) × letters typed (at most \(PredictiveBlend.trustedLetters)) / (1 + place in the geocoder's order)
 
                 The graph score is routegraph-suggest's (about 10 for a daily habit, under 1 \
                 for a place visited once); the geocoder's first place scores at least \
