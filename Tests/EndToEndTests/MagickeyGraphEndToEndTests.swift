@@ -21,7 +21,9 @@ import WayfindTestSupport
         let graph = dir + "/g.json"
         #expect(try await run("magickey-find", ["--graph", graph, "--at", "2024-05-01T08:00:00Z", "--text", "airport hawaii"]).status == 0)
         #expect(try await run("magickey-find", ["--graph", graph, "--at", "2024-05-01T09:00:00Z", "--text", "boston"]).status == 0)
-        #expect(try await run("routegraph-visit", ["--graph", graph, "--at", "2024-05-08T08:00:00Z", "Airport, Hawaii, United States"]).status == 0)
+        #expect(
+            try await run("routegraph-visit", ["--graph", graph, "--at", "2024-05-08T08:00:00Z", "Airport, Hawaii, United States"]).status
+                == 0)
         try FileManager.default.removeItem(atPath: graph + ".lock")
         let before = try Data(contentsOf: URL(fileURLWithPath: graph))
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: graph)

@@ -169,7 +169,9 @@ package enum MagickeySuggest {
             let time = try parsed.value(of: at)
             if graphPath == nil && (fromPlace != nil || time != nil) { throw UsageError("--from and --at go with --graph") }
             let graphFile: GraphFile?
-            do throws(GraphFileError) { graphFile = try graphPath.map { (path) throws(GraphFileError) in try GraphFile(resolving: path) } } catch {
+            do throws(GraphFileError) {
+                graphFile = try graphPath.map { (path) throws(GraphFileError) in try GraphFile(resolving: path) }
+            } catch {
                 throw ToolError(error.description)
             }
             var queries: [String] = []

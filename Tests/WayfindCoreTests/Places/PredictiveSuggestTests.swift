@@ -111,7 +111,8 @@ struct PredictiveSuggestTests {
         let anywhere = try geocoder.suggest("bo", history: graph, at: at, timeZone: .utc)
         #expect(anywhere.prefix(2).map(\.text) == ["Bordeaux", "Bolton"])
         // ...but near Boston, 5,500 km from Bordeaux, Bolton comes first.
-        let nearBoston = try geocoder.suggest("bo", history: graph, at: at, timeZone: .utc, near: Coordinate(latitude: 42.36, longitude: -71.06))
+        let nearBoston = try geocoder.suggest(
+            "bo", history: graph, at: at, timeZone: .utc, near: Coordinate(latitude: 42.36, longitude: -71.06))
         #expect(nearBoston.first?.text == "Bolton")
     }
 }
