@@ -79,7 +79,7 @@ def main():
         print(f"{half} half: {n} visits asked, {len([p for p in people if (p % 2 == 0) == (half == 'tuning')])} people")
         print("  letters      " + "".join(f"{k:>7}" for k in LETTERS))
         for m in METHODS:
-            print(f"  {m:<12} " + "".join(f"{100 * h / max(n, 1):6.0f}%" for h in hits[half][m]))
+            print(f"  {m:<12} " + "".join(f"{100 * h / max(n, 1):6.1f}%" for h in hits[half][m]))
 
 
 if __name__ == "__main__":
