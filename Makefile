@@ -164,6 +164,13 @@ demo: build
 	@"$(BIN)/smartgrep" --color=auto sao Tests/EndToEndTests/Fixtures/cities-sample.txt
 	@echo '$$ magickey-suggest --location 32.78,-96.80 paris | head -1 | magickey-find'
 	@"$(BIN)/magickey-suggest" --location 32.78,-96.80 paris | head -1 | "$(BIN)/magickey-find"
+	@echo '$$ magickey-find --graph G --text "airport hawaii"; magickey-find --graph G --text boston; (a week later) magickey-find --graph G --text "airport hawaii"'
+	@echo "$$ magickey-suggest --graph G ''"
+	@g=$$(mktemp -u); export TZ=UTC; \
+	  "$(BIN)/magickey-find" --graph $$g --at 2024-05-01T08:00Z --text 'airport hawaii' >/dev/null && \
+	  "$(BIN)/magickey-find" --graph $$g --at 2024-05-01T09:00Z --text boston >/dev/null && \
+	  "$(BIN)/magickey-find" --graph $$g --at 2024-05-08T08:00Z --text 'airport hawaii' >/dev/null && \
+	  "$(BIN)/magickey-suggest" --graph $$g --at 2024-05-08T08:30Z ''; rm -f $$g $$g.lock $$g.bak
 
 # Generated files keep the generators' layout.
 SWIFT_SOURCES = $(shell find Sources Tests -name '*.swift' ! -name '*.generated.swift') Package.swift

@@ -21,6 +21,9 @@ public final class Geocoder {
         /// The alternate name the text matched when it did not match the place's own name
         /// (`Roma` for `Rome, Lazio, Italy`); nil otherwise.
         public var matched: String? = nil
+        /// Whether a route graph predicted the place (`suggest(_:history:…)`): the user
+        /// went there before; false for the geocoder's matches alone.
+        public var predicted = false
     }
 
     /// Where the places are.

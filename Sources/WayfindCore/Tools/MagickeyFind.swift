@@ -25,9 +25,12 @@ package enum MagickeyFind {
             line; a line may also be a whole line of magickey-suggest's output or of \
             its --json output, so \
             'magickey-suggest paris | head -1 | magickey-find' works. With --text, find \
-            without a key: the best places for the text, ranked as magickey-suggest ranks.
+            without a key: the best places for the text, ranked as magickey-suggest ranks. \
+            With --graph, each place found is recorded as a visit in a route graph, so \
+            that magickey-suggest --graph predicts it.
             """,
         flags: [text.spec, maxLocations.spec] + MagickeyOptions.Flags.table + [
+            graph.spec, at.spec,
             MagickeyOptions.Flags.json.spec,
             StandardFlags.help(),
             StandardFlags.version,
@@ -61,6 +64,19 @@ package enum MagickeyFind {
                 The score is 100 for a key and for a --text query that spells the whole \
                 name; for a prefix, the share of the name typed (at least 50).
                 """),
+            ManSection(
+                "VISITS",
+                """
+                With --graph FILE, the place each key (or --text) resolves to is recorded as \
+                a visit in the route graph FILE, by its label ('Paris, Île-de-France, \
+                France'), in the order found, at --at TIME or now: the same visit as \
+                'routegraph-visit --graph FILE LABEL', with its lock, backup and atomic save \
+                (see routegraph-visit(1) and routegraph(5)). Only the first place of a \
+                request is recorded, and nothing for a collection's key (a list, not a \
+                choice). Search Airport, then City Center, and 'magickey-suggest --graph \
+                FILE' offers City Center after Airport next time. A damaged FILE is left \
+                unchanged (status 2, after the places are printed).
+                """),
             MagickeyOptions.gazetteerSection,
             ManSection(
                 "EXIT STATUS",
@@ -89,8 +105,12 @@ package enum MagickeyFind {
                 Find without a key, as JSON:
 
                   magickey-find --json --text 'krakow'
+
+                Find, and remember the visit for magickey-suggest --graph:
+
+                  magickey-find --graph ~/places.json --text 'boston'
                 """),
-            ManSection("SEE ALSO", "magickey-suggest(1), smartgrep(1)"),
+            ManSection("SEE ALSO", "magickey-suggest(1), smartgrep(1), routegraph-visit(1), routegraph(5)"),
         ]
     )
 
@@ -98,6 +118,12 @@ package enum MagickeyFind {
     struct Request {
         var key: String?
         var text: String?
+
+        /// Whether the key is a collection's (its places are a list, not a choice).
+        var isCollection: Bool {
+            guard let key, case .collection? = try? MagicKey.decode(key) else { return false }
+            return true
+        }
     }
 
     static let text = Flag(
@@ -108,12 +134,28 @@ package enum MagickeyFind {
         expected: "a number from 1 to \(maximumLocations)"
     ) { Int($0).flatMap { (1...maximumLocations).contains($0) ? $0 : nil } }
 
+    static let graph = Flag(
+        "graph", value: "FILE", help: "record each place found as a visit in this route graph",
+        manHelp: "Record the place each key or --text resolves to as a visit in the route graph FILE (routegraph(5)). See VISITS.",
+        completion: .file, expected: "a file name"
+    ) { $0.isEmpty ? nil : $0 }
+    static let at = Flag(
+        "at", value: "TIME", help: "with --graph: the time of the visits (Unix seconds or ISO 8601)",
+        manHelp:
+            "With --graph: record the visits at TIME instead of now, as routegraph-visit --at: Unix seconds or ISO 8601 such as 2024-05-01T18:00:00+02:00.",
+        expected: "Unix seconds or ISO 8601 from 1970 to 9999, such as 2024-05-01T08:30:00Z", parse: TimeText.timestamp)
+
     /// Runs magickey-find with `arguments` (without argv[0]) in `context`.
     package static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
         runTool(spec, arguments: arguments, context: context, extraVersionLines: MagickeyOptions.versionLines()) {
             parsed, output, errors in
             let options = try MagickeyOptions(parsed)
             let maxLocations = try parsed.value(of: Self.maxLocations)
+            let graphPath = try parsed.value(of: Self.graph)
+            let at = try parsed.value(of: Self.at)
+            if graphPath == nil && at != nil { throw UsageError("--at goes with --graph") }
+            let time = at ?? context.now()
+            var visits: [VisitRequest.Visit] = []
             var requests: [Request] = []
             if let text = try parsed.value(of: Self.text) {
                 requests = [Request(key: nil, text: text)]
@@ -132,6 +174,9 @@ package enum MagickeyFind {
                     let found = try find(request, in: geocoder, options: options, maxLocations: maxLocations)
                     printed += found.count
                     write(found, json: options.json, to: output)
+                    if let first = found.first, !request.isCollection {
+                        visits.append(VisitRequest.Visit(place: first.place.label, time: time))
+                    }
                 } catch let error as ToolError {
                     // With --json, the failed request's line is an error object.
                     if options.json { output.write(ArcGISError.json(code: 400, message: error.message)) }
@@ -139,6 +184,14 @@ package enum MagickeyFind {
                     failed = true
                 }
                 if output.isClosed { break }
+            }
+            if let graphPath, !visits.isEmpty {
+                let request = VisitRequest(visits: visits, maxPlaces: RouteGraphVisit.defaultMaximumPlaces, timeZone: context.timeZone)
+                do throws(GraphFileError) {
+                    try GraphFile(resolving: graphPath).record(request)
+                } catch {
+                    throw ToolError(error.description)
+                }
             }
             if failed { return .error }
             return printed > 0 ? .success : .nothingFound

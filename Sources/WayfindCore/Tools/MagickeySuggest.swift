@@ -20,9 +20,11 @@ package enum MagickeySuggest {
             place's coordinates. Words match as in smartgrep: 'sao paulo', 'paris tx', \
             'zurich' and 'krakow' work. A query that names a category ('capitals', \
             'admin seat', or a value of a --places file's category column, such as \
-            'coffee') is also suggested as a collection.
+            'coffee') is also suggested as a collection. With --graph, the places a \
+            route graph predicts are suggested too, ranked with the others (see PREDICTION).
             """,
         flags: MagickeyOptions.Flags.table + [
+            graph.spec, from.spec, at.spec,
             maxSuggestions.spec,
             MagickeyOptions.Flags.json.spec,
             StandardFlags.help(),
@@ -58,6 +60,30 @@ package enum MagickeySuggest {
                 59.9,30.3 gives Saint Petersburg, Russia, not St. Petersburg, Florida.
 
                 A collection the query names is listed before the places.
+                """),
+            ManSection(
+                "PREDICTION",
+                """
+                With --graph FILE, the route graph of routegraph-visit(1) (or of \
+                magickey-find --graph) predicts too. With an empty TEXT ('') the places \
+                that usually come next from the last place visited (or --from PLACE) are \
+                suggested, in routegraph-suggest(1)'s order. With TEXT, the graph's places \
+                whose label TEXT matches (smartgrep's rules) and the geocoder's matches are \
+                ranked together by one score:
+
+                  score = graph score / (1 + km from --location / \(Int(PredictiveBlend.nearnessDistance)))
+                        + \(PredictiveBlend.letterTrust) × letters typed (at most \(PredictiveBlend.trustedLetters)) / (1 + place in the geocoder's order)
+
+                The graph score is routegraph-suggest's (about 10 for a daily habit, under 1 \
+                for a place visited once); the geocoder's first place scores at least \
+                \(Int(PredictiveBlend.wholeNameScore)) when TEXT spells its own name whole, so a \
+                whole-name match ('paris') is not pushed out by places visited once or \
+                twice. Graph places are gazetteer labels, as magickey-find prints them \
+                ('Paris, Île-de-France, France'): a label of several places picks the nearest \
+                to --location, else the most important, and a graph place that is not in \
+                the gazetteer (another program's name, 'Home') is left out. A missing FILE \
+                is an empty graph; the graph is only read. With --json, a predicted \
+                suggestion has "predicted":true after isCollection.
                 """),
             ManSection(
                 "OUTPUT",
@@ -103,8 +129,12 @@ package enum MagickeySuggest {
                 Capitals in Europe:
 
                   magickey-suggest --extent -25,34,45,72 --category capital ber
+
+                Where next, from the places found before with magickey-find --graph:
+
+                  magickey-suggest --graph ~/places.json ''
                 """),
-            ManSection("SEE ALSO", "magickey-find(1), smartgrep(1)"),
+            ManSection("SEE ALSO", "magickey-find(1), smartgrep(1), routegraph-suggest(1), routegraph(5)"),
         ]
     )
 
@@ -113,16 +143,41 @@ package enum MagickeySuggest {
         expected: "a number from 1 to \(maximumSuggestions)"
     ) { Int($0).flatMap { (1...maximumSuggestions).contains($0) ? $0 : nil } }
 
+    static let graph = Flag(
+        "graph", value: "FILE", help: "also suggest the places this route graph predicts (see PREDICTION)",
+        manHelp:
+            "Also suggest the places the route graph in FILE (routegraph(5)) predicts, ranked with the geocoder's matches; with an empty TEXT, only the predicted places. FILE is only read. See PREDICTION.",
+        completion: .file, expected: "a file name"
+    ) { $0.isEmpty ? nil : $0 }
+    static let from = Flag(
+        "from", value: "PLACE", help: "with --graph: predict what follows PLACE (default: the last place)",
+        expected: "a place name", parse: RouteGraphVisit.placeName)
+    static let at = Flag(
+        "at", value: "TIME", help: "with --graph: predict as if it were TIME (Unix seconds or ISO 8601)",
+        manHelp:
+            "With --graph: predict as if it were TIME instead of now (the time of day whose habits count), as routegraph-suggest --at: Unix seconds or ISO 8601 such as 2024-05-01T18:00:00+02:00.",
+        expected: "Unix seconds or ISO 8601 from 1970 to 9999, such as 2024-05-01T08:30:00Z", parse: TimeText.timestamp)
+
     /// Runs magickey-suggest with `arguments` (without argv[0]) in `context`.
     package static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
         runTool(spec, arguments: arguments, context: context, extraVersionLines: MagickeyOptions.versionLines()) {
             parsed, output, errors in
             let options = try MagickeyOptions(parsed)
             let limit = try parsed.value(of: maxSuggestions) ?? defaultSuggestions
+            let graphPath = try parsed.value(of: graph)
+            let fromPlace = try parsed.value(of: from)
+            let time = try parsed.value(of: at)
+            if graphPath == nil && (fromPlace != nil || time != nil) { throw UsageError("--from and --at go with --graph") }
+            let graphFile: GraphFile?
+            do throws(GraphFileError) {
+                graphFile = try graphPath.map { (path) throws(GraphFileError) in try GraphFile(resolving: path) }
+            } catch {
+                throw ToolError(error.description)
+            }
             var queries: [String] = []
             if parsed.positionals.isEmpty {
                 if context.inputIsTerminal { throw UsageError("no TEXT given, and standard input is a terminal") }
-                queries = try readLines(context.standardInput, what: "standard input")
+                queries = try readLines(context.standardInput, what: "standard input", keepingEmpty: graphFile != nil)
             } else {
                 queries = [parsed.positionals.joined(separator: " ")]
             }
@@ -131,8 +186,19 @@ package enum MagickeySuggest {
             for query in queries {
                 let suggestions: [Geocoder.Suggestion]
                 do {
-                    suggestions = try geocoder.suggest(
-                        query, near: options.bias.location, distance: options.bias.radius, filters: options.filters, limit: limit)
+                    if let graphFile {
+                        let request = Geocoder.predictionRequest(
+                            from: fromPlace, now: time ?? context.now(), timeZone: context.timeZone, limit: limit)
+                        let predictions = try graphFile.suggestions(for: request, filter: Geocoder.predictionFilter(query))
+                        suggestions = try geocoder.suggest(
+                            query, predictions: predictions, near: options.bias.location, distance: options.bias.radius,
+                            filters: options.filters, limit: limit)
+                    } else {
+                        suggestions = try geocoder.suggest(
+                            query, near: options.bias.location, distance: options.bias.radius, filters: options.filters, limit: limit)
+                    }
+                } catch let error as GraphFileError {
+                    throw ToolError(error.description)
                 } catch {
                     throw ToolError((error as? GeocoderError)?.description ?? "\(error)")
                 }
@@ -156,6 +222,7 @@ package enum MagickeySuggest {
                             json.key("matched")
                             json.string(matched)
                         }
+                        if s.predicted { json.raw(",\"predicted\":true") }
                         json.raw("}")
                     }
                     json.raw("]}\n")
@@ -174,7 +241,8 @@ package enum MagickeySuggest {
     }
 
     /// The lines of `descriptor`, refusing invalid UTF-8 with the line number.
-    static func readLines(_ descriptor: FileDescriptor, what: String) throws(ToolError) -> [String] {
+    /// With `keepingEmpty`, blank lines are kept (an empty query asks for predictions).
+    static func readLines(_ descriptor: FileDescriptor, what: String, keepingEmpty: Bool = false) throws(ToolError) -> [String] {
         let reader = RecordReader(descriptor, terminator: 0x0A)
         var lines: [String] = []
         while true {
@@ -193,6 +261,6 @@ package enum MagickeySuggest {
             }
             if block.last == 0x0A { lines.removeLast() }
         }
-        return lines.filter { !$0.allSatisfy(\.isWhitespace) }
+        return keepingEmpty ? lines : lines.filter { !$0.allSatisfy(\.isWhitespace) }
     }
 }

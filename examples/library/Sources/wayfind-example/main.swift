@@ -29,4 +29,17 @@ for suggestion in suggestions { print("suggest:", suggestion.text) }
 if let first = suggestions.first, let found = try geocoder.find(magicKey: first.magicKey).first {
     print("find:", found.place.label, found.place.coordinate.latitude, found.place.coordinate.longitude)
 }
+
+// 4. A predictive search box: the places this user went to (gazetteer labels, as `find`
+//    returns them) ranked with the geocoder's matches; an empty box shows the predictions.
+var history = RouteGraph()
+let boston = "Boston, Massachusetts, United States", cambridge = "Cambridge, Massachusetts, United States"
+for (i, place) in [boston, cambridge, boston, cambridge, boston].enumerated() {
+    history.visit(place, at: 1_700_000_000 + Int64(i) * 3600, timeZone: .utc)
+}
+let here = Coordinate(latitude: 42.36, longitude: -71.06)
+for text in ["", "c", "bro"] {
+    let box = try geocoder.suggest(text, history: history, at: 1_700_020_000, timeZone: .utc, near: here, limit: 3)
+    print("box \"\(text)\":", box.map { ($0.predicted ? "*" : "") + $0.text })
+}
 print(EmbeddedGazetteer.attribution)

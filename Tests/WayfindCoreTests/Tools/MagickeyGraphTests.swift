@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import WayfindTestSupport
+
+@testable import WayfindCore
+
+/// magickey-suggest --graph and magickey-find --graph, in-process.
+@Suite struct MagickeyGraphTests {
+    func suggest(_ arguments: [String], input: String = "") -> RunResult {
+        runInProcess("magickey-suggest", arguments, input: Data(input))
+    }
+
+    func find(_ arguments: [String]) -> RunResult {
+        runInProcess("magickey-find", arguments)
+    }
+
+    func graphPath(_ name: String) throws -> String {
+        let folder = try TestFiles.write(Data(), name: "\(name)-marker")
+        return folder + ".json"
+    }
+
+    static let airport = "Airport, Hawaii, United States"
+    static let boston = "Boston, Massachusetts, United States"
+
+    @Test func placesFoundWithAGraphArePredictedNextTime() throws {
+        let graph = try graphPath("airport-boston")
+        #expect(find(["--graph", graph, "--at", "2024-05-01T08:00:00Z", "--text", "airport"]).status == 0)
+        let boston = suggest(["--location", "42.36,-71.06", "boston"]).lines.first.map { String($0.split(separator: "\t")[1]) }
+        #expect(find(["--graph", graph, "--at", "2024-05-01T09:00:00Z", try #require(boston)]).status == 0)
+        let saved = try String(contentsOfFile: graph, encoding: .utf8)
+        #expect(saved.contains("\"origin\":\"\(Self.airport)\""))
+        // Back at the airport: Boston is offered with no text, marked as predicted.
+        #expect(find(["--graph", graph, "--at", "2024-05-08T08:00:00Z", "--text", "airport"]).status == 0)
+        let next = suggest(["--graph", graph, "--at", "2024-05-08T08:30:00Z", "--json", ""])
+        #expect(next.status == 0, "\(next)")
+        #expect(next.out.hasPrefix("{\"suggestions\":[{\"text\":\"\(Self.boston)\",\"magicKey\":\""))
+        #expect(next.out.contains("\"isCollection\":false,\"predicted\":true}"))
+        // The TSV keeps its three columns.
+        let tsv = suggest(["--graph", graph, "--at", "2024-05-08T08:30:00Z", "--from", Self.airport, ""])
+        #expect(tsv.lines.first?.split(separator: "\t").count == 3)
+        #expect(tsv.lines.first?.hasPrefix(Self.boston + "\t") == true)
+    }
+
+    @Test func aCollectionsKeyRecordsNothing() throws {
+        let graph = try graphPath("collection")
+        let key = try #require(suggest(["capitals"]).lines.first.map { String($0.split(separator: "\t")[1]) })
+        let r = find(["--graph", graph, key])
+        #expect(r.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: graph))
+    }
+
+    @Test func emptyTextWithoutGraphOrWithAnEmptyGraphFindsNothing() throws {
+        #expect(suggest([""]).status == 1)
+        let missing = try graphPath("missing")
+        let r = suggest(["--graph", missing, ""])
+        #expect(r.status == 1)
+        #expect(r.stderr == "")
+        #expect(!FileManager.default.fileExists(atPath: missing))
+        // Standard input's empty lines ask for predictions too, one answer each.
+        #expect(suggest(["--graph", missing, "--json"], input: "\nparis\n").lines.count == 2)
+    }
+
+    @Test(arguments: [["--from", "Home", "paris"], ["--at", "1700000000", "paris"]])
+    func fromAndAtNeedAGraph(arguments: [String]) {
+        let r = suggest(arguments)
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("magickey-suggest: --from and --at go with --graph"))
+    }
+
+    @Test func aCorruptGraphIsAnErrorAndLeftUnchanged() throws {
+        let graph = try TestFiles.write(Data("{\"edges\":[".utf8), name: "corrupt-graph.json")
+        let s = suggest(["--graph", graph, "paris"])
+        #expect(s.status == 2)
+        #expect(s.stderr.hasPrefix("magickey-suggest: "))
+        #expect(s.out == "")
+        let f = find(["--graph", graph, "--text", "paris"])
+        #expect(f.status == 2)
+        #expect(f.stderr.hasPrefix("magickey-find: "))
+        #expect(try String(contentsOfFile: graph, encoding: .utf8) == "{\"edges\":[")
+        #expect(find(["--at", "1700000000", "--text", "paris"]).status == 2)
+    }
+}
