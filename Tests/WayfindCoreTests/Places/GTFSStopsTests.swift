@@ -132,8 +132,8 @@ import WayfindTestSupport
     }
 
     @Test(arguments: [
-        ("bullfrog", "Bullfrog (Demo)", "36.88108"), ("nye county", "Nye County Airport (Demo)", "36.868446"),
-        ("stagecoach hotel", "Stagecoach Hotel & Casino (Demo)", "36.915682"),
+        ("bullfrog", "Bullfrog (Demo)", "36.88108"), ("nye county", "Nye County Airport (Demo)", "36.86845"),
+        ("stagecoach hotel", "Stagecoach Hotel & Casino (Demo)", "36.91568"),
     ])
     func aStopsKeyFindsTheStop(query: String, label: String, latitude: String) throws {
         let s = suggest(["--places", Self.sample, query])
