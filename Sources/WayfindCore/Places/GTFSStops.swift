@@ -95,7 +95,9 @@ package struct GTFSStops {
         } else {
             var bytes = pending
             bytes.append(contentsOf: block)
-            pending = try bytes.withUnsafeBufferPointer { (b) throws(GazetteerError) in try transcode(records: b, isFinal: isFinal, into: &output) }
+            pending = try bytes.withUnsafeBufferPointer { (b) throws(GazetteerError) in
+                try transcode(records: b, isFinal: isFinal, into: &output)
+            }
         }
         if pending.count > rowLimit { throw .rowTooLong(path: path, limit: rowLimit) }
         return output
@@ -103,7 +105,8 @@ package struct GTFSStops {
 
     /// Transcodes the whole records of `bytes` into `output`; returns the bytes of an
     /// unfinished last record.
-    private mutating func transcode(records bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, into output: inout [UInt8]) throws(GazetteerError)
+    private mutating func transcode(records bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, into output: inout [UInt8])
+        throws(GazetteerError)
         -> [UInt8]
     {
         var start = 0

@@ -158,7 +158,9 @@ private func checkCSV(_ bytes: [UInt8]) {
         var start = 0
         do {
             for end in cuts + [bytes.count] {
-                output += try bytes[start..<end].withUnsafeBufferPointer { (b) throws(GazetteerError) in try stops.transcode(b, isFinal: false) }
+                output += try bytes[start..<end].withUnsafeBufferPointer { (b) throws(GazetteerError) in
+                    try stops.transcode(b, isFinal: false)
+                }
                 start = end
             }
             output += try stops.transcode(UnsafeBufferPointer(start: nil, count: 0), isFinal: true)

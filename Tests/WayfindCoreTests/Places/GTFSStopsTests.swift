@@ -68,7 +68,8 @@ import WayfindTestSupport
         var output: [UInt8] = []
         var start = 0
         for end in blocks ?? [] {
-            output += try bytes[start..<end].withUnsafeBufferPointer { (b) throws(GazetteerError) in try stops.transcode(b, isFinal: false) }
+            output += try bytes[start..<end].withUnsafeBufferPointer { (b) throws(GazetteerError) in try stops.transcode(b, isFinal: false)
+            }
             start = end
         }
         output += try bytes[start...].withUnsafeBufferPointer { (b) throws(GazetteerError) in try stops.transcode(b, isFinal: false) }
@@ -110,6 +111,16 @@ import WayfindTestSupport
         for cut in ends { #expect(try transcoded(bytes, blocks: [cut]) == whole) }
     }
 
+    @Test func aQuotedFieldLongerThanARowMayBeIsRefused() throws {
+        var stops = GTFSStops(path: "stops.txt", rowLimit: 64)
+        let header = Array("stop_name,stop_lat,stop_lon\n\"open".utf8)
+        _ = try header.withUnsafeBufferPointer { (b) throws(GazetteerError) in try stops.transcode(b, isFinal: false) }
+        let lines = Array(String(repeating: "still in the quotes\n", count: 4).utf8)
+        #expect(throws: GazetteerError.rowTooLong(path: "stops.txt", limit: 64)) {
+            try lines.withUnsafeBufferPointer { (b) throws(GazetteerError) in try stops.transcode(b, isFinal: false) }
+        }
+    }
+
     @Test func aHeaderIsAStopsFileWhenItNamesStopColumns() {
         func isHeader(_ text: String) -> Bool {
             Array(text.utf8).withUnsafeBufferPointer { GTFSStops.isHeader($0) }
@@ -148,7 +159,9 @@ import WayfindTestSupport
     }
 
     @Test func namesInEveryScriptAndFormAreFound() throws {
-        for (query, label) in [("курский", "Москва, Курский вокзал"), ("cafe gare", "Cafe\u{301} de la Gare \"Nord\""), ("two line", "Two-line station name")] {
+        for (query, label) in [
+            ("курский", "Москва, Курский вокзал"), ("cafe gare", "Cafe\u{301} de la Gare \"Nord\""), ("two line", "Two-line station name"),
+        ] {
             let s = suggest(["--places", Self.nasty, "--category", "station,stop", query])
             #expect(s.status == 0, "\(query): \(s)")
             let first = fields(s.lines.first)
@@ -179,9 +192,11 @@ import WayfindTestSupport
     @Test func theLocationBiasPutsTheNearerStopFirst() {
         // North Ave / D Ave N and North Ave / N A Ave are 600 m apart.
         let nearNADAV = suggest(["--places", Self.sample, "--location", "36.914893,-116.76821", "--distance", "100", "north ave"])
-        #expect(nearNADAV.lines.map { fields($0).first ?? "" } == ["North Ave / D Ave N (Demo)", "North Ave / N A Ave (Demo)"], "\(nearNADAV)")
+        #expect(
+            nearNADAV.lines.map { fields($0).first ?? "" } == ["North Ave / D Ave N (Demo)", "North Ave / N A Ave (Demo)"], "\(nearNADAV)")
         let nearNANAA = suggest(["--places", Self.sample, "--location", "36.914944,-116.761472", "--distance", "100", "north ave"])
-        #expect(nearNANAA.lines.map { fields($0).first ?? "" } == ["North Ave / N A Ave (Demo)", "North Ave / D Ave N (Demo)"], "\(nearNANAA)")
+        #expect(
+            nearNANAA.lines.map { fields($0).first ?? "" } == ["North Ave / N A Ave (Demo)", "North Ave / D Ave N (Demo)"], "\(nearNANAA)")
     }
 
     static let brokenFeeds: [(String, String)] = [
