@@ -8,12 +8,17 @@ import WayfindPlacesData
 /// Contains data from GeoNames (geonames.org), licensed under CC BY 4.0: an app that
 /// shows its places must credit GeoNames (`EmbeddedGazetteer.attribution`).
 public enum EmbeddedPlaces {
-    /// Makes the embedded bytes available to `WayfindCore` (idempotent).
-    public static func install() {
+    /// Makes the embedded bytes available to `WayfindCore` (idempotent, and safe to call
+    /// from many threads at once).
+    public static func install() { _ = installed }
+
+    /// The installation, done once: a static `let` is initialized exactly once, whatever
+    /// the threads asking, so tasks calling `Geocoder.embedded()` together do not race.
+    private static let installed: Void = {
         EmbeddedGazetteer.install(
             tsv: UnsafeBufferPointer(start: wayfind_places_tsv(), count: wayfind_places_tsv_count()),
             index: UnsafeBufferPointer(start: wayfind_places_index(), count: wayfind_places_index_count()))
-    }
+    }()
 }
 
 extension Geocoder {

@@ -50,6 +50,9 @@ package struct GazetteerScanner {
     ) throws(GazetteerError) {
         let reader = RecordReader(descriptor, terminator: 0x0A, maximumRecordLength: rowLimit)
         var state = ScanState()
+        // A GTFS stops.txt is read as the TSV it gives (see `GTFSStops`).
+        var stops: GTFSStops? = nil
+        var isFirstBlock = true
         while true {
             let block: UnsafeBufferPointer<UInt8>?
             do {
@@ -61,7 +64,20 @@ package struct GazetteerScanner {
             }
             guard let block else { break }
             fingerprint.update(block)
+            if isFirstBlock {
+                isFirstBlock = false
+                if GTFSStops.isHeader(PlaceSearch.firstLine(block)) { stops = GTFSStops(path: path, rowLimit: rowLimit) }
+            }
+            if stops != nil {
+                let tsv = try stops!.transcode(block, isFinal: false)
+                if try !tsv.withUnsafeBufferPointer({ (b) throws(GazetteerError) in try scanBlock(b, state: &state, body) }) { return }
+                continue
+            }
             if try !scanBlock(block, state: &state, body) { return }
+        }
+        if stops != nil {
+            let tsv = try stops!.transcode(UnsafeBufferPointer(start: nil, count: 0), isFinal: true)
+            if try !tsv.withUnsafeBufferPointer({ (b) throws(GazetteerError) in try scanBlock(b, state: &state, body) }) { return }
         }
         if state.row == nil { throw .unknownFormat(path: path) }
     }

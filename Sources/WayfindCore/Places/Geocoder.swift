@@ -9,7 +9,12 @@
 /// name, alternate names, region or country; case and accents ignored) and rank as the
 /// tools' man pages describe. A magicKey names its gazetteer (by fingerprint) and its row,
 /// so finding one reads one row.
-public final class Geocoder {
+///
+/// A geocoder is `Sendable`: a server can share one among all its tasks. Every request
+/// builds its own matcher and scratch state; what a geocoder holds is never changed after
+/// `init` (`@unchecked` because that includes raw pointers to the gazetteer's bytes and
+/// index, which are only read, and freed in `deinit`, when no request can be running).
+public final class Geocoder: @unchecked Sendable {
     /// A suggestion: what a search box shows, and the key that finds it.
     public struct Suggestion: Sendable, Equatable {
         /// The label (`Kraków, Małopolskie, Poland`) or a collection's name (`Capital`).

@@ -20,11 +20,14 @@ package enum PlaceCategory {
 
     /// How much a category raises a place's importance over its bare population: a
     /// capital is the place people most often mean (Paris, France over a larger suburb),
-    /// a region's seat next; a section of a city is usually meant only by its full name.
+    /// a region's seat next (and a transit station, over its stops); a section of a city
+    /// is usually meant only by its full name.
     package static func importanceFactor(_ category: String) -> Double {
         switch category {
         case "capital": 4
         case "admin_seat": 2
+        // A GTFS station gathers the stops of one place (its platforms): the one meant.
+        case "station": 2
         case "section": 0.5
         default: 1
         }

@@ -10,7 +10,7 @@
 ///
 /// Messages are lowercase and complete, ready for `tool: message` on stderr:
 /// `cannot write /home/a/.local/state/wayfind/routegraph.json.tmp: file too large`.
-package enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `open(2)` failed.
     case cannotOpen(path: String, errno: Int32)
     /// `read(2)` or `fstat(2)` failed.
@@ -67,7 +67,7 @@ package enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// A lowercase message naming the path and the reason.
-    package var description: String {
+    public var description: String {
         switch self {
         case .cannotOpen(let path, let code): "cannot open \(path): \(Self.reason(code))"
         case .cannotRead(let path, let code): "cannot read \(path): \(Self.reason(code))"

@@ -17,24 +17,33 @@
 /// backup and the rename all happen next to the real file, so the link stays a link.
 /// A link another user planted in a shared directory is not followed, and no file is
 /// created through a dangling link (`update` fails instead).
-package struct GraphFile: Sendable {
+///
+/// An app shares a file with the shell tools (`routegraph-visit --graph FILE`) through
+/// this type: the same lock and the same atomic save, so no visit is lost when both
+/// write at once, from any number of threads and processes.
+///
+///     let file = try GraphFile(resolving: path)
+///     try file.record(VisitRequest(visits: [.init(place: "Airport", time: now)]))
+///     let next = try file.suggestions(for: SuggestionRequest(now: now))
+public struct GraphFile: Sendable {
     /// The graph file's path.
-    package let path: String
+    public let path: String
     /// The path given, when it is a symbolic link to `path`.
     let link: String?
     /// How long `update` waits for another process's lock before it gives up, in seconds.
-    package static let defaultLockTimeout: Int64 = 30
+    public static let defaultLockTimeout: Int64 = 30
 
-    /// A graph file at `path`; nothing is touched until it is loaded or updated.
-    package init(path: String) {
+    /// A graph file at `path`; nothing is touched until it is loaded or updated. A save
+    /// replaces a symbolic link at `path` by a file: `init(resolving:)` keeps it.
+    public init(path: String) {
         self.path = path
         link = nil
     }
 
     /// A graph file at `path`, or at what it points to when it is a symbolic link.
     /// Anything but a regular file there (a FIFO, a device, `/dev/stdin` on a pipe) is
-    /// refused at once, before it is opened.
-    package init(resolving path: String) throws(GraphFileError) {
+    /// refused at once, before it is opened. The tools open their `--graph` this way.
+    public init(resolving path: String) throws(GraphFileError) {
         self.path = try Self.fileSystem { () throws(FileSystemError) in
             _ = try FileSystem.regularFileExists(at: path)
             return try FileSystem.resolvingSymbolicLinks(path)
@@ -48,7 +57,10 @@ package struct GraphFile: Sendable {
     package var backupPath: String { path + ".bak" }
 
     /// Reads the graph without locking; an empty graph if the file does not exist.
-    package func load() throws(GraphFileError) -> RouteGraph {
+    ///
+    /// A save never writes into a file that was the graph (it renames a new one over
+    /// it), so a reader sees one whole version even while others save.
+    public func load() throws(GraphFileError) -> RouteGraph {
         guard let (file, contents) = try read(locked: false) else { return RouteGraph() }
         let graph = RouteGraph(contents: contents, in: file.bytes)
         try checkUnchanged(file)
@@ -57,8 +69,9 @@ package struct GraphFile: Sendable {
 
     /// The suggestions for `request` (see `RouteGraph.suggestions(for:filter:)`), read
     /// without locking: from a scan of the file when that can answer
-    /// (`RouteGraph.scannedSuggestions`), else from a full load.
-    package func suggestions(
+    /// (`RouteGraph.scannedSuggestions`), else from a full load. `filter` keeps only the
+    /// places it returns true for.
+    public func suggestions(
         for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
     ) throws(GraphFileError) -> [Suggestion] {
         guard let (file, contents) = try read(locked: false, keepingHours: true) else {
@@ -77,9 +90,12 @@ package struct GraphFile: Sendable {
     /// directories are created (0700).
     ///
     /// Throws `GraphFileError` for file problems (then `body` may not have run) and
-    /// whatever `body` throws (then nothing is saved).
+    /// whatever `body` throws (then nothing is saved). Another process's lock is waited
+    /// for at most `defaultLockTimeout` seconds. `body` runs under the lock: keep it short.
+    ///
+    ///     try file.update { graph in graph.visit("Home", at: now) }
     @discardableResult
-    package func update<Result>(_ body: (inout RouteGraph) throws -> Result) throws -> Result {
+    public func update<Result>(_ body: (inout RouteGraph) throws -> Result) throws -> Result {
         try update(patching: { _, _ in nil }, body)
     }
 
@@ -132,9 +148,10 @@ package struct GraphFile: Sendable {
     /// Records `request` (`RouteGraph.record(_:)`) under the lock, as `update` does. One
     /// visit to a file in the writer's layout is saved as the few lines it changes
     /// (`RouteGraph.visitPatch`), anything else by loading and saving the whole graph:
-    /// the same result either way.
+    /// the same result either way. A lock held by another process is waited for at most
+    /// `lockTimeout` seconds, and `waiting` is called once a second has passed.
     @discardableResult
-    package func record(
+    public func record(
         _ request: VisitRequest, lockTimeout: Int64 = defaultLockTimeout, waiting: () -> Void = {}
     ) throws(GraphFileError) -> VisitOutcome {
         do {

@@ -1,6 +1,6 @@
-/// Why a route graph file could not be read or saved. Whatever the case, the file on
-/// disk was left as it was.
-package enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why a route graph file could not be read or saved (`GraphFile`). Whatever the case,
+/// the file on disk was left as it was, and nothing was recorded.
+public enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Reading, locking or saving failed in the file system.
     case fileSystem(FileSystemError)
     /// The file looks like a route graph (a JSON object) but is not a valid one (corrupt
@@ -14,7 +14,7 @@ package enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible
     case unsupportedVersion(path: String, found: Int64, supported: Int)
 
     /// A lowercase message naming the file, the problem and the way out.
-    package var description: String { description(notRecorded: "; nothing was recorded") }
+    public var description: String { description(notRecorded: "; nothing was recorded") }
 
     /// The message, saying what was not recorded as `notRecorded` does (a visit that saved
     /// earlier batches says from where on nothing was recorded).

@@ -41,6 +41,11 @@
 ///
 /// The matcher is a class holding raw scratch buffers, reused from line to line, so the
 /// hot loop neither allocates nor retains.
+///
+/// For the same reason a matcher is not `Sendable`: two threads matching with one matcher
+/// would write the same scratch buffers, and `ranges` is the last match's. The query is
+/// `Sendable`; give each task its own `LineMatcher(query)` (a few small allocations).
+/// A lock around every line would cost smartgrep's loop more than it saves anyone.
 public final class LineMatcher {
     /// The compiled query.
     public let query: MatchQuery
@@ -635,3 +640,7 @@ struct WordStartTracker {
         advance(.separator, at: 0, into: starts, count: &count)
     }
 }
+
+/// A matcher's scratch buffers belong to one thread at a time (see `LineMatcher`).
+@available(*, unavailable)
+extension LineMatcher: Sendable {}

@@ -58,9 +58,9 @@ package struct MagickeyOptions {
             completion: .choices(PlaceCategory.populatedPlaceCategories), expected: "category names separated by commas"
         ) { text -> [String]? in text.split(separator: ",").map(String.init) }
         static let places = Flag(
-            "places", value: "FILE", help: "use this gazetteer (our TSV or a GeoNames dump) instead of the embedded one",
+            "places", value: "FILE", help: "use this gazetteer (our TSV, a GeoNames dump or a GTFS stops.txt) instead of the embedded one",
             manHelp:
-                "Use the gazetteer in FILE instead of the embedded one: a TSV file with a header row naming at least name, latitude and longitude columns, or a GeoNames dump (cities500.txt, allCountries.txt: 19 columns, no header). The format is detected from the first line. See GAZETTEER.",
+                "Use the gazetteer in FILE instead of the embedded one: a TSV file with a header row naming at least name, latitude and longitude columns, a GeoNames dump (cities500.txt, allCountries.txt: 19 columns, no header), or a GTFS feed's stops.txt (CSV naming stop_name, stop_lat and stop_lon columns: its stops and stations). The format is detected from the first line. See GAZETTEER.",
             completion: .file)
         static let json = Flag("json", help: "print ArcGIS's JSON shape instead of TSV (errors too)")
 
@@ -149,6 +149,17 @@ package struct MagickeyOptions {
         same file, finds every key magickey-suggest prints for it. A row may be at most 1 \
         MiB long (GeoNames rows are at most about 10 KB): a longer line, or input without \
         newlines, stops the run.
+
+        A GTFS stops.txt (a transit feed's stops, as in the route graph's bus stop \
+        example) is CSV with RFC 4180 quoting: a header naming stop_id, stop_name, \
+        stop_lat or stop_lon, in any order, after an optional byte order mark, makes it \
+        one, and then stop_name, stop_lat and stop_lon are required. Quoted fields may \
+        hold commas, doubled quotes and newlines (a newline or tab in a field is read as \
+        a space); lines may end in CRLF. Stops (location_type empty or 0, category stop) \
+        and stations (1, category station, ranked above stops) are read; entrances, \
+        generic nodes and boarding areas (2, 3, 4) are left out, and any other \
+        location_type is an error. A feed has no region, country or population: labels are \
+        the stop names. Line numbers in messages are the file's.
 
         Contains data from GeoNames (geonames.org), licensed under CC BY 4.0.
         """)

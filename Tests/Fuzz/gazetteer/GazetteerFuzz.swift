@@ -15,6 +15,11 @@
 /// - its TSV lines and its --json output piped into magickey-find give exit 0, no
 ///   message, and the same places.
 ///
+/// The --places bytes also go to the CSV reader of GTFS stops.txt files (`checkCSV`):
+/// whatever it reads, written back with quotes, reads back the same; and a stops.txt
+/// gives the same TSV, or the same error, read whole or in blocks cut after any newline.
+/// (A places file with a `stop_…` header runs through the tools as above, too.)
+///
 /// A broken invariant prints what differed and aborts, so libFuzzer keeps the input.
 
 import Glibc
@@ -129,13 +134,55 @@ private let installEmbeddedGazetteer: Void = {
         index: UnsafeBufferPointer(start: wayfind_places_index(), count: wayfind_places_index_count()))
 }()
 
+/// The CSV reader's invariants on `bytes` (see the top of the file).
+private func checkCSV(_ bytes: [UInt8]) {
+    if case .success(let records) = CSVReader.records(bytes) {
+        var written: [UInt8] = []
+        for (r, record) in records.enumerated() {
+            if r > 0 { written += Array("\r\n".utf8) }
+            for (f, field) in record.enumerated() {
+                if f > 0 { written.append(0x2C) }
+                written.append(0x22)
+                for b in field { written += b == 0x22 ? [0x22, 0x22] : [b] }
+                written.append(0x22)
+            }
+        }
+        guard case .success(let again) = CSVReader.records(written), again == records else {
+            fail("CSV written back with quotes reads differently: \(bytes) -> \(written)")
+        }
+    }
+    guard bytes.withUnsafeBufferPointer({ GTFSStops.isHeader(PlaceSearch.firstLine($0)) }) else { return }
+    func transcoded(cuts: [Int]) -> Result<[UInt8], GazetteerError> {
+        var stops = GTFSStops(path: "stops.txt", rowLimit: 1 << 20)
+        var output: [UInt8] = []
+        var start = 0
+        do {
+            for end in cuts + [bytes.count] {
+                output += try bytes[start..<end].withUnsafeBufferPointer { (b) throws(GazetteerError) in
+                    try stops.transcode(b, isFinal: false)
+                }
+                start = end
+            }
+            output += try stops.transcode(UnsafeBufferPointer(start: nil, count: 0), isFinal: true)
+        } catch {
+            return .failure(error)
+        }
+        return .success(output)
+    }
+    let whole = transcoded(cuts: [])
+    let newlines = bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }.filter { $0 < bytes.count }
+    if transcoded(cuts: newlines) != whole { fail("a stops.txt read line by line differs from it read whole") }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func gazetteerFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     _ = installEmbeddedGazetteer
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     let newline = bytes.firstIndex(of: 0x0A) ?? bytes.count
     let firstLine = String(decoding: bytes[..<newline], as: UTF8.self)
-    FuzzFiles.write(Array(bytes[min(newline + 1, bytes.count)...]), to: FuzzFiles.places)
+    let placesBytes = Array(bytes[min(newline + 1, bytes.count)...])
+    FuzzFiles.write(placesBytes, to: FuzzFiles.places)
+    checkCSV(placesBytes)
     let parts = firstLine.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
     var options = ["--places", FuzzFiles.places, "-n", "15"]
     if parts.count == 2 { options += ["--location", String(parts[1])] }

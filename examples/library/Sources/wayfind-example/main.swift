@@ -1,5 +1,6 @@
 // The three pieces of wayfind in an app: a search box's matcher, a route graph that
 // predicts the next place, and the suggest -> magicKey -> find geocoder.
+import Foundation
 import WayfindCore
 import WayfindPlaces
 
@@ -20,6 +21,16 @@ let next = graph.suggestions(for: SuggestionRequest(from: "Airport", limit: 2, n
 print("after Airport:", next.map(\.place))
 let saved = try RouteGraph(json: graph.json())
 print("JSON round trip:", saved == graph)
+
+// 2b. Share a graph file with the shell tools (routegraph-visit --graph FILE): the same
+//     lock and atomic save, so an app and the tools can write it at once.
+let path = FileManager.default.temporaryDirectory.appendingPathComponent("wayfind-example-\(ProcessInfo.processInfo.processIdentifier).json").path
+defer { for file in [path, path + ".lock", path + ".bak"] { try? FileManager.default.removeItem(atPath: file) } }
+let file = try GraphFile(resolving: path)
+try file.record(VisitRequest(visits: [.init(place: "Home", time: 1_700_000_000), .init(place: "Office", time: 1_700_003_600)]))
+try file.update { graph in graph.visit("Home", at: 1_700_030_000) }
+let fromOffice = try file.suggestions(for: SuggestionRequest(from: "Office", limit: 1, now: 1_700_040_000))
+print("file, after Office:", fromOffice.map(\.place), "edges:", try file.load().edges.count)
 
 // 3. Geocode offline: suggestions as the user types, then the place behind a key.
 let geocoder = try Geocoder.embedded()
