@@ -104,12 +104,13 @@ package struct MagickeyOptions {
         return out
     }
 
-    /// The geocoder the options name: the embedded gazetteer or the `--places` file.
-    func geocoder(context: ToolContext) throws(ToolError) -> Geocoder {
+    /// The geocoder the options name: the embedded gazetteer or the `--places` file (whose
+    /// index notes begin with `tool`).
+    func geocoder(context: ToolContext, tool: String = "wayfind") throws(ToolError) -> Geocoder {
         guard let placesPath else {
             do { return try Geocoder.installedEmbedded() } catch { throw ToolError(error.description) }
         }
-        return Geocoder.file(placesPath, context: context)
+        return Geocoder.file(placesPath, context: context, tool: tool)
     }
 
     /// The lines `--version` adds: the gazetteer and its licence.
