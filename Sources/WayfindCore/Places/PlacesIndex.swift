@@ -206,8 +206,9 @@ package struct PlacesIndex {
             Int(wordStarts[wordCount]) == wordByteCount, Int(postingStarts[wordCount]) == postingCount,
             Int(regionStarts[regionCount]) == regionByteCount, Int(prefixStarts[prefixCount]) == prefixPostingCount
         else { return nil }
+        // Each name ends in a newline; a gazetteer without categories has one, empty.
         categories = UnsafeBufferPointer(start: categoryBytes, count: categoryByteCount)
-            .split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+            .split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
         guard categories.count < 1 << 16 else { return nil }
     }
 

@@ -105,4 +105,11 @@ import WayfindTestSupport
         }
         #expect(index.prefixList(Array("s".utf8)) != nil)
     }
+
+    /// Found by the fuzz target: a TSV without a category column has one category, the
+    /// empty one, which the index must keep.
+    @Test func aGazetteerWithoutCategoriesIsSearchedThroughItsIndex() throws {
+        let geocoder = try Geocoder(tsv: Array("name\tlatitude\tlongitude\r\n{Brace} Corner\t10.5\t20.25\r\nSão Paulo\t-23.5\t-46.6\r\n".utf8))
+        #expect(try geocoder.suggest("sao").map(\.text) == ["São Paulo"])
+    }
 }
