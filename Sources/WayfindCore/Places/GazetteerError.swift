@@ -17,6 +17,10 @@ package enum GazetteerError: Error, Equatable, Sendable, CustomStringConvertible
     case missingColumns(path: String, format: String, columns: [String])
     /// A row is longer than the scanner's limit (`GazetteerScanner.maximumRowLength`).
     case rowTooLong(path: String, limit: Int)
+    /// The file is too large for an index (4 GiB, or 2³¹ rows): it is scanned instead.
+    case tooLargeToIndex(path: String)
+    /// An index names a row the file does not have (a damaged index).
+    case damagedIndex(path: String)
     /// The embedded index does not belong to the embedded places.tsv (a build problem).
     case staleIndex
 
@@ -39,6 +43,10 @@ package enum GazetteerError: Error, Equatable, Sendable, CustomStringConvertible
             "\(MessageValue.plain(path)): line 1: a \(format) needs the column\(columns.count == 1 ? "" : "s") \(columns.joined(separator: ", ")), missing from its header"
         case .rowTooLong(let path, let limit):
             "\(MessageValue.plain(path)): \(ReadError.recordTooLong(limit: limit).description)"
+        case .tooLargeToIndex(let path):
+            "\(MessageValue.plain(path)): too large to index (4 GiB or 2^31 rows at most)"
+        case .damagedIndex(let path):
+            "\(MessageValue.plain(path)): the index does not match the file (delete it from the cache to rebuild it)"
         case .staleIndex:
             "the embedded gazetteer index does not match places.tsv (run make places-index)"
         }

@@ -20,6 +20,8 @@ package struct GazetteerScanner {
     let matcher: LineMatcher?
     /// The fingerprint of every byte read so far.
     package private(set) var fingerprint = GazetteerFingerprint()
+    /// How many bytes have been read.
+    package private(set) var bytesRead = 0
     /// The schema, once the first line has been read.
     package private(set) var schema: GazetteerSchema? = nil
     /// Whether non-candidate rows are split and passed to the caller too.
@@ -64,6 +66,7 @@ package struct GazetteerScanner {
             }
             guard let block else { break }
             fingerprint.update(block)
+            bytesRead += block.count
             if isFirstBlock {
                 isFirstBlock = false
                 if GTFSStops.isHeader(PlaceSearch.firstLine(block)) { stops = GTFSStops(path: path, rowLimit: rowLimit) }
@@ -88,6 +91,7 @@ package struct GazetteerScanner {
         _ body: (PlaceRow, _ isCandidate: Bool) throws(GazetteerError) -> Bool
     ) throws(GazetteerError) {
         fingerprint.update(bytes)
+        bytesRead += bytes.count
         var state = ScanState()
         _ = try scanBlock(bytes, state: &state, body)
         if state.row == nil { throw .unknownFormat(path: path) }

@@ -33,9 +33,11 @@ public final class Geocoder: @unchecked Sendable {
 
     /// Where the places are.
     enum Source {
-        /// A gazetteer in memory with its index (the embedded one, or bytes given).
+        /// A gazetteer in memory with its index (the embedded one, bytes given, or a
+        /// `--places` file mapped with its cached index).
         case indexed(tsv: UnsafeBufferPointer<UInt8>, index: PlacesIndex, path: String)
-        /// A gazetteer file (or `-`, standard input), read in one pass per request.
+        /// A gazetteer file (or `-`, standard input), read in one pass per request: when
+        /// no index can be kept (see `PlacesIndexCache`).
         case file(path: String, context: ToolContext)
     }
 
@@ -44,10 +46,13 @@ public final class Geocoder: @unchecked Sendable {
     let names: PlacesIndex?
     /// The bytes `init(tsv:)` copied (the index, then the TSV), freed with the geocoder.
     private let storage: UnsafeMutableBufferPointer<UInt8>?
+    /// The mapped file and index behind an `.indexed` source of a `--places` file.
+    private let mapped: PlacesIndexCache.IndexedFile?
 
-    init(source: Source, storage: UnsafeMutableBufferPointer<UInt8>? = nil) {
+    init(source: Source, storage: UnsafeMutableBufferPointer<UInt8>? = nil, mapped: PlacesIndexCache.IndexedFile? = nil) {
         self.source = source
         self.storage = storage
+        self.mapped = mapped
         names = try? EmbeddedGazetteer.index()
     }
 
@@ -85,10 +90,16 @@ public final class Geocoder: @unchecked Sendable {
         }
     }
 
-    /// A geocoder over the gazetteer file at `path` (`-`: standard input), read again for
-    /// every request (magickey's `--places`).
-    package static func file(_ path: String, context: ToolContext) -> Geocoder {
-        Geocoder(source: .file(path: path, context: context))
+    /// A geocoder over the gazetteer file at `path` (`-`: standard input): through its
+    /// index, built on first use and kept in the cache (`PlacesIndexCache`, whose notes
+    /// begin with `tool`), or read again for every request when no index can be kept
+    /// (magickey's `--places`).
+    package static func file(_ path: String, context: ToolContext, tool: String = "wayfind") -> Geocoder {
+        let names = try? EmbeddedGazetteer.index()
+        if let indexed = try? PlacesIndexCache.open(path, context: context, tool: tool, names: names) {
+            return Geocoder(source: .indexed(tsv: indexed.tsv, index: indexed.index, path: path), mapped: indexed)
+        }
+        return Geocoder(source: .file(path: path, context: context))
     }
 
     // MARK: Suggest
@@ -160,8 +171,8 @@ public final class Geocoder: @unchecked Sendable {
     func search(_ search: PlaceSearch) throws(GeocoderError) -> SearchResult {
         try Self.reporting {
             switch source {
-            case .indexed(let tsv, let index, _):
-                return try search.search(index: index, tsv: tsv)
+            case .indexed(let tsv, let index, let path):
+                return try search.search(index: index, tsv: tsv, path: path)
             case .file(let path, let context):
                 let descriptor = try Self.open(path, context: context)
                 defer { if path != "-" { descriptor.close() } }
@@ -213,6 +224,7 @@ public final class Geocoder: @unchecked Sendable {
         let which: String
         switch source {
         case .indexed(_, _, let path) where path == EmbeddedGazetteer.path: which = "the embedded gazetteer"
+        case .indexed(_, _, let path) where mapped != nil: which = "--places \(MessageValue.plain(path))"
         case .indexed: which = "this gazetteer"
         case .file(let path, _): which = "--places \(MessageValue.plain(path))"
         }
@@ -224,15 +236,17 @@ public final class Geocoder: @unchecked Sendable {
     private func findIndexed(
         _ key: MagicKey, tsv: UnsafeBufferPointer<UInt8>, index: PlacesIndex, path: String, filters: PlaceFilters, limit: Int?
     ) throws -> [FoundPlace] {
-        let schema = GazetteerSchema.detect(firstLine: PlaceSearch.firstLine(tsv))!.schema
+        guard let (schema, hasHeader) = GazetteerSchema.detect(firstLine: PlaceSearch.firstLine(tsv)) else {
+            throw GazetteerError.unknownFormat(path: path)
+        }
         let row = PlaceRow(schema: schema, path: path)
         switch key {
         case .place(_, let offset, let line):
-            guard offset > 0, offset < tsv.count, tsv[offset - 1] == 0x0A else {
+            guard offset >= (hasHeader ? 1 : 0), offset < tsv.count, offset == 0 || tsv[offset - 1] == 0x0A else {
                 throw GeocoderError("magicKey names no row of \(path == EmbeddedGazetteer.path ? "the embedded gazetteer" : "this gazetteer")")
             }
             try PlaceSearch.split(row, tsv: tsv, offset: offset, line: line)
-            return [FoundPlace(place: Place(row: row, names: nil), rank: RankKey(tier: 0, band: 0, importance: 0, order: 0), score: 100)]
+            return [FoundPlace(place: Place(row: row, names: index), rank: RankKey(tier: 0, band: 0, importance: 0, order: 0), score: 100)]
         case .collection(_, let category, let location):
             guard let c = index.categories.firstIndex(of: category) else { return [] }
             var best: [(RankKey, Int)] = []
@@ -247,8 +261,8 @@ public final class Geocoder: @unchecked Sendable {
                 PlaceSearch.insert(r, key: key, into: &best, limit: limit)
             }
             return try best.map { (key, r) in
-                try PlaceSearch.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
-                return FoundPlace(place: Place(row: row, names: nil), rank: key, score: 100)
+                try PlaceSearch.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: index.line(ofRow: r))
+                return FoundPlace(place: Place(row: row, names: index), rank: key, score: 100)
             }
         }
     }

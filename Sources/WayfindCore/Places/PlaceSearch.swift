@@ -1,7 +1,7 @@
-/// Finds the places a query names, in a gazetteer: the embedded one through its index, or
-/// a file by scanning it once. Both paths share the matcher, filters and `RankKey`, so a
-/// query gets the same answer from the embedded gazetteer as from places.tsv given with
-/// `--places` (a unit test checks this).
+/// Finds the places a query names, in a gazetteer: through its index (the embedded one's,
+/// or a `--places` file's, see `PlacesIndexCache`), or, when no index can be kept, by
+/// scanning the file once. Both paths share the row checks, filters and `RankKey`, so a
+/// query gets the same answer either way (the differential tests check this).
 
 /// A place found, with its rank.
 public struct FoundPlace: Sendable {
@@ -181,10 +181,16 @@ package final class PlaceSearch {
         best.count < limit || key < best.last!.0
     }
 
-    // MARK: The embedded gazetteer
+    // MARK: Through an index
 
-    /// Searches the embedded gazetteer through `index`.
-    package func search(index: PlacesIndex, tsv: UnsafeBufferPointer<UInt8>) throws(GazetteerError) -> SearchResult {
+    /// Searches the gazetteer `tsv` through its `index` (the embedded one, or a file's).
+    /// Candidates come in row order, which is importance order (see `PlacesIndex`), so the
+    /// search stops at the first row that could not enter the top N even as a whole-name
+    /// match; a one-word query of up to three bytes takes its candidates from the index's
+    /// prefix list when it has one.
+    package func search(index: PlacesIndex, tsv: UnsafeBufferPointer<UInt8>, path: String = EmbeddedGazetteer.path) throws(
+        GazetteerError
+    ) -> SearchResult {
         var result = SearchResult(fingerprint: index.fingerprint)
         guard !isEmpty else { return result }
         for category in index.categories where PlaceCategory.queryNames(matcher, category: category) {
@@ -192,106 +198,160 @@ package final class PlaceSearch {
                 result.collections.append(category)
             }
         }
+        guard let schema = GazetteerSchema.detect(firstLine: Self.firstLine(tsv))?.schema else { throw .unknownFormat(path: path) }
+        let row = PlaceRow(schema: schema, path: path)
+        let pieces = matcher.query.words.flatMap { SearchText.words(String(decoding: $0, as: UTF8.self)) }
+        // One query word that is one word: the index answer is exact, no row need be read
+        // unless it could spell the whole name.
+        let indexIsExact = matcher.query.words.count == 1 && pieces.count == 1
+        var best: [(RankKey, Int)] = []
+        // Per category, computed once: its importance factor.
+        let factors = index.categories.map { PlaceCategory.importanceFactor($0) }
+        let hasFilters = !filters.countries.isEmpty || filters.extent != nil || !filters.categories.isEmpty
+
+        // Whether a prefix match (tier 1) may still enter the results; once not, only rows
+        // that may be whole-name matches are read.
+        var prefixesMayEnter = true
+        /// Ranks candidate row `r`; false once no row from `r` on can enter the results.
+        func consider(_ r: Int, mayBeOwn: Bool, mayBeWhole: Bool) throws(GazetteerError) -> Bool {
+            let c = index.categoryIndex(ofRow: r)
+            let importance = Double(index.population(ofRow: r) + 1) * factors[c]
+            // Rows come in importance order: the best key this row could have bounds
+            // every later row's.
+            if prefixesMayEnter && best.count == limit
+                && !Self.qualifies(RankKey(tier: 1, band: 0, importance: importance, ownName: true, order: r), best, limit: limit)
+            {
+                prefixesMayEnter = false
+            }
+            if !prefixesMayEnter {
+                guard Self.qualifies(RankKey(tier: 0, band: 0, importance: importance, ownName: true, order: r), best, limit: limit)
+                else { return false }
+                guard mayBeWhole else { return true }
+            }
+            let coordinate = index.coordinate(ofRow: r)
+            if hasFilters {
+                guard filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: index.categories[c])
+                else { return true }
+            }
+            // Without an own word for every piece, only an alternate name can match; with
+            // one, for a one-word query the own text matches (`matchesOwnText`).
+            var key = RankKey(tier: 1, band: bias.band(of: coordinate), importance: importance, ownName: mayBeOwn, order: r)
+            // A whole-name match needs a query word that is a whole word of the row.
+            if !mayBeWhole {
+                guard Self.qualifies(key, best, limit: limit) else { return true }
+                if !indexIsExact {
+                    try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: index.line(ofRow: r))
+                    if !matches(row, names: index) { return true }
+                    if mayBeOwn {
+                        key.ownName = matchesOwnText(row, names: index)
+                        guard Self.qualifies(key, best, limit: limit) else { return true }
+                    }
+                }
+                Self.insert(r, key: key, into: &best, limit: limit)
+                return true
+            }
+            var probe = key
+            probe.tier = 0
+            probe.ownName = true
+            guard Self.qualifies(probe, best, limit: limit) else { return true }
+            try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: index.line(ofRow: r))
+            if !indexIsExact && !matches(row, names: index) { return true }
+            guard
+                let ranked = rankKey(
+                    row, names: index, band: key.band, importance: key.importance, order: r,
+                    qualifies: { Self.qualifies($0, best, limit: limit) })
+            else { return true }
+            if Self.qualifies(ranked, best, limit: limit) { Self.insert(r, key: ranked, into: &best, limit: limit) }
+            return true
+        }
+
+        let rowMask = ~PlacesIndex.postingFlags
+        // A one-piece query spells a name whole only where the posting says so
+        // (`PlacesIndex.spellsAName`); with more pieces, a row needs one of them whole.
+        let wholeFlag = pieces.count == 1 ? PlacesIndex.spellsAName : 0
+        // Rows up to this one have been considered from a prefix list.
+        var consideredThrough = -1
+        if pieces.count == 1, let (list, isTruncated) = index.prefixList(pieces[0]) {
+            let (_, exact) = index.words(withPrefix: pieces[0])
+            let exactRows = exact.map { index.postings(ofWord: $0) } ?? UnsafeBufferPointer(start: nil, count: 0)
+            var e = 0
+            var stopped = false
+            for entry in list {
+                let r = Int(entry & rowMask)
+                guard r < index.rowCount, r > consideredThrough else { break }
+                while e < exactRows.count && Int(exactRows[e] & rowMask) < r { e += 1 }
+                let mayBeWhole = e < exactRows.count && Int(exactRows[e] & rowMask) == r && exactRows[e] & wholeFlag == wholeFlag
+                consideredThrough = r
+                if try !consider(r, mayBeOwn: entry & PlacesIndex.alternateOnly == 0, mayBeWhole: mayBeWhole) {
+                    stopped = true
+                    break
+                }
+            }
+            if stopped || !isTruncated { return try finish(result, best: best, row: row, index: index, tsv: tsv) }
+        }
+
         let wordsPerRow = (index.rowCount + 63) / 64
         var candidates = [UInt64](repeating: ~0, count: wordsPerRow)
         // Rows whose own text (not only alternate names) holds a word each piece starts.
         var ownRows = [UInt64](repeating: ~0, count: wordsPerRow)
         var exactRows = [UInt64](repeating: 0, count: wordsPerRow)
-        var pieceCount = 0
-        let rowMask = ~PlacesIndex.alternateOnly
         var these = [UInt64](repeating: 0, count: wordsPerRow)
         var ownThese = [UInt64](repeating: 0, count: wordsPerRow)
-        for word in matcher.query.words {
-            for piece in SearchText.words(String(decoding: word, as: UTF8.self)) {
-                pieceCount += 1
-                for i in 0..<wordsPerRow {
-                    these[i] = 0
-                    ownThese[i] = 0
-                }
-                let (range, exact) = index.words(withPrefix: piece)
-                these.withUnsafeMutableBufferPointer { all in
-                    ownThese.withUnsafeMutableBufferPointer { own in
-                        for w in range {
-                            for posting in index.postings(ofWord: w) {
-                                let row = posting & rowMask
-                                let bit: UInt64 = 1 << UInt64(row & 63)
-                                all[Int(row) >> 6] |= bit
-                                if posting == row { own[Int(row) >> 6] |= bit }
-                            }
+        let rowCount = UInt32(index.rowCount)
+        for piece in pieces {
+            for i in 0..<wordsPerRow {
+                these[i] = 0
+                ownThese[i] = 0
+            }
+            let (range, exact) = index.words(withPrefix: piece)
+            these.withUnsafeMutableBufferPointer { all in
+                ownThese.withUnsafeMutableBufferPointer { own in
+                    for w in range {
+                        for posting in index.postings(ofWord: w) {
+                            let row = posting & rowMask
+                            guard row < rowCount else { continue }
+                            let bit: UInt64 = 1 << UInt64(row & 63)
+                            all[Int(row) >> 6] |= bit
+                            if posting & PlacesIndex.alternateOnly == 0 { own[Int(row) >> 6] |= bit }
                         }
                     }
                 }
-                if let exact {
-                    for posting in index.postings(ofWord: exact) {
-                        let row = posting & rowMask
-                        exactRows[Int(row) >> 6] |= 1 << UInt64(row & 63)
-                    }
-                }
-                for i in 0..<wordsPerRow {
-                    candidates[i] &= these[i]
-                    ownRows[i] &= ownThese[i]
+            }
+            if let exact {
+                for posting in index.postings(ofWord: exact) where posting & wholeFlag == wholeFlag {
+                    let row = posting & rowMask
+                    guard row < rowCount else { continue }
+                    exactRows[Int(row) >> 6] |= 1 << UInt64(row & 63)
                 }
             }
+            for i in 0..<wordsPerRow {
+                candidates[i] &= these[i]
+                ownRows[i] &= ownThese[i]
+            }
         }
-        // One query word that is one word: the index answer is exact, no row need be read
-        // unless it could spell the whole name.
-        let indexIsExact = matcher.query.words.count == 1 && pieceCount == 1
-        let schema = GazetteerSchema.detect(firstLine: Self.firstLine(tsv))!.schema
-        let row = PlaceRow(schema: schema, path: EmbeddedGazetteer.path)
-        var best: [(RankKey, Int)] = []
-        // Per category, computed once: its importance factor and whether filters pass it.
-        let factors = index.categories.map { PlaceCategory.importanceFactor($0) }
-        let hasFilters = !filters.countries.isEmpty || filters.extent != nil || !filters.categories.isEmpty
-        for chunk in 0..<wordsPerRow {
-            var bits = candidates[chunk]
+        scan: for chunk in 0..<wordsPerRow {
+            // Once prefix matches are out of reach, only rows that may be whole are left.
+            var bits = prefixesMayEnter ? candidates[chunk] : candidates[chunk] & exactRows[chunk]
             while bits != 0 {
                 let r = chunk * 64 + bits.trailingZeroBitCount
                 bits &= bits - 1
-                if r >= index.rowCount { break }
-                let coordinate = index.coordinate(ofRow: r)
-                let c = index.categoryIndex(ofRow: r)
-                if hasFilters {
-                    guard filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: index.categories[c])
-                    else { continue }
-                }
-                // Without an own word for every piece, only an alternate name can match; with
-                // one, for a one-word query the own text matches (`matchesOwnText`).
-                let mayBeOwn = ownRows[chunk] & (1 << UInt64(r & 63)) != 0
-                var key = RankKey(
-                    tier: 1, band: bias.band(of: coordinate),
-                    importance: Double(index.population(ofRow: r) + 1) * factors[c], ownName: mayBeOwn, order: r)
-                // A whole-name match needs a query word that is a whole word of the row.
-                let mayBeWhole = exactRows[chunk] & (1 << UInt64(r & 63)) != 0
-                if !mayBeWhole {
-                    guard Self.qualifies(key, best, limit: limit) else { continue }
-                    if !indexIsExact {
-                        try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
-                        if !matches(row, names: nil) { continue }
-                        if mayBeOwn {
-                            key.ownName = matchesOwnText(row, names: nil)
-                            guard Self.qualifies(key, best, limit: limit) else { continue }
-                        }
-                    }
-                    Self.insert(r, key: key, into: &best, limit: limit)
-                    continue
-                }
-                var probe = key
-                probe.tier = 0
-                probe.ownName = true
-                guard Self.qualifies(probe, best, limit: limit) else { continue }
-                try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
-                if !indexIsExact && !matches(row, names: nil) { continue }
-                guard
-                    let ranked = rankKey(
-                        row, names: nil, band: key.band, importance: key.importance, order: r,
-                        qualifies: { Self.qualifies($0, best, limit: limit) })
-                else { continue }
-                if Self.qualifies(ranked, best, limit: limit) { Self.insert(r, key: ranked, into: &best, limit: limit) }
+                if r >= index.rowCount { break scan }
+                if r <= consideredThrough { continue }
+                let bit: UInt64 = 1 << UInt64(r & 63)
+                if try !consider(r, mayBeOwn: ownRows[chunk] & bit != 0, mayBeWhole: exactRows[chunk] & bit != 0) { break scan }
             }
         }
+        return try finish(result, best: best, row: row, index: index, tsv: tsv)
+    }
+
+    /// `result` with the places of `best`.
+    private func finish(
+        _ result: SearchResult, best: [(RankKey, Int)], row: PlaceRow, index: PlacesIndex, tsv: UnsafeBufferPointer<UInt8>
+    ) throws(GazetteerError) -> SearchResult {
+        var result = result
         for (key, r) in best {
-            try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: r + 2)
-            result.places.append(found(row, names: nil, key: key))
+            try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: index.line(ofRow: r))
+            result.places.append(found(row, names: index, key: key))
         }
         return result
     }
@@ -304,6 +364,7 @@ package final class PlaceSearch {
 
     /// Splits the line of `tsv` starting at `offset` into `row`.
     static func split(_ row: PlaceRow, tsv: UnsafeBufferPointer<UInt8>, offset: Int, line: Int) throws(GazetteerError) {
+        guard offset >= 0, offset < tsv.count else { throw .damagedIndex(path: row.path) }
         let start = tsv.baseAddress! + offset
         let end = Platform.findByte(0x0A, in: start, count: tsv.count - offset) ?? tsv.baseAddress! + tsv.count
         try row.split(UnsafeBufferPointer(start: start, count: end - start), number: line, offset: offset)

@@ -1,96 +1,341 @@
-/// Building `places.index` from a TSV gazetteer (`make places-index`, and the test that
-/// checks the committed index is current).
+/// Building an index (`PlacesIndex`) from a gazetteer's rows: `make places-index` for the
+/// embedded one, `PlacesIndexCache` for a `--places` file, `Geocoder(tsv:)` for bytes.
+///
+/// The builder takes rows as `GazetteerScanner` splits them (`PlaceRow`), whatever the
+/// file's format: a new format only has to produce rows. Memory stays near the index's
+/// own size: each row keeps its six numbers and its word numbers (4 bytes each), words
+/// are numbered as they come (one dictionary), and the postings are filled in place once
+/// the rows are sorted by importance, with no second copy of the index.
 extension PlacesIndex {
     /// The index of the TSV `bytes`, as `places.index` stores it.
     package static func build(tsv bytes: UnsafeBufferPointer<UInt8>) throws(GazetteerError) -> [UInt8] {
         var scanner = GazetteerScanner(path: "places.tsv", matcher: nil)
-        var rows: [UInt32] = []
-        var categories: [String] = []
-        var categoryIndex: [String: Int] = [:]
-        var regions: [String: String] = [:]
-        var postingsByWord: [[UInt8]: [UInt32]] = [:]
-        var text: [UInt8] = []
-        var rowNumber: UInt32 = 0
+        let builder = Builder(names: nil)
         try scanner.scan(bytes: bytes) { row, _ throws(GazetteerError) in
-            let category = row.category
-            let c =
-                categoryIndex[category]
-                ?? {
+            try builder.add(row)
+            return true
+        }
+        return builder.finish(tsvSize: bytes.count, fingerprint: scanner.fingerprint.value, source: SourceIdentity()).bytes()
+    }
+
+    /// The index of the gazetteer open as `descriptor` (read to its end), with the country
+    /// and region names a dump lacks from `names`. `progress` hears the bytes read so far
+    /// now and then.
+    package static func build(
+        reading descriptor: FileDescriptor, path: String, names: RegionNames?, source: SourceIdentity,
+        progress: ((Int) -> Void)? = nil
+    ) throws(GazetteerError) -> Image {
+        var scanner = GazetteerScanner(path: path, matcher: nil)
+        let builder = Builder(names: names)
+        var count = 0
+        try scanner.scan(descriptor) { row, _ throws(GazetteerError) in
+            try builder.add(row)
+            count += 1
+            if count & 0xFFFF == 0 { progress?(row.offset) }
+            return true
+        }
+        return builder.finish(tsvSize: scanner.bytesRead, fingerprint: scanner.fingerprint.value, source: source)
+    }
+
+    /// An index's bytes in sections, ready to be written (`pieces`) or joined (`bytes`).
+    package final class Image {
+        private var parts: [UnsafeMutableRawBufferPointer] = []
+
+        /// Takes `words` as the next section.
+        func append(_ words: UnsafeMutableBufferPointer<UInt32>) {
+            parts.append(UnsafeMutableRawBufferPointer(words))
+        }
+
+        /// Copies `words` as the next section.
+        func append(_ words: [UInt32]) {
+            let part = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: words.count)
+            _ = part.initialize(from: words)
+            append(part)
+        }
+
+        /// Copies `bytes`, padded with zeros to a multiple of four, as the next section.
+        func append(bytes: [UInt8]) {
+            let padded = (bytes.count + 3) & ~3
+            let part = UnsafeMutableRawBufferPointer.allocate(byteCount: padded, alignment: 4)
+            part.copyBytes(from: bytes)
+            if padded > bytes.count { part[bytes.count...].initializeMemory(as: UInt8.self, repeating: 0) }
+            parts.append(part)
+        }
+
+        /// The sections, in order.
+        package var pieces: [UnsafeRawBufferPointer] { parts.map { UnsafeRawBufferPointer($0) } }
+
+        /// The size of the index.
+        package var count: Int { parts.reduce(0) { $0 + $1.count } }
+
+        /// The sections joined.
+        package func bytes() -> [UInt8] {
+            var out: [UInt8] = []
+            out.reserveCapacity(count)
+            for part in parts { out += part }
+            return out
+        }
+
+        deinit { for part in parts { part.deallocate() } }
+    }
+
+    /// Collects rows, then lays the index out (`finish`).
+    package final class Builder {
+        private let names: RegionNames?
+        /// `PlacesIndex.rowWords` numbers per row, in file order: offset, latitude, longitude,
+        /// population, country code | category << 16, line.
+        private var rows: [UInt32] = []
+        private var importance: [Double] = []
+        private var categories: [String] = []
+        private var categoryIndex: [String: Int] = [:]
+        private var lastCategoryField: [UInt8] = [0xFF]
+        private var lastCategory = 0
+        private var regions: [String: String] = [:]
+        private var regionsSeen: Set<[UInt8]> = []
+        private var wordIDs: [[UInt8]: UInt32] = [:]
+        private var wordList: [[UInt8]] = []
+        /// Each row's word numbers, with the posting's `postingFlags`.
+        private var wordsOfRows: [UInt32] = []
+        /// Where each row's words end in `wordsOfRows`.
+        private var rowWordEnds: [UInt32] = []
+        private var text: [UInt8] = []
+        private var ownIDs: [UInt32] = []
+        private var alternateIDs: [UInt32] = []
+        private var spelled: [UInt32] = []
+
+        /// A builder taking country and region names from `names` where rows lack them.
+        package init(names: RegionNames?) { self.names = names }
+
+        /// Adds a row.
+        package func add(_ row: PlaceRow) throws(GazetteerError) {
+            guard row.offset < 1 << 32, rows.count / PlacesIndex.rowWords < Int(PlacesIndex.spellsAName) else {
+                throw .tooLargeToIndex(path: row.path)
+            }
+            let categoryField = row.schema.column(.category) != nil ? row.field(.category) : row.field(.featureCode)
+            if !categoryField.elementsEqual(lastCategoryField) {
+                lastCategoryField = Array(categoryField)
+                let category = row.category
+                if let c = categoryIndex[category] {
+                    lastCategory = c
+                } else {
                     categories.append(category)
                     categoryIndex[category] = categories.count - 1
-                    return categories.count - 1
-                }()
-            let cc = Array(row.field(.countryCode))
+                    lastCategory = categories.count - 1
+                }
+            }
+            let cc = row.field(.countryCode)
             let packedCode = UInt32(cc.count > 0 ? cc[0] : 0) | UInt32(cc.count > 1 ? cc[1] : 0) << 8
+            let population = UInt32(clamping: row.population)
             rows += [
                 UInt32(row.offset),
                 UInt32(bitPattern: Int32((row.coordinate.latitude * coordinateScale).rounded())),
                 UInt32(bitPattern: Int32((row.coordinate.longitude * coordinateScale).rounded())),
-                UInt32(clamping: row.population),
-                packedCode | UInt32(c) << 16,
+                population,
+                packedCode | UInt32(lastCategory) << 16,
+                UInt32(truncatingIfNeeded: row.line),
             ]
-            let code = row.string(.countryCode)
-            if !code.isEmpty {
-                let country = row.string(.countryName)
-                if !country.isEmpty { regions[code] = country }
-                let a1 = row.string(.admin1Code), region = row.string(.admin1Name)
-                if !a1.isEmpty && !region.isEmpty { regions[code + "." + a1] = region }
-            }
+            importance.append(placeImportance(population: Int(population), category: categories[lastCategory]))
+            noteRegion(row, code: cc)
             text.removeAll(keepingCapacity: true)
-            SearchText.append(row, names: nil, alternates: false, to: &text)
-            let own = Set(text.withUnsafeBufferPointer { SearchText.words($0) })
-            text.removeAll(keepingCapacity: true)
-            SearchText.append(row, names: nil, to: &text)
-            for word in Set(text.withUnsafeBufferPointer { SearchText.words($0) }) {
-                postingsByWord[word, default: []].append(rowNumber | (own.contains(word) ? 0 : alternateOnly))
+            SearchText.append(row, names: names, alternates: false, to: &text)
+            ownIDs.removeAll(keepingCapacity: true)
+            for word in text.withUnsafeBufferPointer({ SearchText.words($0, joined: true) }) {
+                let id = number(word)
+                if !ownIDs.contains(id) { ownIDs.append(id) }
             }
-            rowNumber += 1
-            return true
+            alternateIDs.removeAll(keepingCapacity: true)
+            spelled.removeAll(keepingCapacity: true)
+            // A name spelled by one word alone (`San`, `Bora Bora`) marks that word's posting.
+            func noteForm(_ words: [[UInt8]]) {
+                if let first = words.first, words.allSatisfy({ $0 == first }) { spelled.append(number(first)) }
+            }
+            noteForm(SearchText.words(row.field(.name)))
+            noteForm(SearchText.words(row.field(.asciiName)))
+            for form in PlaceSearch.alternates(row) {
+                let words = SearchText.words(form)
+                noteForm(words)
+                for word in SearchText.words(form, joined: true) {
+                    let id = number(word)
+                    if !ownIDs.contains(id) && !alternateIDs.contains(id) { alternateIDs.append(id) }
+                }
+            }
+            for id in ownIDs { wordsOfRows.append(id | (spelled.contains(id) ? spellsAName : 0)) }
+            for id in alternateIDs { wordsOfRows.append(id | alternateOnly | (spelled.contains(id) ? spellsAName : 0)) }
+            guard wordsOfRows.count < 1 << 32, wordList.count < Int(spellsAName) else { throw .tooLargeToIndex(path: row.path) }
+            rowWordEnds.append(UInt32(wordsOfRows.count))
         }
-        let words = postingsByWord.keys.sorted { $0.lexicographicallyPrecedes($1) }
-        var wordStarts: [UInt32] = [0], postingStarts: [UInt32] = [0]
-        var wordBytes: [UInt8] = [], postings: [UInt32] = []
-        for word in words {
-            wordBytes += word
-            wordStarts.append(UInt32(wordBytes.count))
-            postings += postingsByWord[word]!
-            postingStarts.append(UInt32(postings.count))
-        }
-        let categoryBytes = Array(categories.map { $0 + "\n" }.joined().utf8)
-        var regionBytes: [UInt8] = [], regionStarts: [UInt32] = [0]
-        let regionLines = regions.map { Array("\($0.key)\t\($0.value)\n".utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
-        for line in regionLines {
-            regionBytes += line
-            regionStarts.append(UInt32(regionBytes.count))
-        }
-        let fingerprint = scanner.fingerprint.value
 
-        var out = Array(banner.utf8)
-        out += [UInt8](repeating: 0x20, count: bannerSize - 1 - out.count)
-        out.append(0x0A)
-        let header: [UInt32] = [
-            version, UInt32(rows.count / rowWords), UInt32(words.count), UInt32(postings.count),
-            UInt32(wordBytes.count), UInt32(categoryBytes.count), UInt32(regionLines.count),
-            UInt32(regionBytes.count), UInt32(bytes.count),
-            UInt32(truncatingIfNeeded: fingerprint), UInt32(truncatingIfNeeded: fingerprint >> 32),
-            0, 0, 0, 0, 0,
-        ]
-        func put(_ values: [UInt32]) {
-            for v in values { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+        private func number(_ word: [UInt8]) -> UInt32 {
+            if let id = wordIDs[word] { return id }
+            let id = UInt32(wordList.count)
+            wordIDs[word] = id
+            wordList.append(word)
+            return id
         }
-        func putBytes(_ b: [UInt8]) {
-            out += b
-            out += [UInt8](repeating: 0, count: (4 - b.count % 4) % 4)
+
+        /// Keeps the country and region names of the row's codes: its own columns, or
+        /// `names` for a dump.
+        private func noteRegion(_ row: PlaceRow, code cc: UnsafeBufferPointer<UInt8>) {
+            guard !cc.isEmpty else { return }
+            let a1 = row.field(.admin1Code)
+            var key = Array(cc)
+            key.append(0x2E)
+            key += a1
+            guard regionsSeen.insert(key).inserted else { return }
+            let code = String(decoding: cc, as: UTF8.self)
+            let country =
+                row.schema.column(.countryName) != nil
+                ? row.string(.countryName) : String(decoding: names?.countryName(code: cc) ?? .init(start: nil, count: 0), as: UTF8.self)
+            if !country.isEmpty && regions[code] == nil { regions[code] = country }
+            guard !a1.isEmpty else { return }
+            let region =
+                row.schema.column(.admin1Name) != nil
+                ? row.string(.admin1Name)
+                : String(decoding: names?.admin1Name(country: cc, code: a1) ?? .init(start: nil, count: 0), as: UTF8.self)
+            if !region.isEmpty { regions[code + "." + String(decoding: a1, as: UTF8.self)] = region }
         }
-        put(header)
-        put(rows)
-        put(wordStarts)
-        put(postingStarts)
-        put(postings)
-        putBytes(wordBytes)
-        putBytes(categoryBytes)
-        put(regionStarts)
-        putBytes(regionBytes)
-        return out
+
+        /// The index of the rows added, for a TSV of `tsvSize` bytes with `fingerprint`.
+        package func finish(tsvSize: Int, fingerprint: UInt64, source: SourceIdentity) -> Image {
+            let rowCount = rows.count / PlacesIndex.rowWords
+            // Rows by importance, highest first; ties in file order.
+            var order = [UInt32](unsafeUninitializedCapacity: rowCount) { buffer, count in
+                for i in 0..<rowCount { buffer[i] = UInt32(i) }
+                count = rowCount
+            }
+            importance.withUnsafeBufferPointer { importance in
+                order.sort { a, b in
+                    let ia = importance[Int(a)], ib = importance[Int(b)]
+                    return ia != ib ? ia > ib : a < b
+                }
+            }
+            importance = []
+            wordIDs = [:]
+            // Words in byte order.
+            let wordCount = wordList.count
+            let sortedWords = (0..<wordCount).sorted { wordList[$0].lexicographicallyPrecedes(wordList[$1]) }
+            var newID = [UInt32](repeating: 0, count: wordCount)
+            for (position, old) in sortedWords.enumerated() { newID[old] = UInt32(position) }
+            var counts = [Int](repeating: 0, count: wordCount)
+            for entry in wordsOfRows { counts[Int(newID[Int(entry & ~postingFlags)])] += 1 }
+            var postingStarts = [UInt32](repeating: 0, count: wordCount + 1)
+            var wordStarts = [UInt32](repeating: 0, count: wordCount + 1)
+            var wordBytes: [UInt8] = []
+            for (position, old) in sortedWords.enumerated() {
+                postingStarts[position + 1] = postingStarts[position] + UInt32(counts[position])
+                wordBytes += wordList[old]
+                wordStarts[position + 1] = UInt32(wordBytes.count)
+            }
+            // Prefix lists: which prefixes get one, and each word's (up to three).
+            var totals: [UInt32: Int] = [:]
+            var wordPrefixes = [UInt32](repeating: 0, count: 3 * wordCount)
+            for (position, old) in sortedWords.enumerated() {
+                let word = wordList[old]
+                for length in 1...min(longestListedPrefix, word.count) where length == word.count || word[length] & 0xC0 != 0x80 {
+                    let key = packedPrefix(word[..<length])!
+                    totals[key, default: 0] += counts[position]
+                    wordPrefixes[3 * position + length - 1] = key
+                }
+            }
+            wordList = []
+            let listed = totals.filter { $0.value > prefixListThreshold }.keys.sorted()
+            var listOfKey: [UInt32: Int32] = [:]
+            for (i, key) in listed.enumerated() { listOfKey[key] = Int32(i) }
+            var wordLists = [Int32](repeating: -1, count: 3 * wordCount)
+            for i in 0..<wordPrefixes.count where wordPrefixes[i] != 0 { wordLists[i] = listOfKey[wordPrefixes[i]] ?? -1 }
+            wordPrefixes = []
+            var lists = [[UInt32]](repeating: [], count: listed.count)
+            var listCut = [Bool](repeating: false, count: listed.count)
+            var lastRow = [UInt32](repeating: .max, count: listed.count)
+            // Postings in row order, so each list comes out ascending.
+            let postingCount = Int(postingStarts[wordCount])
+            let postings = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: postingCount)
+            var cursor = postingStarts
+            for r in 0..<rowCount {
+                let i = Int(order[r])
+                let start = i == 0 ? 0 : Int(rowWordEnds[i - 1])
+                for k in start..<Int(rowWordEnds[i]) {
+                    let entry = wordsOfRows[k]
+                    let w = Int(newID[Int(entry & ~postingFlags)])
+                    let alternate = entry & alternateOnly
+                    postings[Int(cursor[w])] = UInt32(r) | (entry & postingFlags)
+                    cursor[w] += 1
+                    for j in 0..<3 {
+                        let p = Int(wordLists[3 * w + j])
+                        guard p >= 0 else { continue }
+                        if lastRow[p] != UInt32(r) {
+                            lastRow[p] = UInt32(r)
+                            if lists[p].count < prefixListLength { lists[p].append(UInt32(r) | alternate) } else { listCut[p] = true }
+                        } else if alternate == 0, let last = lists[p].last, last & ~alternateOnly == UInt32(r) {
+                            lists[p][lists[p].count - 1] = UInt32(r)
+                        }
+                    }
+                }
+            }
+            wordsOfRows = []
+            rowWordEnds = []
+            let sortedRows = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: rows.count)
+            for r in 0..<rowCount {
+                let i = Int(order[r])
+                for k in 0..<PlacesIndex.rowWords { sortedRows[r * PlacesIndex.rowWords + k] = rows[i * PlacesIndex.rowWords + k] }
+            }
+            rows = []
+            order = []
+
+            var prefixKeys: [UInt32] = [], prefixStarts: [UInt32] = [0], prefixPostings: [UInt32] = []
+            for (i, key) in listed.enumerated() {
+                prefixKeys.append(key | (listCut[i] ? PlacesIndex.truncated : 0))
+                prefixPostings += lists[i]
+                prefixStarts.append(UInt32(prefixPostings.count))
+            }
+            let categoryBytes = Array(categories.map { $0 + "\n" }.joined().utf8)
+            var regionBytes: [UInt8] = [], regionStarts: [UInt32] = [0]
+            let regionLines = regions.map { Array("\($0.key)\t\($0.value)\n".utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+            for line in regionLines {
+                regionBytes += line
+                regionStarts.append(UInt32(regionBytes.count))
+            }
+
+            let image = Image()
+            var banner = Array(PlacesIndex.banner.utf8)
+            banner += [UInt8](repeating: 0x20, count: bannerSize - 1 - banner.count)
+            banner.append(0x0A)
+            image.append(bytes: banner)
+            let headerIndex = 1
+            image.append([UInt32](repeating: 0, count: headerWords))
+            image.append(sortedRows)
+            image.append(wordStarts)
+            image.append(postingStarts)
+            image.append(postings)
+            image.append(bytes: wordBytes)
+            image.append(bytes: categoryBytes)
+            image.append(regionStarts)
+            image.append(bytes: regionBytes)
+            image.append(prefixKeys)
+            image.append(prefixStarts)
+            image.append(prefixPostings)
+            func split(_ v: UInt64) -> [UInt32] { [UInt32(truncatingIfNeeded: v), UInt32(truncatingIfNeeded: v >> 32)] }
+            var header: [UInt32] = [
+                version, UInt32(rowCount), UInt32(wordCount), UInt32(postingCount),
+                UInt32(wordBytes.count), UInt32(categoryBytes.count), UInt32(regionLines.count), UInt32(regionBytes.count),
+            ]
+            header += split(UInt64(tsvSize)) + split(fingerprint)
+            header += [UInt32(listed.count), UInt32(prefixPostings.count)]
+            header += split(UInt64(image.count))
+            header += split(source.device) + split(source.inode) + split(UInt64(bitPattern: source.modificationSeconds))
+            header += [source.modificationNanoseconds] + split(source.sample)
+            header += [UInt32](repeating: 0, count: headerWords - header.count)
+            image.setHeader(header, at: headerIndex)
+            return image
+        }
+    }
+}
+
+extension PlacesIndex.Image {
+    /// Fills the header section (written as zeros before the size was known).
+    func setHeader(_ header: [UInt32], at part: Int) {
+        precondition(header.count == PlacesIndex.headerWords)
+        let target = UnsafeMutableRawPointer(mutating: pieces[part].baseAddress!).assumingMemoryBound(to: UInt32.self)
+        for (i, v) in header.enumerated() { target[i] = v.littleEndian }
     }
 }

@@ -1,47 +1,103 @@
-/// The search index of the embedded gazetteer, computed ahead of time so that a run
-/// reads it in place instead of parsing 4.5 MB of TSV.
+/// The search index of a gazetteer: of the embedded one, computed ahead of time, and of a
+/// `--places` file, built on its first use and kept in the cache (`PlacesIndexCache`).
+/// Every search goes through one (`PlaceSearch.search(index:tsv:)`); a file is scanned
+/// only when its index cannot be kept.
 ///
-/// # Why an index file
+/// # Why an index
 ///
-/// Scanning places.tsv for a query costs 10–25 ms (smartgrep's fast loop over 4.5 MB with
-/// folding); the target for a whole `magickey-suggest` run is 5 ms. So `make places-index`
-/// (the `wayfind-places-index` tool) writes `places.index` next to places.tsv, the build
-/// embeds both with `.incbin`, and a run looks words up by binary search. A unit test
-/// rebuilds the index from the embedded TSV and fails if the committed one differs.
+/// Scanning a gazetteer for a query reads every byte: 10–25 ms for the embedded 7 MB,
+/// 3–6 s for a 1.5 GB GeoNames allCountries dump, for every keystroke. The index looks
+/// words up by binary search and reads only the rows that can be results, so a query
+/// costs about the same at 12 million rows as at 34,000.
+///
+/// # Words and postings
+///
+/// Words are the folded words of each row's `SearchText`, split as `LineMatcher` splits,
+/// with a GeoNames dump's country and region names resolved at build time (a dump has
+/// only `FR`, `11`; the names come from the embedded gazetteer and are kept in the
+/// index's region table, so that labels need nothing else). A query word's candidates
+/// are the rows of every word it prefixes: one binary search for the range of words,
+/// then a union of their posting lists. A posting's `alternateOnly` bit tells, without
+/// reading the row, whether the word is in the row's alternate names only
+/// (`RankKey.ownName`); its `spellsAName` bit, whether a name of the row is that word
+/// alone, so that a one-word query reads only the rows it spells whole (`san` spells
+/// `San`, Mali, not the 200,000 `San …` places of a 12 M-row dump).
+///
+/// # Rows in order of importance
+///
+/// Rows are numbered by importance (`placeImportance`, highest first; ties keep file
+/// order), so every posting list starts with the most important places. A row's rank
+/// key can only get worse as the row number grows (same best tier and band, lower
+/// importance, later order), so the search stops at the first candidate whose best
+/// possible key cannot enter the top N: for `paris` among 12 million rows, after a few
+/// dozen. Once no prefix match (tier 1) can enter any more, only rows that may be whole-
+/// name matches are still read, and the walk ends when even those are out of reach. Keys stay `(fingerprint, byte offset, line)` as a scan makes them, so a
+/// magicKey is the same whether a file was searched through its index or scanned.
+///
+/// # Short prefixes
+///
+/// `s` prefixes a quarter of all words: 8 million postings at 12 M rows, whose union alone
+/// costs more than the scan's budget. For every prefix of one to three bytes whose words
+/// hold more than `prefixListThreshold` postings, the index keeps the first
+/// `prefixListLength` rows of that union (ascending, so the most important), with the
+/// `alternateOnly` bit clear when an own word has the prefix. A one-word query of up to
+/// three bytes walks that list instead and usually stops inside it: the 5th best key
+/// found is already out of reach for every later row. Only when the list runs out first
+/// (a filter such as `--country` rejected most of it, or `--location` wants places the
+/// list does not reach) does the search fall back to the union.
 ///
 /// # Layout (little-endian, every section 4-byte aligned)
 ///
 ///     0    96-byte text line: what this is and how it is made
-///     96   16 × UInt32 header: version, rows, words, postings, word bytes,
-///          category bytes, region entries, region bytes, TSV size,
-///          fingerprint (low, high), reserved
-///     …    rows: 5 × UInt32 each: TSV offset, latitude × 1e5, longitude × 1e5,
-///          population, country code (2 bytes) | category index << 16
+///     96   32 × UInt32 header: version, rows, words, postings, word bytes,
+///          category bytes, region entries, region bytes, TSV size (2 words),
+///          fingerprint (2), prefixes, prefix postings, index size (2), the source
+///          file's identity (device 2, inode 2, modification time 2 + nanoseconds,
+///          sample fingerprint 2: `PlacesIndexCache`), reserved
+///     …    rows: 6 × UInt32 each: TSV offset, latitude × 1e5, longitude × 1e5,
+///          population, country code (2 bytes) | category index << 16, line number
 ///     …    word starts: words + 1 UInt32 offsets into the word bytes, sorted by bytes
 ///     …    posting starts: words + 1 UInt32; postings: row numbers, ascending per word,
 ///          with `alternateOnly` set when the word is in the row's alternate names only
 ///     …    word bytes, category names (`\n`-terminated), region entries' offsets and
 ///          bytes: `CC\tname\n` and `CC.A1\tname\n`, sorted
+///     …    prefix keys (`packedPrefix`, `truncated` bit set when the list is cut),
+///          prefix starts (prefixes + 1), prefix postings
 ///
-/// Words are the folded words of each row's `SearchText`, split as `LineMatcher` splits.
-/// A query word's candidates are the rows of every word it prefixes: one binary search
-/// for the range, then a union of posting lists. The postings' `alternateOnly` bit tells,
-/// without reading the row, whether a one-word query matched the place's own text or only
-/// an alternate name (`RankKey.ownName`).
+/// A TSV of 4 GiB or more, or of 2³⁰ rows, is not indexed (offsets are 32 bits): it is
+/// scanned.
 package struct PlacesIndex {
     /// The index format; bump it with the layout.
-    package static let version: UInt32 = 2
+    package static let version: UInt32 = 3
     /// The bit of a posting set when its word is in the row's alternate names only (row
     /// numbers stay below it: a gazetteer has fewer than 2³¹ rows).
     package static let alternateOnly: UInt32 = 1 << 31
+    /// The bit of a posting set when a name of the row (its name, ASCII name or an
+    /// alternate name) is this word alone: the row is a whole-name match (tier 0) for a
+    /// one-word query that is this word. Row numbers stay below it (2³⁰ rows).
+    package static let spellsAName: UInt32 = 1 << 30
+    /// The posting bits that are not the row number.
+    package static let postingFlags: UInt32 = alternateOnly | spellsAName
     /// The text line at the start of the file.
-    static let banner = "wayfind places index: generated by `make places-index` from places.tsv; do not edit"
+    static let banner = "wayfind places index: written by wayfind from a gazetteer; do not edit"
     static let bannerSize = 96
-    static let headerWords = 16
-    static let rowWords = 5
+    static let headerWords = 32
+    static let rowWords = 6
 
     /// Scale of stored coordinates: 5 decimals, as places.tsv has.
     static let coordinateScale = 100_000.0
+
+    /// Prefix lists are kept for prefixes whose words hold more postings than this: below
+    /// it the union of the posting lists costs less than a few hundred microseconds.
+    static let prefixListThreshold = 4096
+    /// How many rows a prefix list keeps: enough that a top 5 (or 15) is settled inside
+    /// it for an unfiltered query, small enough that all lists together stay a few
+    /// percent of the index.
+    static let prefixListLength = 1024
+    /// The longest prefix with a list, in bytes: past three letters the union is small.
+    static let longestListedPrefix = 3
+    /// The bit of a prefix key set when its list is cut at `prefixListLength`.
+    static let truncated: UInt32 = 1 << 31
 
     let base: UnsafePointer<UInt8>
     let size: Int
@@ -49,10 +105,13 @@ package struct PlacesIndex {
     package let rowCount: Int
     package let wordCount: Int
     let postingCount: Int
+    let wordByteCount: Int
     /// The fingerprint of the TSV the index was made from.
     package let fingerprint: UInt64
     /// The size of that TSV.
     package let tsvSize: Int
+    /// The identity of the file the index was made from (zeros for the embedded one).
+    package let source: SourceIdentity
     /// The category names, by index.
     package let categories: [String]
 
@@ -64,9 +123,28 @@ package struct PlacesIndex {
     let regionCount: Int
     let regionStarts: UnsafePointer<UInt32>
     let regionBytes: UnsafePointer<UInt8>
+    let regionByteCount: Int
+    let prefixCount: Int
+    let prefixKeys: UnsafePointer<UInt32>
+    let prefixStarts: UnsafePointer<UInt32>
+    let prefixPostings: UnsafePointer<UInt32>
+    let prefixPostingCount: Int
+
+    /// What identifies the file an index was built from: if any of it differs, the file
+    /// changed and is indexed again.
+    package struct SourceIdentity: Equatable, Sendable {
+        package var device: UInt64 = 0
+        package var inode: UInt64 = 0
+        package var modificationSeconds: Int64 = 0
+        package var modificationNanoseconds: UInt32 = 0
+        /// `PlacesIndexCache.sampleFingerprint`: a few blocks of the file, hashed.
+        package var sample: UInt64 = 0
+
+        package init() {}
+    }
 
     /// Reads the index in `bytes` (not copied: they must outlive it), or nil when it is not
-    /// an index of this version.
+    /// an index of this version, or is cut short or inconsistent.
     package init?(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress, bytes.count >= Self.bannerSize + 4 * Self.headerWords,
             Int(bitPattern: base) % 4 == 0
@@ -75,16 +153,33 @@ package struct PlacesIndex {
         size = bytes.count
         let header = UnsafeRawPointer(base + Self.bannerSize).assumingMemoryBound(to: UInt32.self)
         func h(_ i: Int) -> Int { Int(UInt32(littleEndian: header[i])) }
-        guard UInt32(h(0)) == Self.version else { return nil }
+        func h64(_ i: Int) -> UInt64 { UInt64(h(i)) | UInt64(h(i + 1)) << 32 }
+        guard UInt32(h(0)) == Self.version, h64(14) == UInt64(bytes.count) else { return nil }
         rowCount = h(1)
         wordCount = h(2)
         postingCount = h(3)
-        let wordByteCount = h(4)
+        wordByteCount = h(4)
         let categoryByteCount = h(5)
         regionCount = h(6)
-        let regionByteCount = h(7)
-        tsvSize = h(8)
-        fingerprint = UInt64(h(9)) | UInt64(h(10)) << 32
+        regionByteCount = h(7)
+        tsvSize = Int(h64(8))
+        fingerprint = h64(10)
+        prefixCount = h(12)
+        prefixPostingCount = h(13)
+        var identity = SourceIdentity()
+        identity.device = h64(16)
+        identity.inode = h64(18)
+        identity.modificationSeconds = Int64(bitPattern: h64(20))
+        identity.modificationNanoseconds = UInt32(h(22))
+        identity.sample = h64(23)
+        source = identity
+        // Every section must fit: a count from a damaged header could point anywhere.
+        let sectionWords =
+            rowCount * Self.rowWords + 2 * (wordCount + 1) + postingCount + (regionCount + 1) + prefixCount + (prefixCount + 1)
+            + prefixPostingCount
+        func padded(_ n: Int) -> Int { (n + 3) & ~3 }
+        let sectionBytes = 4 * sectionWords + padded(wordByteCount) + padded(categoryByteCount) + padded(regionByteCount)
+        guard sectionBytes == bytes.count - Self.bannerSize - 4 * Self.headerWords else { return nil }
         var cursor = UnsafeRawPointer(header + Self.headerWords)
         func take(_ words: Int) -> UnsafePointer<UInt32> {
             let p = cursor.assumingMemoryBound(to: UInt32.self)
@@ -104,9 +199,17 @@ package struct PlacesIndex {
         let categoryBytes = takeBytes(categoryByteCount)
         regionStarts = take(regionCount + 1)
         regionBytes = takeBytes(regionByteCount)
-        guard cursor - UnsafeRawPointer(base) <= bytes.count else { return nil }
+        prefixKeys = take(prefixCount)
+        prefixStarts = take(prefixCount + 1)
+        prefixPostings = take(prefixPostingCount)
+        guard cursor - UnsafeRawPointer(base) == bytes.count,
+            Int(wordStarts[wordCount]) == wordByteCount, Int(postingStarts[wordCount]) == postingCount,
+            Int(regionStarts[regionCount]) == regionByteCount, Int(prefixStarts[prefixCount]) == prefixPostingCount
+        else { return nil }
+        // Each name ends in a newline; a gazetteer without categories has one, empty.
         categories = UnsafeBufferPointer(start: categoryBytes, count: categoryByteCount)
-            .split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+            .split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+        guard categories.count < 1 << 16 else { return nil }
     }
 
     // MARK: Rows
@@ -114,6 +217,10 @@ package struct PlacesIndex {
     /// Where row `i` starts in the TSV.
     @inline(__always)
     package func offset(ofRow i: Int) -> Int { Int(rows[i * Self.rowWords]) }
+
+    /// Row `i`'s line number in the TSV, from 1.
+    @inline(__always)
+    package func line(ofRow i: Int) -> Int { Int(rows[i * Self.rowWords + 5]) }
 
     /// Row `i`'s coordinate.
     @inline(__always)
@@ -131,24 +238,33 @@ package struct PlacesIndex {
     @inline(__always)
     package func countryCode(ofRow i: Int) -> UInt16 { UInt16(truncatingIfNeeded: rows[i * Self.rowWords + 4]) }
 
-    /// Row `i`'s category index into `categories`.
+    /// Row `i`'s category index into `categories` (a damaged index may name none: then
+    /// the last category stands in).
     @inline(__always)
-    package func categoryIndex(ofRow i: Int) -> Int { Int(rows[i * Self.rowWords + 4] >> 16) }
+    package func categoryIndex(ofRow i: Int) -> Int { min(Int(rows[i * Self.rowWords + 4] >> 16), categories.count - 1) }
 
     // MARK: Words
 
-    /// The bytes of word `w`.
+    /// The bytes of word `w` (empty if the index is damaged there).
     @inline(__always)
     func word(_ w: Int) -> UnsafeBufferPointer<UInt8> {
-        let s = Int(wordStarts[w])
-        return UnsafeBufferPointer(start: wordBytes + s, count: Int(wordStarts[w + 1]) - s)
+        let s = Int(wordStarts[w]), e = Int(wordStarts[w + 1])
+        guard s <= e, e <= wordByteCount else { return UnsafeBufferPointer(start: wordBytes, count: 0) }
+        return UnsafeBufferPointer(start: wordBytes + s, count: e - s)
     }
 
-    /// The rows holding word `w`, ascending.
+    /// The rows holding word `w`, ascending, with `postingFlags` (empty if the index is damaged there).
     @inline(__always)
     func postings(ofWord w: Int) -> UnsafeBufferPointer<UInt32> {
-        let s = Int(postingStarts[w])
-        return UnsafeBufferPointer(start: postings + s, count: Int(postingStarts[w + 1]) - s)
+        let s = Int(postingStarts[w]), e = Int(postingStarts[w + 1])
+        guard s <= e, e <= postingCount else { return UnsafeBufferPointer(start: postings, count: 0) }
+        return UnsafeBufferPointer(start: postings + s, count: e - s)
+    }
+
+    /// How many postings the words in `range` hold.
+    func postingTotal(_ range: Range<Int>) -> Int {
+        guard !range.isEmpty else { return 0 }
+        return max(0, Int(postingStarts[range.upperBound]) - Int(postingStarts[range.lowerBound]))
     }
 
     /// The words that start with `prefix`: a range of word numbers, and the word equal to
@@ -188,11 +304,42 @@ package struct PlacesIndex {
         return a.count < b.count
     }
 
+    // MARK: Prefix lists
+
+    /// A prefix of one to three bytes as one number: its bytes, first highest, and its
+    /// length, so that keys sort as the prefixes do.
+    static func packedPrefix<C: Collection<UInt8>>(_ bytes: C) -> UInt32? {
+        guard !bytes.isEmpty, bytes.count <= longestListedPrefix else { return nil }
+        var key: UInt32 = 0
+        var i = 0
+        for b in bytes {
+            key |= UInt32(b) << UInt32(8 * (3 - i))
+            i += 1
+        }
+        return key >> 1 | UInt32(bytes.count)
+    }
+
+    /// The kept list of `prefix` (see the essay) and whether it was cut, or nil when
+    /// the prefix has none.
+    func prefixList(_ prefix: [UInt8]) -> (rows: UnsafeBufferPointer<UInt32>, isTruncated: Bool)? {
+        guard let key = Self.packedPrefix(prefix) else { return nil }
+        var low = 0, high = prefixCount
+        while low < high {
+            let mid = (low + high) / 2
+            if prefixKeys[mid] & ~Self.truncated < key { low = mid + 1 } else { high = mid }
+        }
+        guard low < prefixCount, prefixKeys[low] & ~Self.truncated == key else { return nil }
+        let s = Int(prefixStarts[low]), e = Int(prefixStarts[low + 1])
+        guard s <= e, e <= prefixPostingCount else { return nil }
+        return (UnsafeBufferPointer(start: prefixPostings + s, count: e - s), prefixKeys[low] & Self.truncated != 0)
+    }
+
     // MARK: Regions
 
     private func regionEntry(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-        let s = Int(regionStarts[i])
-        return UnsafeBufferPointer(start: regionBytes + s, count: Int(regionStarts[i + 1]) - s - 1)
+        let s = Int(regionStarts[i]), e = Int(regionStarts[i + 1])
+        guard s < e, e <= regionByteCount else { return UnsafeBufferPointer(start: regionBytes, count: 0) }
+        return UnsafeBufferPointer(start: regionBytes + s, count: e - s - 1)
     }
 
     /// The name stored for `key` (`FR` or `US.TX`), or empty.

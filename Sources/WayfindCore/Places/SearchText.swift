@@ -48,7 +48,12 @@ package enum SearchText {
 
     /// The folded words of `text`, split where `LineMatcher` (mode `all`) splits a line: a
     /// query word prefixes one of these exactly when it matches that word alone.
-    package static func words(_ text: UnsafeBufferPointer<UInt8>) -> [[UInt8]] {
+    ///
+    /// With `joined`, also each word run on to the next separator where it ends at a
+    /// camelCase or script join without one (`capitals` as well as `ca` and `pitals` for
+    /// `caPitals`, `mcallen` for `McAllen`): a query word may match across such a join,
+    /// so the index keeps these forms too.
+    package static func words(_ text: UnsafeBufferPointer<UInt8>, joined: Bool = false) -> [[UInt8]] {
         var folded: [UInt8] = []
         var isBreak: [Bool] = []
         // At most one word start per scalar, and one more when the text ends.
@@ -89,6 +94,11 @@ package enum SearchText {
             var e = s
             while e < limit && !isBreak[e] { e += 1 }
             if e > s { words.append(Array(folded[s..<e])) }
+            if joined && e == limit && e > s {
+                var run = e
+                while run < folded.count && !isBreak[run] { run += 1 }
+                if run > e { words.append(Array(folded[s..<run])) }
+            }
         }
         return words
     }

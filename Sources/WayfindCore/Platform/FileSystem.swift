@@ -270,6 +270,11 @@ package enum FileSystem {
         owner == user || directoryMode & (S_ISVTX | S_IWOTH) == 0 || owner == directoryOwner
     }
 
+    /// Whether this process may create files in the directory `path` (`access(2)`).
+    package static func isWritableDirectory(_ path: String) -> Bool {
+        access(path, W_OK | X_OK) == 0
+    }
+
     /// Creates `path` and any missing parents with mode 0700.
     package static func createDirectories(_ path: String) throws(FileSystemError) {
         var info = stat()
@@ -446,6 +451,12 @@ package final class FileMapping {
         return wasCutShort || now.st_size != status.st_size || now.st_mtim.tv_sec != status.st_mtim.tv_sec
             || now.st_mtim.tv_nsec != status.st_mtim.tv_nsec || now.st_ctim.tv_sec != status.st_ctim.tv_sec
             || now.st_ctim.tv_nsec != status.st_ctim.tv_nsec
+    }
+
+    /// The opened file's device, inode, size and modification time: what tells whether it
+    /// is still the same file (`PlacesIndexCache`).
+    package var identity: (device: UInt64, inode: UInt64, size: Int, seconds: Int64, nanoseconds: UInt32) {
+        (UInt64(status.st_dev), UInt64(status.st_ino), Int(status.st_size), Int64(status.st_mtim.tv_sec), UInt32(status.st_mtim.tv_nsec))
     }
 
     /// Whether `path` names the file that was opened (the same device and inode).

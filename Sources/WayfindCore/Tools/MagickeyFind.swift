@@ -166,7 +166,7 @@ package enum MagickeyFind {
                 if context.inputIsTerminal { throw UsageError("no key given, and standard input is a terminal") }
                 requests = try readRequests(context)
             }
-            let geocoder = try options.geocoder(context: context)
+            let geocoder = try options.geocoder(context: context, tool: spec.name)
             var printed = 0
             var failed = false
             for request in requests {

@@ -104,12 +104,13 @@ package struct MagickeyOptions {
         return out
     }
 
-    /// The geocoder the options name: the embedded gazetteer or the `--places` file.
-    func geocoder(context: ToolContext) throws(ToolError) -> Geocoder {
+    /// The geocoder the options name: the embedded gazetteer or the `--places` file (whose
+    /// index notes begin with `tool`).
+    func geocoder(context: ToolContext, tool: String = "wayfind") throws(ToolError) -> Geocoder {
         guard let placesPath else {
             do { return try Geocoder.installedEmbedded() } catch { throw ToolError(error.description) }
         }
-        return Geocoder.file(placesPath, context: context)
+        return Geocoder.file(placesPath, context: context, tool: tool)
     }
 
     /// The lines `--version` adds: the gazetteer and its licence.
@@ -160,6 +161,19 @@ package struct MagickeyOptions {
         generic nodes and boarding areas (2, 3, 4) are left out, and any other \
         location_type is an error. A feed has no region, country or population: labels are \
         the stop names. Line numbers in messages are the file's.
+
+        The first use of a --places FILE of 4 MiB or more builds an index of it, with a note \
+        on standard error (and a percentage on a terminal): about a minute and a half and 1 \
+        GB of memory for a 12-million-row GeoNames allCountries dump, whose index is about \
+        0.45 times its size. It is kept in ${XDG_CACHE_HOME:-$HOME/.cache}/wayfind/ \
+        (places-HASH.index, one per file, named by its device and inode) and used by later \
+        runs, which then read only the rows that can be results. A file whose size, \
+        modification time or sampled content changed is indexed again; a cache file that \
+        is cut short or damaged is rebuilt. When the cache cannot be written (a read-only \
+        home), the file is searched whole, with a one-line note. Results and magicKeys are \
+        the same either way, and a key stays valid as long as the file is unchanged. \
+        Standard input and smaller files are always searched whole. Delete the folder to \
+        free the space.
 
         Contains data from GeoNames (geonames.org), licensed under CC BY 4.0.
         """)

@@ -181,7 +181,7 @@ package enum MagickeySuggest {
             } else {
                 queries = [parsed.positionals.joined(separator: " ")]
             }
-            let geocoder = try options.geocoder(context: context)
+            let geocoder = try options.geocoder(context: context, tool: spec.name)
             var printed = 0
             for query in queries {
                 let suggestions: [Geocoder.Suggestion]

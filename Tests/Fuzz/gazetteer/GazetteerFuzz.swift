@@ -15,6 +15,10 @@
 /// - its TSV lines and its --json output piped into magickey-find give exit 0, no
 ///   message, and the same places.
 ///
+/// - the file's index (`PlacesIndex`, as `PlacesIndexCache` builds it) finds the same
+///   places, ranks, keys and collections as the scan (`PlaceSearch`), and the index cut
+///   short is refused, never read.
+///
 /// The --places bytes also go to the CSV reader of GTFS stops.txt files (`checkCSV`):
 /// whatever it reads, written back with quotes, reads back the same; and a stops.txt
 /// gives the same TSV, or the same error, read whole or in blocks cut after any newline.
@@ -196,6 +200,8 @@ public func gazetteerFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
     checkShape(suggestedJSON, tool: "magickey-suggest", what: "suggest --json")
     if suggestedJSON.status != 0 { fail("suggest and suggest --json disagree\n\(suggested)\n\(suggestedJSON)") }
 
+    checkIndexAgreesWithScan(query: String(parts[0]), location: parts.count == 2 ? String(parts[1]) : nil)
+
     let places = ["--places", FuzzFiles.places]
     for line in suggested.lines {
         let fields = line.split(separator: 0x09, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
@@ -220,4 +226,57 @@ public func gazetteerFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int
         fail("suggest --json | find differs from suggest | find\n\(fromLines)\n\(fromJSON)")
     }
     return 0
+}
+
+/// The file's index, built in memory, finds what the scan finds (the cache only maps it).
+private func checkIndexAgreesWithScan(query: String, location: String?) {
+    var coordinate: Coordinate? = nil
+    if let location {
+        let numbers = location.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: " ")) }
+        guard numbers.count == 2 else { return }
+        coordinate = Coordinate(latitude: numbers[0], longitude: numbers[1])
+    }
+    let names = try? EmbeddedGazetteer.index()
+    // A GTFS stops.txt is never indexed (PlacesIndexCache scans it).
+    let isStops = FuzzFiles.read(FuzzFiles.places).withUnsafeBufferPointer {
+        !$0.isEmpty && GTFSStops.isHeader(PlaceSearch.firstLine($0))
+    }
+    if isStops { return }
+    func search() -> PlaceSearch {
+        PlaceSearch(text: query, bias: LocationBias(location: coordinate, radius: nil), filters: PlaceFilters(), limit: 15)
+    }
+    guard let descriptor = try? FileDescriptor.openForReading(FuzzFiles.places) else { fail("cannot reopen the file") }
+    defer { descriptor.close() }
+    guard let scanned = try? search().search(scanning: descriptor, path: FuzzFiles.places, names: names) else { return }
+    guard let again = try? FileDescriptor.openForReading(FuzzFiles.places) else { fail("cannot reopen the file") }
+    defer { again.close() }
+    let image: PlacesIndex.Image
+    do {
+        image = try PlacesIndex.build(reading: again, path: FuzzFiles.places, names: names, source: .init())
+    } catch {
+        fail("the scan read the file but the index builder refused it: \(error)")
+    }
+    let indexBytes = image.bytes()
+    let tsv = FuzzFiles.read(FuzzFiles.places)
+    let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: indexBytes.count + tsv.count)
+    defer { storage.deallocate() }
+    _ = storage.initialize(from: indexBytes + tsv)
+    let indexPart = UnsafeBufferPointer(rebasing: storage[..<indexBytes.count])
+    guard let index = PlacesIndex(indexPart) else { fail("an index just built is refused") }
+    for cut in [0, indexBytes.count / 3, indexBytes.count - 4] where cut >= 0 {
+        if PlacesIndex(UnsafeBufferPointer(rebasing: indexPart[..<cut])) != nil { fail("an index cut at \(cut) bytes is accepted") }
+    }
+    let viaIndex: SearchResult
+    do {
+        viaIndex = try search().search(index: index, tsv: UnsafeBufferPointer(rebasing: storage[indexBytes.count...]), path: FuzzFiles.places)
+    } catch {
+        fail("the index search failed where the scan did not: \(error)")
+    }
+    func describe(_ r: SearchResult) -> String {
+        (r.places.map { "\($0.place.label) @\($0.place.offset):\($0.place.line) \($0.rank.tier) \($0.rank.ownName) \($0.matched ?? "-")" }
+            + r.collections + [String(r.fingerprint)]).joined(separator: "\n")
+    }
+    if describe(viaIndex) != describe(scanned) {
+        fail("index and scan disagree for \(query)\n--- index\n\(describe(viaIndex))\n--- scan\n\(describe(scanned))")
+    }
 }

@@ -12,6 +12,7 @@ import Testing
         ("moskva", "Russian, romanised", "Moscow", "RU"), ("москва", "Russian", "Moscow", "RU"),
         ("moscou", "French", "Moscow", "RU"), ("moskau", "German", "Moscow", "RU"),
         ("mosca", "Italian", "Moscow", "RU"),
+        ("mcallen", "a name joined in camelCase, typed whole", "McAllen", "US"),
         ("tokio", "Spanish", "Tokyo", "JP"), ("東京", "Japanese", "Tokyo", "JP"),
         ("东京", "Chinese, simplified", "Tokyo", "JP"), ("도쿄", "Korean", "Tokyo", "JP"),
         ("東", "Japanese, start of the name", "Tokyo", "JP"),

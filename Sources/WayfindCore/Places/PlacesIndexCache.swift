@@ -1,0 +1,169 @@
+/// Keeps an index (`PlacesIndex`) of every `--places` file in the user's cache, so that
+/// only the first search of a file reads all of it.
+///
+///     ${XDG_CACHE_HOME:-$HOME/.cache}/wayfind/places-<device and inode, hashed>.index
+///
+/// The first use builds the index (one pass over the file, minutes for 12 million rows;
+/// a note on stderr says so, with a percentage on a terminal), writes it atomically (a
+/// temporary file renamed over the name, so two first runs at once leave one whole index,
+/// never a mixed one) and maps it. Later uses map it and check that it is still the
+/// file's: the header holds the file's device, inode, size, modification time and a
+/// sample fingerprint (`sampleFingerprint`, a few blocks hashed); any difference builds
+/// it again, under the same name, so the cache holds one index per file. A cache file
+/// that is cut short, damaged in its header or of another version fails
+/// `PlacesIndex.init` and is rebuilt too.
+///
+/// The index stores the file's full fingerprint, the one magicKeys carry, and byte
+/// offsets and line numbers as the scan reports them, so keys made through the index or
+/// by scanning are the same and stay valid as long as the file is unchanged.
+///
+/// Small files (`minimumIndexedSize`) and standard input are scanned, as is any file when
+/// there is no cache directory (neither `XDG_CACHE_HOME` nor `HOME`). When the cache
+/// cannot be written (a read-only home), the file is scanned with a one-line note.
+package enum PlacesIndexCache {
+    /// Files smaller than this are scanned: reading 4 MiB costs a few milliseconds, as an
+    /// index does, and a cache file per small file would only fill the cache.
+    package static let minimumIndexedSize = 4 << 20
+    /// The bytes `sampleFingerprint` hashes at the start and at the end of the file, and
+    /// in each of `sampleBlocks` blocks between: an edit that keeps the size and the
+    /// modification time (rare: `touch -r`) is caught when it falls in a sample.
+    static let sampleEdge = 1 << 16
+    static let sampleBlock = 1 << 12
+    static let sampleBlocks = 62
+
+    /// A gazetteer file with its index, both mapped (alive as long as this is).
+    package final class IndexedFile {
+        package let file: FileMapping
+        let indexFile: FileMapping
+        package let index: PlacesIndex
+        /// Where the index is.
+        package let cachePath: String
+
+        init?(file: FileMapping, indexFile: FileMapping, cachePath: String) {
+            guard let index = PlacesIndex(indexFile.bytes.assumingMemoryBound(to: UInt8.self)) else { return nil }
+            (self.file, self.indexFile, self.index, self.cachePath) = (file, indexFile, index, cachePath)
+        }
+
+        /// The file's bytes.
+        package var tsv: UnsafeBufferPointer<UInt8> { file.bytes.assumingMemoryBound(to: UInt8.self) }
+    }
+
+    /// The folder of the cache: `$XDG_CACHE_HOME/wayfind` when XDG_CACHE_HOME is an
+    /// absolute path, else `$HOME/.cache/wayfind`; nil without either.
+    package static func directory(environment: Environment) -> String? {
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/"), environment.isValidUTF8("XDG_CACHE_HOME") {
+            return (cache.hasSuffix("/") ? cache : cache + "/") + "wayfind"
+        }
+        if let home = environment["HOME"], !home.isEmpty, environment.isValidUTF8("HOME") {
+            return (home.hasSuffix("/") ? home : home + "/") + ".cache/wayfind"
+        }
+        return nil
+    }
+
+    /// The file `path` with its index, built now if the cache has none for this version of
+    /// the file; nil when it is to be scanned (standard input, small files, no cache, or a
+    /// cache that cannot be written: then after a note on stderr). Notes begin `tool:`.
+    /// Throws what the gazetteer's rows are wrong with (as a scan would).
+    package static func open(
+        _ path: String, context: ToolContext, tool: String, names: RegionNames?, minimumSize: Int = minimumIndexedSize
+    ) throws(GazetteerError) -> IndexedFile? {
+        // A GTFS stops.txt is scanned: its rows are CSV, read as TSV lines made from them,
+        // and an index points at rows of the file itself.
+        guard path != "-", let file = try? FileSystem.mapFile(at: path), file.bytes.count >= max(minimumSize, 1),
+            !GTFSStops.isHeader(PlaceSearch.firstLine(file.bytes.assumingMemoryBound(to: UInt8.self))),
+            let folder = directory(environment: context.environment)
+        else { return nil }
+        let id = file.identity
+        var source = PlacesIndex.SourceIdentity()
+        source.device = id.device
+        source.inode = id.inode
+        source.modificationSeconds = id.seconds
+        source.modificationNanoseconds = id.nanoseconds
+        source.sample = sampleFingerprint(file.bytes.assumingMemoryBound(to: UInt8.self))
+        var nameHash = GazetteerFingerprint()
+        nameHash.update(Array("\(id.device):\(id.inode)".utf8))
+        let cachePath = folder + "/places-" + GazetteerFingerprint.hex(nameHash.value) + ".index"
+        if let indexFile = try? FileSystem.mapFile(at: cachePath),
+            let indexed = IndexedFile(file: file, indexFile: indexFile, cachePath: cachePath),
+            indexed.index.source == source, indexed.index.tsvSize == id.size
+        {
+            return indexed
+        }
+        func note(_ message: String) {
+            let line = Array("\(tool): \(message)\n".utf8)
+            line.withUnsafeBytes { try? context.standardError.writeAll($0.baseAddress!, count: $0.count) }
+        }
+        do {
+            try FileSystem.createDirectories(folder)
+        } catch {
+            note("cannot keep an index of \(MessageValue.plain(path)) (\(error.description)); searching the whole file")
+            return nil
+        }
+        guard FileSystem.isWritableDirectory(folder) else {
+            note("cannot keep an index of \(MessageValue.plain(path)) (\(MessageValue.plain(folder)) is not writable); searching the whole file")
+            return nil
+        }
+        let megabytes = (id.size + 500_000) / 1_000_000
+        note("indexing \(MessageValue.plain(path)) (\(megabytes) MB) for fast search; once, kept in \(MessageValue.plain(cachePath))")
+        let terminal = context.standardError.isTerminal
+        func endProgress() {
+            if terminal { try? context.standardError.writeAll([0x0A], count: 1) }
+        }
+        var shown = -1
+        let image: PlacesIndex.Image
+        do {
+            let descriptor = try FileDescriptor.openForReading(path)
+            defer { descriptor.close() }
+            image = try PlacesIndex.build(reading: descriptor, path: path, names: names, source: source) { done in
+                guard terminal else { return }
+                let percent = 100 * done / max(id.size, 1)
+                if percent != shown {
+                    shown = percent
+                    let line = Array("\r\(tool): indexing: \(percent)%".utf8)
+                    line.withUnsafeBytes { try? context.standardError.writeAll($0.baseAddress!, count: $0.count) }
+                }
+            }
+        } catch let error as GazetteerError {
+            endProgress()
+            if case .tooLargeToIndex = error {
+                note("\(error.description); searching the whole file")
+                return nil
+            }
+            throw error
+        } catch {
+            throw .cannotRead(path: path, reason: "\(error)".lowercasedFirst())
+        }
+        endProgress()
+        guard !file.hasChanged else {
+            note("\(MessageValue.plain(path)) changed while it was indexed; searching the whole file")
+            return nil
+        }
+        do {
+            try FileSystem.writeAtomically(pieces: image.pieces, to: cachePath)
+        } catch {
+            note("cannot keep an index of \(MessageValue.plain(path)) (\(error.description)); searching the whole file")
+            return nil
+        }
+        guard let indexFile = try? FileSystem.mapFile(at: cachePath),
+            let indexed = IndexedFile(file: file, indexFile: indexFile, cachePath: cachePath)
+        else { return nil }
+        return indexed
+    }
+
+    /// A fingerprint of the file's first and last `sampleEdge` bytes and `sampleBlocks`
+    /// blocks spread between, with its size: cheap to take on every run (about 0.5 MB
+    /// read), unlike the fingerprint of every byte.
+    package static func sampleFingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var f = GazetteerFingerprint()
+        let n = bytes.count
+        f.update(Array("\(n)".utf8))
+        func take(_ start: Int, _ count: Int) {
+            let s = max(0, min(start, n)), e = max(s, min(start + count, n))
+            f.update(UnsafeBufferPointer(rebasing: bytes[s..<e]))
+        }
+        take(0, sampleEdge)
+        for i in 1...sampleBlocks { take(n / (sampleBlocks + 1) * i, sampleBlock) }
+        take(n - sampleEdge, sampleEdge)
+        return f.value
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import WayfindTestSupport
+
+@testable import WayfindCore
+
+/// The index of a `--places` file finds what a scan of the file finds: a GeoNames dump made
+/// from the embedded gazetteer's 34,006 rows (cities500-like: names, alternate names,
+/// feature codes, populations, region codes without names), searched both ways for a few
+/// hundred random queries.
+@Suite struct PlacesIndexDifferentialTests {
+    /// The dump: places.tsv's rows in GeoNames' 19 columns, in file order.
+    static let dump: (path: String, bytes: [UInt8]) = {
+        let text = try! String(contentsOfFile: PlacesTestSupport.placesTSV, encoding: .utf8)
+        var lines: [String] = []
+        for line in text.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            // geonameid name asciiname alternatenames latitude longitude feature_code category
+            // country_code country_name admin1_code admin1_name population timezone
+            lines.append(
+                [
+                    f[0], f[1], f[2], f[3], f[4], f[5], "P", f[6].isEmpty ? "PPL" : f[6], f[8], "", f[10], "", "", "", f[12], "", "0", f[13],
+                    "2024-01-01",
+                ].joined(separator: "\t"))
+        }
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let path = try! TestFiles.write(Data(bytes), name: "cities-like.txt")
+        return (path, bytes)
+    }()
+
+    /// The dump's index, built as the cache builds it, in aligned memory.
+    nonisolated(unsafe) static let indexed: (index: PlacesIndex, tsv: UnsafeBufferPointer<UInt8>) = {
+        let descriptor = try! FileDescriptor.openForReading(dump.path)
+        defer { descriptor.close() }
+        let image = try! PlacesIndex.build(reading: descriptor, path: dump.path, names: try! TestGazetteer.index(), source: .init())
+        let bytes = image.bytes()
+        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count + dump.bytes.count)
+        _ = storage.initialize(from: bytes + dump.bytes)
+        let index = PlacesIndex(UnsafeBufferPointer(rebasing: storage[..<bytes.count]))!
+        return (index, UnsafeBufferPointer(rebasing: storage[bytes.count...]))
+    }()
+
+    static func compare(_ query: String, near location: Coordinate?, filters: PlaceFilters = PlaceFilters(), limit: Int) throws {
+        let search = { PlaceSearch(text: query, bias: LocationBias(location: location, radius: nil), filters: filters, limit: limit) }
+        let viaIndex = try search().search(index: indexed.index, tsv: indexed.tsv, path: dump.path)
+        let descriptor = try FileDescriptor.openForReading(dump.path)
+        defer { descriptor.close() }
+        let scanned = try search().search(scanning: descriptor, path: dump.path, names: TestGazetteer.index())
+        func describe(_ r: SearchResult) -> [String] {
+            r.places.map {
+                "\($0.place.label) @\($0.place.offset):\($0.place.line) tier \($0.rank.tier) own \($0.rank.ownName) \($0.matched ?? "-") \($0.score)"
+            } + r.collections.map { "collection \($0)" }
+        }
+        #expect(describe(viaIndex) == describe(scanned), "query \(query) near \(String(describing: location)) limit \(limit)")
+        #expect(viaIndex.fingerprint == scanned.fingerprint)
+    }
+
+    @Test(arguments: ["s", "sa", "san", "paris", "san jose", "new york", "springfield", "sao paulo", "moskva", "東京", "paris tx", "m", "x", "roma"])
+    func typeAheadQueriesFindWhatTheScanFinds(query: String) throws {
+        try Self.compare(query, near: nil, limit: 5)
+        try Self.compare(query, near: Coordinate(latitude: 41.88, longitude: -87.63), limit: 5)
+        try Self.compare(query, near: nil, limit: 15)
+    }
+
+    @Test func randomQueriesFindWhatTheScanFinds() throws {
+        var random = SplitMix64(seed: 29)
+        let rows = String(decoding: Self.dump.bytes, as: UTF8.self).split(separator: "\n")
+        for _ in 0..<300 {
+            let f = rows[Int(random.next() % UInt64(rows.count))].split(separator: "\t", omittingEmptySubsequences: false)
+            let words = (f[1] + " " + f[3].replacingOccurrences(of: ",", with: " ")).split(separator: " ").map { String($0) }
+            var query = words[Int(random.next() % UInt64(words.count))]
+            switch random.next() % 4 {
+            case 0: query = String(query.prefix(1 + Int(random.next() % 3)))
+            case 1: query += " " + String(f[8]).lowercased()
+            case 2: query = String(f[1])
+            default: break
+            }
+            let location =
+                random.next() % 3 == 0 ? Coordinate(latitude: Double(f[4])!, longitude: Double(f[5])! + Double(random.next() % 5)) : nil
+            var filters = PlaceFilters()
+            if random.next() % 8 == 0 { filters.countries = [String(f[8])] }
+            try Self.compare(query, near: location, filters: filters, limit: random.next() % 2 == 0 ? 5 : 15)
+        }
+    }
+
+    @Test func theDumpsRegionAndCountryNamesAreResolvedAtBuildTime() throws {
+        let found = try PlaceSearch(text: "paris", bias: LocationBias(location: nil, radius: nil), filters: PlaceFilters(), limit: 1)
+            .search(index: Self.indexed.index, tsv: Self.indexed.tsv, path: Self.dump.path)
+        #expect(found.places.first?.place.label == "Paris, Île-de-France, France")
+        // A query word that only the resolved region name holds.
+        let texas = try PlaceSearch(text: "paris texas", bias: LocationBias(location: nil, radius: nil), filters: PlaceFilters(), limit: 1)
+            .search(index: Self.indexed.index, tsv: Self.indexed.tsv, path: Self.dump.path)
+        #expect(texas.places.first?.place.label == "Paris, Texas, United States")
+    }
+
+    @Test func rowsAreNumberedByImportance() throws {
+        let index = Self.indexed.index
+        let factors = index.categories.map { PlaceCategory.importanceFactor($0) }
+        var previous = Double.infinity
+        for r in 0..<index.rowCount {
+            let importance = Double(index.population(ofRow: r) + 1) * factors[index.categoryIndex(ofRow: r)]
+            #expect(importance <= previous, "row \(r)")
+            if importance > previous { break }
+            previous = importance
+        }
+        #expect(index.prefixList(Array("s".utf8)) != nil)
+    }
+
+    /// Found by the fuzz target: a TSV without a category column has one category, the
+    /// empty one, which the index must keep.
+    @Test func aGazetteerWithoutCategoriesIsSearchedThroughItsIndex() throws {
+        let geocoder = try Geocoder(tsv: Array("name\tlatitude\tlongitude\r\n{Brace} Corner\t10.5\t20.25\r\nSão Paulo\t-23.5\t-46.6\r\n".utf8))
+        #expect(try geocoder.suggest("sao").map(\.text) == ["São Paulo"])
+    }
+}
