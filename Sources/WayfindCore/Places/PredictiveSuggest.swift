@@ -75,6 +75,11 @@ enum PredictiveBlend {
     static let labelRows = 64
 }
 
+/// The route graph's suggestion, by a name that `Geocoder.Suggestion` does not hide inside
+/// the extension below (a module-qualified name would not build in the fuzz targets, which
+/// compile the sources into a module of another name).
+package typealias RouteGraphSuggestion = Suggestion
+
 extension Geocoder {
     /// Up to `limit` suggestions for `text`, the geocoder's matches and the places
     /// `history` predicts next ranked together; predicted places are marked `predicted`.
@@ -123,7 +128,7 @@ extension Geocoder {
     /// The blend of the geocoder's matches for `text` with `predictions`, the route
     /// graph's suggestions (best first, already filtered by the text).
     package func suggest(
-        _ text: String, predictions: [WayfindCore.Suggestion], near location: Coordinate?, distance: Double?,
+        _ text: String, predictions: [RouteGraphSuggestion], near location: Coordinate?, distance: Double?,
         filters: PlaceFilters, limit: Int
     ) throws(GeocoderError) -> [Suggestion] {
         typealias B = PredictiveBlend

@@ -23,9 +23,9 @@ extension RouteGraph {
     ///   records of one place (its statistics are their sum);
     /// - a successor has no record (its spelling would come from the edges skipped);
     /// - every place is asked for (`-n 0`); or the list falls short of the limit, or ends
-    ///   with a score of zero, and a name on an edge has no record: places that lie only
-    ///   on other edges (no record, no visits) score zero, and the small graph does not
-    ///   know them.
+    ///   with a score of zero, and a name on an edge has no record or a record scores
+    ///   zero by its habit: places that lie only on other edges (no record, no visits)
+    ///   score zero, and the small graph does not know them or their edges.
     ///
     /// The small graph holds the from-place, the last place, the successors, and of the
     /// other places those that can be among the `limit` best by score and time (the first
@@ -64,6 +64,9 @@ extension RouteGraph {
         /// full load drops (an empty name).
         var habits = [Double?](repeating: nil, count: contents.records.count)
         var allHabits = 0.0
+        /// Whether a record scores zero by its habit: whether a full load lists such a
+        /// place depends on edges the small graph does not hold.
+        var hasHabitOfZero = false
         /// The records' keys, to see that no place has two records.
         var keys = NameSet(capacity: contents.records.count)
         for (index, record) in contents.records.enumerated() {
@@ -82,6 +85,7 @@ extension RouteGraph {
                 visits: Int(clamping: record.visits), hours: contents.hours(of: record, in: bytes), lastVisitedAt: record.time,
                 at: moment)
             allHabits += habit
+            if !(habit > 0) { hasHabitOfZero = true }
             if isNeeded { needed.append(index) } else { habits[index] = habit }
         }
         var best = BestCandidates(room: room)
@@ -126,6 +130,7 @@ extension RouteGraph {
         // graph knows every place that could be on it only if every name on an edge has a
         // record, as in every file `json()` writes. (Keying the edges' names costs a tenth
         // of the full load that the answer would otherwise take.)
+        guard !hasHabitOfZero else { return nil }
         for edge in contents.edges {
             let known =
                 PlaceName.withKey(contents.bytes(of: edge.origin, in: bytes)) { $0.isEmpty || !keys.insert($0) }

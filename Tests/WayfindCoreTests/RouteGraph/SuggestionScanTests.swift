@@ -212,6 +212,19 @@ struct SuggestionScanTests {
         #expect(fast == (try RouteGraph(json: bytes)).suggestions(for: request, filter: filter))
     }
 
+    /// A record of no visits scores zero, and whether a full load lists it depends on
+    /// edges the small graph does not hold (found by `make fuzz`): a short list with such
+    /// a record is left to the full load.
+    @Test func aShortListWithARecordOfNoVisitsIsLeftToTheFullLoad() throws {
+        let text =
+            #"{"version":1,"edges":[{"origin":"A","destination":"B","weight":5}],"#
+            + #""places":[{"name":"A","visits":5},{"name":"b","visits":0}]}"#
+        let bytes = Array(text.utf8)
+        let request = SuggestionRequest(limit: 3, now: RandomGraphs.epoch)
+        #expect(try RouteGraph(json: bytes).suggestions(for: request).map(\.place) == ["A", "b"])
+        #expect(scannedSuggestions(bytes, request) == nil)
+    }
+
     /// The last place shows `lastVisitedLocation`'s spelling, which a filter sees.
     @Test func theLastPlaceIsFilteredByTheSpellingAFullLoadShows() throws {
         let text = """
