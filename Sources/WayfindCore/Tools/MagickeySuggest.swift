@@ -182,6 +182,14 @@ package enum MagickeySuggest {
                 queries = [parsed.positionals.joined(separator: " ")]
             }
             let geocoder = try options.geocoder(context: context, tool: spec.name)
+            // One query reads the graph by a scan (cheaper than a load); a list of queries
+            // on standard input loads it once rather than reading it again for each.
+            let history: RouteGraph?
+            do throws(GraphFileError) {
+                history = queries.count > 1 ? try graphFile?.load() : nil
+            } catch {
+                throw ToolError(error.description)
+            }
             var printed = 0
             for query in queries {
                 let suggestions: [Geocoder.Suggestion]
@@ -189,7 +197,10 @@ package enum MagickeySuggest {
                     if let graphFile {
                         let request = Geocoder.predictionRequest(
                             from: fromPlace, now: time ?? context.now(), timeZone: context.timeZone, limit: limit)
-                        let predictions = try graphFile.suggestions(for: request, filter: Geocoder.predictionFilter(query))
+                        let filter = Geocoder.predictionFilter(query)
+                        let predictions =
+                            try history?.suggestions(for: request, filter: filter)
+                            ?? graphFile.suggestions(for: request, filter: filter)
                         suggestions = try geocoder.suggest(
                             query, predictions: predictions, near: options.bias.location, distance: options.bias.radius,
                             filters: options.filters, limit: limit)

@@ -41,6 +41,22 @@ import WayfindTestSupport
         #expect(tsv.lines.first?.hasPrefix(Self.boston + "\t") == true)
     }
 
+    /// Queries on standard input (which read the graph once) are answered as each query
+    /// asked alone (which scans the file) would be.
+    @Test func queriesOnStandardInputAreAnsweredAsEachAlone() throws {
+        let graph = try graphPath("stdin-queries")
+        for (hour, text) in [("08", "airport"), ("09", "boston"), ("10", "airport"), ("11", "cambridge"), ("12", "boston")] {
+            #expect(find(["--graph", graph, "--at", "2024-05-01T\(hour):00:00Z", "--location", "42.36,-71.06", "--text", text]).status == 0)
+        }
+        let queries = ["", "b", "bo", "c", "a", "paris"]
+        let common = ["--graph", graph, "--at", "2024-05-02T08:30:00Z", "--location", "42.36,-71.06", "--json"]
+        let together = suggest(common, input: queries.joined(separator: "\n") + "\n")
+        #expect(together.status == 0)
+        let alone = queries.map { suggest(common + [$0]).out }.joined()
+        #expect(together.out == alone)
+        #expect(together.out.contains("\"predicted\":true"))
+    }
+
     @Test func aCollectionsKeyRecordsNothing() throws {
         let graph = try graphPath("collection")
         let key = try #require(suggest(["capitals"]).lines.first.map { String($0.split(separator: "\t")[1]) })
