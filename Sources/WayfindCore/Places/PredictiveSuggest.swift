@@ -102,7 +102,7 @@ extension Geocoder {
         near location: Coordinate? = nil, distance: Double? = nil, filters: PlaceFilters = PlaceFilters(), limit: Int = 5
     ) throws(GeocoderError) -> [Suggestion] {
         let request = Self.predictionRequest(from: from, now: now, timeZone: timeZone, limit: limit)
-        let predictions = history.suggestions(for: request, filter: Self.predictionFilter(text))
+        let predictions = history.suggestions(for: request, filter: Self.predictionFilter(text).map(RouteGraph.stringFilter))
         return try suggest(text, predictions: predictions, near: location, distance: distance, filters: filters, limit: limit)
     }
 
@@ -110,19 +110,18 @@ extension Geocoder {
     package static func predictionRequest(from: String?, now: Int64, timeZone: LocalTimeZone, limit: Int) -> SuggestionRequest {
         var request = SuggestionRequest(from: from, now: now, timeZone: timeZone)
         request.limit = max(limit * PredictiveBlend.graphCandidatesPerSuggestion, 10)
+        // A place the graph scores zero adds nothing to the blend.
+        request.positiveOnly = true
         return request
     }
 
     /// The graph's filter for `text`: smartgrep's rule on the place's label; nil (all
     /// places) for empty text.
-    package static func predictionFilter(_ text: String) -> ((String) -> Bool)? {
+    package static func predictionFilter(_ text: String) -> RouteGraph.NameFilter? {
         let query = MatchQuery(text)
         guard !query.matchesEverything else { return nil }
         let matcher = LineMatcher(query)
-        return { name in
-            var name = name
-            return name.withUTF8 { matcher.matches($0) }
-        }
+        return { matcher.matches($0) }
     }
 
     /// The blend of the geocoder's matches for `text` with `predictions`, the route

@@ -74,12 +74,20 @@ public struct GraphFile: Sendable {
     public func suggestions(
         for request: SuggestionRequest, filter: ((String) -> Bool)? = nil
     ) throws(GraphFileError) -> [Suggestion] {
+        try suggestions(for: request, matching: filter.map(RouteGraph.nameFilter))
+    }
+
+    /// `suggestions(for:filter:)` with a filter on the bytes of names.
+    package func suggestions(for request: SuggestionRequest, matching filter: RouteGraph.NameFilter?) throws(GraphFileError)
+        -> [Suggestion]
+    {
+        let stringFilter = filter.map(RouteGraph.stringFilter)
         guard let (file, contents) = try read(locked: false, keepingHours: true) else {
-            return RouteGraph().suggestions(for: request, filter: filter)
+            return RouteGraph().suggestions(for: request, filter: stringFilter)
         }
         let suggestions = withExtendedLifetime(file) {
             RouteGraph.scannedSuggestions(contents, in: file.bytes, for: request, filter: filter)
-                ?? RouteGraph(contents: contents, in: file.bytes).suggestions(for: request, filter: filter)
+                ?? RouteGraph(contents: contents, in: file.bytes).suggestions(for: request, filter: stringFilter)
         }
         try checkUnchanged(file)
         return suggestions

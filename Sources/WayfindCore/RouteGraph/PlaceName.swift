@@ -59,6 +59,17 @@ enum PlaceName {
         byte &- 0x41 < 26 ? byte | 0x20 : byte
     }
 
+    /// Calls `body` with the display spelling of `name` (valid UTF-8), in a buffer valid
+    /// only during the call: no allocation, for the scans that filter many names.
+    @inline(__always)
+    static func withDisplay<Result>(_ name: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: name.count * (maximumFoldedBytes + 1) + 16) { buffer in
+            let display = buffer.baseAddress!
+            let displayCount = fold(name, key: display + name.count + 8, display: display, expected: nil)!.displayCount
+            return body(UnsafeBufferPointer(start: display, count: displayCount))
+        }
+    }
+
     /// The display spelling and key of `name` (valid UTF-8).
     static func normalize(_ name: UnsafeRawBufferPointer) -> (display: String, key: String) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: name.count * (maximumFoldedBytes + 1) + 16) { buffer in

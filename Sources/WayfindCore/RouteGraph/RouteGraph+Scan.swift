@@ -25,7 +25,8 @@ extension RouteGraph {
     /// - every place is asked for (`-n 0`); or the list falls short of the limit, or ends
     ///   with a score of zero, and a name on an edge has no record or a record scores
     ///   zero by its habit: places that lie only on other edges (no record, no visits)
-    ///   score zero, and the small graph does not know them or their edges.
+    ///   score zero, and the small graph does not know them or their edges. (A request
+    ///   for `positiveOnly` leaves those places out, and a short list is then whole.)
     ///
     /// The small graph holds the from-place, the last place, the successors, and of the
     /// other places those that can be among the `limit` best by score and time (the first
@@ -36,7 +37,7 @@ extension RouteGraph {
     /// the small graph is given the sum.
     static func scannedSuggestions(
         _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest,
-        filter: ((String) -> Bool)?
+        filter: NameFilter?
     ) -> [Suggestion]? {
         guard contents.hasRecords, request.limit != nil || request.successorsOnly, !request.includeFrom,
             (contents.records.first?.element.lowerBound ?? .max) > (contents.edges.last?.element.lowerBound ?? .min)
@@ -89,15 +90,30 @@ extension RouteGraph {
             if isNeeded { needed.append(index) } else { habits[index] = habit }
         }
         var best = BestCandidates(room: room)
-        if room > 0 {
+        if room > 0, let filter {
+            // Best first, so that the filter, which costs more than the rest of a record,
+            // runs only until `room` records (and their ties) have passed it.
+            var ranked: [Candidate] = []
             for (index, habit) in habits.enumerated() {
                 guard let habit else { continue }
-                let record = contents.records[index]
                 let score = score(trips: 0, habit: habit, allHabits: allHabits)
-                let time = record.timeValue
-                guard best.admits(score: score, time: time),
-                    filter?(PlaceName.normalize(contents.bytes(of: record.name, in: bytes)).display) ?? true
+                guard !request.positiveOnly || score > 0 else { continue }
+                ranked.append(Candidate(place: index, score: score, time: contents.records[index].timeValue))
+            }
+            ranked.sort { ranksBefore(score: $0.score, time: $0.time, score: $1.score, time: $1.time) == true }
+            for candidate in ranked {
+                guard best.admits(score: candidate.score, time: candidate.time) else { break }
+                guard PlaceName.withDisplay(contents.bytes(of: contents.records[candidate.place].name, in: bytes), filter)
                 else { continue }
+                best.append(candidate)
+                if best.list.count == room { best.cut() }
+            }
+        } else if room > 0 {
+            for (index, habit) in habits.enumerated() {
+                guard let habit else { continue }
+                let score = score(trips: 0, habit: habit, allHabits: allHabits)
+                let time = contents.records[index].timeValue
+                guard !request.positiveOnly || score > 0, best.admits(score: score, time: time) else { continue }
                 best.append(Candidate(place: index, score: score, time: time))
             }
             best.cut()
@@ -123,8 +139,8 @@ extension RouteGraph {
             else { return nil }
             graph.strengthen(from: from, to: to, by: Int(clamping: edge.weight), at: edge.time)
         }
-        let suggestions = graph.suggestions(for: request, filter: filter, allHabits: allHabits)
-        if request.successorsOnly || request.limit == 0 { return suggestions }
+        let suggestions = graph.suggestions(for: request, filter: filter.map(Self.stringFilter), allHabits: allHabits)
+        if request.successorsOnly || request.limit == 0 || request.positiveOnly { return suggestions }
         if suggestions.count == request.limit, let last = suggestions.last, last.score > 0 { return suggestions }
         // The list falls short (a query that few places match) or ends at zero: the small
         // graph knows every place that could be on it only if every name on an edge has a

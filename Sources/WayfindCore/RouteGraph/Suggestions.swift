@@ -57,6 +57,10 @@ public struct SuggestionRequest: Sendable {
     public var timeZone: LocalTimeZone
     /// Whether the from-place may be suggested too, by its score like any other place.
     public var includeFrom = false
+    /// Only places of a positive score: a place that no trip from here and no habit
+    /// points to (named only on other edges, or not visited lately enough to count) is
+    /// left out, where a list that falls short would end with it.
+    public var positiveOnly = false
 
     /// A request; the defaults are `routegraph-suggest`'s.
     public init(
@@ -160,9 +164,9 @@ struct BestCandidates {
         if list.count >= 256 && (list.count - 256) / 4 >= room { cut() }
     }
 
-    /// Cuts the list back to the best `room` and their ties.
+    /// Cuts the list back to the best `room` and their ties, once it has that many.
     mutating func cut() {
-        guard list.count > room else { return }
+        guard room > 0, list.count >= room else { return }
         list.sort { RouteGraph.ranksBefore(score: $0.score, time: $0.time, score: $1.score, time: $1.time) == true }
         let last = list[room - 1]
         list.removeAll { RouteGraph.ranksBefore(score: last.score, time: last.time, score: $0.score, time: $0.time) == true }
@@ -171,6 +175,23 @@ struct BestCandidates {
 }
 
 extension RouteGraph {
+    /// A filter on the UTF-8 bytes of a place's display name: what a scan of a file's
+    /// names calls, without making a string of each.
+    package typealias NameFilter = (UnsafeBufferPointer<UInt8>) -> Bool
+
+    /// `filter` on strings.
+    static func stringFilter(_ filter: @escaping NameFilter) -> (String) -> Bool {
+        { name in
+            var name = name
+            return name.withUTF8(filter)
+        }
+    }
+
+    /// `filter` on bytes.
+    static func nameFilter(_ filter: @escaping (String) -> Bool) -> NameFilter {
+        { filter(String(decoding: $0, as: UTF8.self)) }
+    }
+
     /// The suggestions for `request`, best first; `filter` keeps only the places whose
     /// display name it accepts (all if nil).
     public func suggestions(
@@ -216,7 +237,9 @@ extension RouteGraph {
         for index in candidates where index != from && (!request.successorsOnly || trips[index] != nil) {
             let score = Self.score(trips: trips[index] ?? 0, habit: habits[index], allHabits: allHabits)
             let time = placeTable[index].lastVisitedAt ?? .min
-            guard best.admits(score: score, time: time), filter?(placeTable[index].name) ?? true else { continue }
+            guard !request.positiveOnly || score > 0, best.admits(score: score, time: time),
+                filter?(placeTable[index].name) ?? true
+            else { continue }
             best.append(Candidate(place: index, score: score, time: time))
         }
         var result = best.list.sorted(by: ranksBefore).prefix(limit).map { entry in
@@ -226,6 +249,7 @@ extension RouteGraph {
         // that usually comes next from it (it has no trip from itself to count).
         if request.includeFrom, !request.successorsOnly, let from, filter?(placeTable[from].name) ?? true {
             let score = Self.score(trips: 0, habit: habits[from], allHabits: allHabits)
+            guard !request.positiveOnly || score > 0 else { return result }
             let position = result.firstIndex { $0.source == .habit && $0.score < score } ?? result.endIndex
             result.insert(Suggestion(place: placeTable[from].name, score: score, source: .habit), at: position)
             if result.count > limit { result.removeLast() }

@@ -199,8 +199,8 @@ package enum MagickeySuggest {
                             from: fromPlace, now: time ?? context.now(), timeZone: context.timeZone, limit: limit)
                         let filter = Geocoder.predictionFilter(query)
                         let predictions =
-                            try history?.suggestions(for: request, filter: filter)
-                            ?? graphFile.suggestions(for: request, filter: filter)
+                            try history?.suggestions(for: request, filter: filter.map(RouteGraph.stringFilter))
+                            ?? graphFile.suggestions(for: request, matching: filter)
                         suggestions = try geocoder.suggest(
                             query, predictions: predictions, near: options.bias.location, distance: options.bias.radius,
                             filters: options.filters, limit: limit)

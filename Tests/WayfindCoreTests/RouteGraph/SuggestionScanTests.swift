@@ -36,12 +36,15 @@ enum RandomGraphs {
     }
 
     static func request(using random: inout SplitMix64) -> SuggestionRequest {
-        SuggestionRequest(
+        var request = SuggestionRequest(
             from: random.next() % 3 == 0 ? names.randomElement(using: &random) : nil,
             limit: [nil, 0, 1, 2, 3, 5, 10].randomElement(using: &random)!,
             successorsOnly: random.next() % 4 == 0,
             halfLife: random.next() % 3 == 0 ? Int64.random(in: 1...1_000_000, using: &random) : nil,
             now: epoch + Int64.random(in: 0...10_000_000, using: &random), timeZone: timeZone(using: &random))
+        // A quarter of the requests, by their time (the other draws stay as they were).
+        request.positiveOnly = request.now % 4 == 0
+        return request
     }
 
     /// The graph's file in another layout: written by Foundation (any key order, other
@@ -88,7 +91,7 @@ func scannedSuggestions(_ bytes: [UInt8], _ request: SuggestionRequest, filter: 
     bytes.withUnsafeBytes { buffer in
         // As `GraphFile.suggestions` reads: every record's hours kept.
         guard let contents = try? RouteGraph.contents(of: buffer, keepingHours: true) else { return nil }
-        return RouteGraph.scannedSuggestions(contents, in: buffer, for: request, filter: filter)
+        return RouteGraph.scannedSuggestions(contents, in: buffer, for: request, filter: filter.map(RouteGraph.nameFilter))
     }
 }
 
@@ -144,6 +147,7 @@ struct SuggestionScanTests {
     @Test func tiesAreBrokenAsAFullLoadBreaksThem() throws {
         var random = SplitMix64(seed: 11)
         var scanned = 0
+        var filtered = 0
         for _ in 0..<15 {
             var graph = RouteGraph()
             let count = Int.random(in: 12...300, using: &random)
@@ -159,9 +163,17 @@ struct SuggestionScanTests {
                 guard let fast = scannedSuggestions(bytes, request) else { continue }
                 scanned += 1
                 #expect(fast == loaded.suggestions(for: request))
+                // Filtered: the scan filters best first, and must still keep every tie.
+                for letter in ["b", "c", "3"] {
+                    let filter: (String) -> Bool = { RouteGraph.placeKey($0).contains(letter) }
+                    guard let fast = scannedSuggestions(bytes, request, filter: filter) else { continue }
+                    filtered += 1
+                    #expect(fast == loaded.suggestions(for: request, filter: filter), "\(letter) \(limit)")
+                }
             }
         }
         #expect(scanned > 30)
+        #expect(filtered > 60)
     }
 
     @Test func twoRecordsOfOnePlaceAreLeftToTheFullLoad() throws {
@@ -193,6 +205,12 @@ struct SuggestionScanTests {
         // With room for one only, the edge answers, and the scan may too.
         let one = SuggestionRequest(limit: 1, now: RandomGraphs.epoch)
         #expect(scannedSuggestions(bytes, one)?.map(\.place) == ["Gym"])
+        // Asked for places of a positive score only, Pool is left out by both, and the
+        // scan answers by itself (what `magickey-suggest --graph` asks).
+        var positive = request
+        positive.positiveOnly = true
+        #expect(scannedSuggestions(bytes, positive)?.map(\.place) == ["Gym"])
+        #expect(try RouteGraph(json: bytes).suggestions(for: positive).map(\.place) == ["Gym"])
     }
 
     /// A query that few places match (a completion's word) gives a short list: the scan
@@ -223,6 +241,10 @@ struct SuggestionScanTests {
         let request = SuggestionRequest(limit: 3, now: RandomGraphs.epoch)
         #expect(try RouteGraph(json: bytes).suggestions(for: request).map(\.place) == ["A", "b"])
         #expect(scannedSuggestions(bytes, request) == nil)
+        var positive = request
+        positive.positiveOnly = true
+        #expect(scannedSuggestions(bytes, positive)?.map(\.place) == ["A"])
+        #expect(try RouteGraph(json: bytes).suggestions(for: positive).map(\.place) == ["A"])
     }
 
     /// The last place shows `lastVisitedLocation`'s spelling, which a filter sees.
