@@ -91,7 +91,8 @@ final class DumpRowFilter {
         spellable = .allocate(capacity: 256)
         spellable.initialize(repeating: false, count: 256)
         for b in 0..<128 where ASCIIClasses.of(UInt8(b)) == .separator { spellable[b] = true }
-        for word in words {
+        // A name may end in a word the query need not hold (`SearchText.spellingWords`).
+        for word in words + [SearchText.optionalLastWord] {
             for b in word {
                 spellable[Int(b)] = true
                 if b >= 0x61 && b <= 0x7A { spellable[Int(b - 0x20)] = true }

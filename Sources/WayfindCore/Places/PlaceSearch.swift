@@ -94,7 +94,7 @@ package final class PlaceSearch {
                 return false
             }
         }
-        let words = SearchText.words(form)
+        let words = SearchText.spellingWords(form)
         return !words.isEmpty && words.allSatisfy { queryWords.contains($0) }
     }
 

@@ -145,15 +145,16 @@ extension PlacesIndex {
             }
             alternateIDs.removeAll(keepingCapacity: true)
             spelled.removeAll(keepingCapacity: true)
-            // A name spelled by one word alone (`San`, `Bora Bora`) marks that word's posting.
-            func noteForm(_ words: [[UInt8]]) {
+            // A name spelled by one word alone (`San`, `Bora Bora`, `Mexico City`: see
+            // `SearchText.spellingWords`) marks that word's posting.
+            func noteForm(_ form: UnsafeBufferPointer<UInt8>) {
+                let words = SearchText.spellingWords(form)
                 if let first = words.first, words.allSatisfy({ $0 == first }) { spelled.append(number(first)) }
             }
-            noteForm(SearchText.words(row.field(.name)))
-            noteForm(SearchText.words(row.field(.asciiName)))
+            noteForm(row.field(.name))
+            noteForm(row.field(.asciiName))
             for form in PlaceSearch.alternates(row) {
-                let words = SearchText.words(form)
-                noteForm(words)
+                noteForm(form)
                 for word in SearchText.words(form, joined: true) {
                     let id = number(word)
                     if !ownIDs.contains(id) && !alternateIDs.contains(id) { alternateIDs.append(id) }

@@ -103,6 +103,21 @@ package enum SearchText {
         return words
     }
 
+    /// The words a query must hold to spell the name `form` whole (a whole-name match,
+    /// tier 0 of `RankKey`): its `words`, but a last word `city` after others is left
+    /// out, as people leave it out: `new york` spells New York City, `mexico` Mexico City
+    /// and `salt lake` Salt Lake City (`new york city` still does). Without this, a
+    /// gazetteer whose New York City has no alternate name `New York` (GeoNames'
+    /// cities500) ranked York, Nebraska, whose alternate names include it, first.
+    package static func spellingWords(_ form: UnsafeBufferPointer<UInt8>) -> [[UInt8]] {
+        var words = words(form)
+        if words.count > 1, words.last == optionalLastWord { words.removeLast() }
+        return words
+    }
+
+    /// The last word a name may be spelled without (see `spellingWords`).
+    static let optionalLastWord = Array("city".utf8)
+
     /// `words` of a string.
     package static func words(_ text: String) -> [[UInt8]] {
         var text = text

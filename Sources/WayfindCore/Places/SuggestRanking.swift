@@ -10,7 +10,8 @@
 ///    spelled by the query comes first: every word of the name is a query word. `paris`
 ///    spells Paris (France) and Paris (Texas) but only starts Parisot; `san jose` spells
 ///    San José, not San Jose del Monte; `paris tx` still spells Paris, the extra word
-///    picking the region; `roma` spells Rome's alternate name Roma.
+///    picking the region; `roma` spells Rome's alternate name Roma. A last word `City`
+///    need not be typed (`SearchText.spellingWords`): `new york` spells New York City.
 /// 2. **Location bias** (with `--location`). Places inside `--distance` of the location
 ///    (`defaultBiasRadius` without it) come first; beyond it, places fall into bands that
 ///    double in width (r–2r, 2r–4r, …), nearer bands first. Nothing is excluded. Bands,

@@ -39,7 +39,8 @@ package enum MagickeySuggest {
                 """
                 Suggestions are ordered by, in turn: whole name before prefix (a place whose \
                 name or an alternate name is fully spelled by the query words comes first: \
-                'paris' spells Paris but only starts Parisot; extra words such as 'tx' in \
+                'paris' spells Paris but only starts Parisot; a last word City need not be \
+                typed, so 'new york' spells New York City; extra words such as 'tx' in \
                 'paris tx' may pick the region or country); location bias, with --location \
                 (places within --distance, default 50 km, first, then bands of doubling \
                 width, nearer first; nothing is excluded); weighted importance; and \

@@ -55,7 +55,7 @@ import WayfindTestSupport
         #expect(viaIndex.fingerprint == scanned.fingerprint)
     }
 
-    @Test(arguments: ["s", "sa", "san", "paris", "san jose", "new york", "springfield", "sao paulo", "moskva", "東京", "paris tx", "m", "x", "roma"])
+    @Test(arguments: ["s", "sa", "san", "paris", "san jose", "new york", "springfield", "sao paulo", "moskva", "東京", "paris tx", "m", "x", "roma", "mexico", "salt lake", "new york city", "city"])
     func typeAheadQueriesFindWhatTheScanFinds(query: String) throws {
         try Self.compare(query, near: nil, limit: 5)
         try Self.compare(query, near: Coordinate(latitude: 41.88, longitude: -87.63), limit: 5)

@@ -41,6 +41,40 @@ import Testing
         #expect(result.places.contains { $0.place.name == "Paris" && $0.place.countryCode == "US" })
     }
 
+    /// A last word `City` need not be typed: in GeoNames' cities500, New York City has no
+    /// alternate name `New York` while York, Nebraska has, and `new york` gave York first.
+    /// Scanned and indexed alike.
+    @Test func aLastWordCityNeedNotBeTyped() throws {
+        let line = PlacesTestSupport.geonamesLine
+        var york = line(5_082_331, "York", "40.87", "-97.59", "PPLA2", "US", "NE", 7_766)
+        york = york.replacingOccurrences(of: "York\tYork\t\t", with: "York\tYork\tJork,New York,York\t")
+        let text = [
+            york,
+            line(5_128_581, "New York City", "40.71", "-74.01", "PPL", "US", "NY", 8_804_190),
+            line(4_398_614, "Mexico", "39.17", "-91.88", "PPLA2", "US", "MO", 11_469),
+            line(3_530_597, "Mexico City", "19.43", "-99.13", "PPLC", "MX", "09", 12_294_193),
+            line(5_106_292, "Yorkville", "43.11", "-75.27", "PPL", "US", "NY", 2_600),
+        ].joined(separator: "\n") + "\n"
+        let path = try PlacesTestSupport.temporaryFile(text, name: "city.txt")
+        let bytes = Array(text.utf8)
+        let image = try PlacesIndex.build(tsv: bytes.withUnsafeBufferPointer { $0 })
+        for (query, first) in [("new york", "New York City"), ("mexico", "Mexico City"), ("new york city", "New York City")] {
+            let scanned = try PlacesTestSupport.suggest(query, inFile: path)
+            #expect(scanned.places.first?.place.name == first, "\(query), scanned")
+            #expect(scanned.places.first?.rank.tier == 0, "\(query), scanned")
+            let indexed = try image.withUnsafeBufferPointer { image in
+                try bytes.withUnsafeBufferPointer { tsv in
+                    try PlaceSearch(text: query, bias: LocationBias(location: nil, radius: nil), filters: PlaceFilters(), limit: 5)
+                        .search(index: #require(PlacesIndex(image)), tsv: tsv)
+                }
+            }
+            #expect(indexed.places.first?.place.name == first, "\(query), indexed")
+        }
+        // Only a last `City`, and only after another word: `york` does not spell Yorkville,
+        // and `new` alone does not spell New York City.
+        #expect(try PlacesTestSupport.suggest("new", inFile: path).places.allSatisfy { $0.rank.tier == 1 })
+    }
+
     @Test func theCountryFilterExcludesOtherCountries() throws {
         var filters = PlaceFilters()
         filters.countries = ["US"]
