@@ -139,11 +139,11 @@ package enum MagickeyFind {
         manHelp: "Record the place each key or --text resolves to as a visit in the route graph FILE (routegraph(5)). See VISITS.",
         completion: .file, expected: "a file name"
     ) { $0.isEmpty ? nil : $0 }
-    static let at = Flag(
-        "at", value: "TIME", help: "with --graph: the time of the visits (Unix seconds or ISO 8601)",
+    static let at = Flag.at(
+        help: "with --graph: the time of the visits (Unix seconds or ISO 8601)",
         manHelp:
-            "With --graph: record the visits at TIME instead of now, as routegraph-visit --at: Unix seconds or ISO 8601 such as 2024-05-01T18:00:00+02:00.",
-        expected: "Unix seconds or ISO 8601 from 1970 to 9999, such as 2024-05-01T08:30:00Z", parse: TimeText.timestamp)
+            "With --graph: record the visits at TIME instead of now, as routegraph-visit --at: Unix seconds or ISO 8601 such as 2024-05-01T18:00:00+02:00."
+    )
 
     /// Runs magickey-find with `arguments` (without argv[0]) in `context`.
     package static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {

@@ -153,11 +153,11 @@ package enum MagickeySuggest {
     static let from = Flag(
         "from", value: "PLACE", help: "with --graph: predict what follows PLACE (default: the last place)",
         expected: "a place name", parse: RouteGraphVisit.placeName)
-    static let at = Flag(
-        "at", value: "TIME", help: "with --graph: predict as if it were TIME (Unix seconds or ISO 8601)",
+    static let at = Flag.at(
+        help: "with --graph: predict as if it were TIME (Unix seconds or ISO 8601)",
         manHelp:
-            "With --graph: predict as if it were TIME instead of now (the time of day whose habits count), as routegraph-suggest --at: Unix seconds or ISO 8601 such as 2024-05-01T18:00:00+02:00.",
-        expected: "Unix seconds or ISO 8601 from 1970 to 9999, such as 2024-05-01T08:30:00Z", parse: TimeText.timestamp)
+            "With --graph: predict as if it were TIME instead of now (the time of day whose habits count), as routegraph-suggest --at: Unix seconds or ISO 8601 such as 2024-05-01T18:00:00+02:00."
+    )
 
     /// Runs magickey-suggest with `arguments` (without argv[0]) in `context`.
     package static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {

@@ -311,15 +311,16 @@ enum RouteGraphSuggestFlags {
     ) { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
     static let successorsOnly = Flag(
         "successors-only", short: "s", help: "only places the from-place has an edge to")
-    static let at = Flag(
-        "at", value: "TIME", help: "suggest as if it were TIME: Unix seconds or ISO 8601 (default now)",
+    static let at = Flag.at(
+        help: "suggest as if it were TIME: Unix seconds or ISO 8601 (default now)",
         manHelp:
-            "Suggest as if it were TIME instead of now: the time of day whose habits count, and the time since arriving at the from-place. TIME is Unix seconds, or ISO 8601 such as 2024-05-01T18:00:00+02:00 (UTC when no offset is given), in the years 1970 to 9999, as for routegraph-visit --at.",
-        expected: "Unix seconds or ISO 8601 from 1970 to 9999, such as 2024-05-01T08:30:00Z", parse: TimeText.timestamp)
+            "Suggest as if it were TIME instead of now: the time of day whose habits count, and the time since arriving at the from-place. TIME is Unix seconds, or ISO 8601 such as 2024-05-01T18:00:00+02:00 (UTC when no offset is given), in the years 1970 to 9999, as for routegraph-visit --at."
+    )
     static let includeFrom = Flag(
         "include-from", help: "suggest the from-place too, (for completion)",
         manHelp:
-            "Suggest the from-place too, by its habit, after the places it has an edge to: completion uses it, so that the place just visited completes again.")
+            "Suggest the from-place too, by its habit, after the places it has an edge to: completion uses it, so that the place just visited completes again."
+    )
     static let halfLife = Flag(
         "half-life", value: "DURATION", help: "let old habits fade with this half-life (off by default)",
         manHelp:
@@ -333,13 +334,15 @@ enum RouteGraphSuggestFlags {
         "learn", values: "CMD[:N]", help: "with --generate=init-SHELL: record and complete CMD's places",
         manHelp:
             "With --generate=init-bash, init-zsh or init-fish: the set-up learns CMD (repeatable): each time CMD succeeds, its place argument is recorded in a graph of CMD's own, and Tab after CMD adds those places to its completion. CMD:N names the Nth argument that is not an option as the place. See SHELL SET-UP.",
-        expected: "a command name, or CMD:N") { LearnedCommand($0) }
+        expected: "a command name, or CMD:N"
+    ) { LearnedCommand($0) }
 
     static let jump = Flag(
         "jump", value: "NAME", help: "with --generate=init-SHELL: NAME QUERY jumps to a learned directory",
         manHelp:
             "With --generate=init-bash, init-zsh or init-fish: also learn cd and define NAME and NAMEi (none by default; z and zi are zoxide's). NAME QUERY... changes to the best learned directory that QUERY matches, by smartgrep's rules, in routegraph-suggest's order; NAME - goes back; NAMEi picks one with fzf, whose list reloads through routegraph-suggest as the query changes. See SHELL SET-UP.",
-        expected: "a command name") { ShellInit.isLearnable($0) ? $0 : nil }
+        expected: "a command name"
+    ) { ShellInit.isLearnable($0) ? $0 : nil }
 
     /// The table, in `--help` order.
     static let table: [FlagSpec] = [

@@ -86,7 +86,8 @@ package enum RouteGraphVisit {
             // Every PLACE given is checked before anything is recorded.
             var arguments: [VisitRequest.Visit?] = []
             for place in options.places {
-                arguments.append(place == "-" ? nil : VisitRequest.Visit(place: try checkedName(place, where: "place name"), time: options.time))
+                arguments.append(
+                    place == "-" ? nil : VisitRequest.Visit(place: try checkedName(place, where: "place name"), time: options.time))
             }
             let path = try GraphLocation.path(explicit: options.graph, environment: context.environment)
             let file: GraphFile
@@ -295,11 +296,11 @@ package struct RouteGraphVisitOptions {
 
 /// routegraph-visit's flags, each read as a typed value (see `Flag`).
 enum RouteGraphVisitFlags {
-    static let at = Flag(
-        "at", value: "TIME", help: "the time of the visits: Unix seconds or ISO 8601 (default now)",
+    static let at = Flag.at(
+        help: "the time of the visits: Unix seconds or ISO 8601 (default now)",
         manHelp:
-            "Record the visits at TIME instead of now: Unix seconds, or ISO 8601 such as 2024-05-01T08:30:00+02:00 (UTC when no offset is given). For importing old logs. TIME must lie in the years 1970 to 9999 (0 to 253402300799); a time outside is refused with status 2, and nothing is recorded.",
-        expected: "Unix seconds or ISO 8601 from 1970 to 9999, such as 2024-05-01T08:30:00Z", parse: TimeText.timestamp)
+            "Record the visits at TIME instead of now: Unix seconds, or ISO 8601 such as 2024-05-01T08:30:00+02:00 (UTC when no offset is given). For importing old logs. TIME must lie in the years 1970 to 9999 (0 to 253402300799); a time outside is refused with status 2, and nothing is recorded."
+    )
     static let timestamped = Flag(
         "timestamped", short: "t", help: "each input line is TIME<TAB>PLACE",
         manHelp:
