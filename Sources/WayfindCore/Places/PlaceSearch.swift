@@ -233,6 +233,14 @@ package final class PlaceSearch {
                 guard filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: index.categories[c])
                 else { return true }
             }
+            // The best key the row could have at its least possible distance, before the
+            // exact band's trigonometry.
+            if bias.location != nil {
+                let bound = RankKey(
+                    tier: mayBeWhole ? 0 : 1, band: bias.bandLowerBound(of: coordinate), importance: importance,
+                    ownName: mayBeWhole || mayBeOwn, order: r)
+                guard Self.qualifies(bound, best, limit: limit) else { return true }
+            }
             // Without an own word for every piece, only an alternate name can match; with
             // one, for a one-word query the own text matches (`matchesOwnText`).
             var key = RankKey(tier: 1, band: bias.band(of: coordinate), importance: importance, ownName: mayBeOwn, order: r)

@@ -82,14 +82,23 @@ package struct LocationBias: Sendable {
     static let maximumBand = 30
 
     /// The point, if any.
-    package var location: Coordinate?
+    package var location: Coordinate? {
+        didSet { cosineOfLatitude = Self.cosineOfLatitude(location) }
+    }
     /// The radius in metres.
     package var radius: Double
+    /// The cosine of the location's latitude, for `bandLowerBound(of:)`.
+    private var cosineOfLatitude: Double
 
     /// A bias around `location` with `radius` metres.
     package init(location: Coordinate?, radius: Double?) {
         self.location = location
         self.radius = max(radius ?? Self.defaultBiasRadius, 1)
+        cosineOfLatitude = Self.cosineOfLatitude(location)
+    }
+
+    private static func cosineOfLatitude(_ location: Coordinate?) -> Double {
+        location.map { Platform.cos($0.latitude * .pi / 180) } ?? 1
     }
 
     /// The band of `point`: 0 inside the radius, then 1 + ⌊log₂(d / r)⌋.
@@ -98,6 +107,29 @@ package struct LocationBias: Sendable {
         let d = location.distance(to: point)
         if d <= radius { return 0 }
         return min(Self.maximumBand, 1 + Int(Platform.log2(d / radius)))
+    }
+
+    /// A band no greater than `band(of:)`, without its trigonometry: a search over
+    /// millions of rows near a location (`s` at 12 M rows) skips the rows this already
+    /// puts out of reach, and spent half its time in `sin`, `asin` and `log2` before.
+    ///
+    /// It bounds the haversine `h = sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2)` from below with
+    /// `sin x ≥ 2x/π` on [0, π/2] and `cos φ ≥ 1 − φ²/2`, and `d = 2R asin √h ≥ 2R √h`;
+    /// then `⌊log₂⌋` of a slightly smaller distance, by its exponent.
+    @inline(__always)
+    package func bandLowerBound(of point: Coordinate) -> Int {
+        guard let location else { return 0 }
+        let radians = Double.pi / 180
+        let dLat = abs(point.latitude - location.latitude) * radians
+        var dLon = abs(point.longitude - location.longitude) * radians
+        if dLon > .pi { dLon = 2 * .pi - dLon }
+        let latitude = point.latitude * radians
+        let cosine = max(0, 1 - latitude * latitude / 2)
+        // (2/π · x/2)² = (x/π)².
+        let h = (dLat / .pi) * (dLat / .pi) + cosineOfLatitude * cosine * (dLon / .pi) * (dLon / .pi)
+        let d = 2 * Coordinate.earthRadius * h.squareRoot() * 0.999
+        guard d > radius, d.isFinite else { return 0 }
+        return min(Self.maximumBand, 1 + Int((d / radius).exponent))
     }
 }
 

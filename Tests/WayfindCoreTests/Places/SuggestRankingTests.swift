@@ -1,4 +1,5 @@
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCore
 
@@ -48,13 +49,14 @@ import Testing
         let line = PlacesTestSupport.geonamesLine
         var york = line(5_082_331, "York", "40.87", "-97.59", "PPLA2", "US", "NE", 7_766)
         york = york.replacingOccurrences(of: "York\tYork\t\t", with: "York\tYork\tJork,New York,York\t")
-        let text = [
-            york,
-            line(5_128_581, "New York City", "40.71", "-74.01", "PPL", "US", "NY", 8_804_190),
-            line(4_398_614, "Mexico", "39.17", "-91.88", "PPLA2", "US", "MO", 11_469),
-            line(3_530_597, "Mexico City", "19.43", "-99.13", "PPLC", "MX", "09", 12_294_193),
-            line(5_106_292, "Yorkville", "43.11", "-75.27", "PPL", "US", "NY", 2_600),
-        ].joined(separator: "\n") + "\n"
+        let text =
+            [
+                york,
+                line(5_128_581, "New York City", "40.71", "-74.01", "PPL", "US", "NY", 8_804_190),
+                line(4_398_614, "Mexico", "39.17", "-91.88", "PPLA2", "US", "MO", 11_469),
+                line(3_530_597, "Mexico City", "19.43", "-99.13", "PPLC", "MX", "09", 12_294_193),
+                line(5_106_292, "Yorkville", "43.11", "-75.27", "PPL", "US", "NY", 2_600),
+            ].joined(separator: "\n") + "\n"
         let path = try PlacesTestSupport.temporaryFile(text, name: "city.txt")
         let bytes = Array(text.utf8)
         let image = try PlacesIndex.build(tsv: bytes.withUnsafeBufferPointer { $0 })
@@ -112,5 +114,35 @@ import Testing
         #expect(bias.band(of: Coordinate(latitude: 0, longitude: 0.5)) == 0)
         #expect(bias.band(of: Coordinate(latitude: 0, longitude: 1.5)) == 1)
         #expect(bias.band(of: Coordinate(latitude: 0, longitude: 3)) == 2)
+    }
+
+    /// The search skips rows by `bandLowerBound` before it computes their band: it must
+    /// never exceed the band, anywhere on Earth (poles, the antimeridian, any radius), and
+    /// should be close enough to skip (within two bands here, for points over 1,000 km).
+    @Test func theBandLowerBoundNeverExceedsTheBand() {
+        var random = SplitMix64(seed: 31)
+        func coordinate() -> Coordinate {
+            let edge = random.next() % 8
+            let latitude = edge == 0 ? 90 : edge == 1 ? -90 : Double(random.next() % 180_001) / 1000 - 90
+            let longitude = edge == 2 ? 180 : edge == 3 ? -180 : Double(random.next() % 360_001) / 1000 - 180
+            return Coordinate(latitude: latitude, longitude: longitude)
+        }
+        var close = 0
+        var far = 0
+        for _ in 0..<20_000 {
+            let radius = [1.0, 500, 50_000, 1_000_000][Int(random.next() % 4)]
+            let bias = LocationBias(location: coordinate(), radius: radius)
+            let point =
+                random.next() % 4 == 0 ? Coordinate(latitude: bias.location!.latitude, longitude: -bias.location!.longitude) : coordinate()
+            let band = bias.band(of: point)
+            let bound = bias.bandLowerBound(of: point)
+            #expect(bound <= band, "\(bias.location!) \(point) radius \(radius)")
+            if bias.location!.distance(to: point) > 1_000_000 {
+                far += 1
+                if band - bound <= 2 { close += 1 }
+            }
+        }
+        #expect(close > far * 9 / 10, "\(close) of \(far)")
+        #expect(LocationBias(location: nil, radius: nil).bandLowerBound(of: Coordinate(latitude: 10, longitude: 10)) == 0)
     }
 }
