@@ -14,7 +14,8 @@
 ///    need not be typed (`SearchText.spellingWords`): `new york` spells New York City.
 /// 2. **Location bias** (with `--location`). Places inside `--distance` of the location
 ///    (`defaultBiasRadius` without it) come first; beyond it, places fall into bands that
-///    double in width (r–2r, 2r–4r, …), nearer bands first. Nothing is excluded. Bands,
+///    double in width (r–2r, 2r–4r, …), nearer bands first, up to the band that holds
+///    `farDistance` (3,000 km): beyond it, distance stops counting. Nothing is excluded. Bands,
 ///    not exact distances, so that importance still orders places at similar distances:
 ///    from Chicago, Springfield, Illinois (290 km) comes before Springfield, Missouri
 ///    (700 km); from Boston, Springfield, Massachusetts (125 km) comes first. The bias
@@ -80,13 +81,22 @@ package struct LocationBias: Sendable {
     package static let defaultBiasRadius = 50_000.0
     /// The last band: everything beyond 2³⁰ radii is one band (the Earth is smaller).
     static let maximumBand = 30
+    /// From the band that holds this distance on (3,000 km), distance stops counting: a
+    /// continent away, every place is far, and importance orders them. From Sydney,
+    /// `paris` is Paris, France, not Parys, South Africa (nearer by a third of the way),
+    /// and `london` is London, England, not London, Kiribati.
+    static let farDistance = 3_000_000.0
 
     /// The point, if any.
     package var location: Coordinate? {
         didSet { cosineOfLatitude = Self.cosineOfLatitude(location) }
     }
     /// The radius in metres.
-    package var radius: Double
+    package var radius: Double {
+        didSet { farBand = Self.farBand(radius: radius) }
+    }
+    /// The band of `farDistance`, the last one that counts.
+    private var farBand: Int
     /// The cosine of the location's latitude, for `bandLowerBound(of:)`.
     private var cosineOfLatitude: Double
 
@@ -95,18 +105,24 @@ package struct LocationBias: Sendable {
         self.location = location
         self.radius = max(radius ?? Self.defaultBiasRadius, 1)
         cosineOfLatitude = Self.cosineOfLatitude(location)
+        farBand = Self.farBand(radius: self.radius)
+    }
+
+    private static func farBand(radius: Double) -> Int {
+        radius >= farDistance ? 1 : min(maximumBand, 1 + Int(Platform.log2(farDistance / radius)))
     }
 
     private static func cosineOfLatitude(_ location: Coordinate?) -> Double {
         location.map { Platform.cos($0.latitude * .pi / 180) } ?? 1
     }
 
-    /// The band of `point`: 0 inside the radius, then 1 + ⌊log₂(d / r)⌋.
+    /// The band of `point`: 0 inside the radius, then 1 + ⌊log₂(d / r)⌋, at most the
+    /// band of `farDistance`.
     package func band(of point: Coordinate) -> Int {
         guard let location else { return 0 }
         let d = location.distance(to: point)
         if d <= radius { return 0 }
-        return min(Self.maximumBand, 1 + Int(Platform.log2(d / radius)))
+        return min(farBand, 1 + Int(Platform.log2(d / radius)))
     }
 
     /// A band no greater than `band(of:)`, without its trigonometry: a search over
@@ -129,7 +145,7 @@ package struct LocationBias: Sendable {
         let h = (dLat / .pi) * (dLat / .pi) + cosineOfLatitude * cosine * (dLon / .pi) * (dLon / .pi)
         let d = 2 * Coordinate.earthRadius * h.squareRoot() * 0.999
         guard d > radius, d.isFinite else { return 0 }
-        return min(Self.maximumBand, 1 + Int((d / radius).exponent))
+        return min(farBand, 1 + Int((d / radius).exponent))
     }
 }
 

@@ -20,7 +20,7 @@ package struct MagickeyOptions {
         static let distance = Flag(
             "distance", value: "METERS", help: "the radius of --location's bias (default 50000)",
             manHelp:
-                "The radius in metres around --location inside which places rank first (default 50000). Beyond it, bands of doubling width rank nearer places first.",
+                "The radius in metres around --location inside which places rank first (default 50000). Beyond it, bands of doubling width rank nearer places first, up to about 3000 km, beyond which distance no longer counts.",
             expected: "metres, a number > 0"
         ) { text -> Double? in
             guard let d = MagickeyOptions.numbers(text), d.count == 1, d[0] > 0 else { return nil }

@@ -43,7 +43,8 @@ package enum MagickeySuggest {
                 typed, so 'new york' spells New York City; extra words such as 'tx' in \
                 'paris tx' may pick the region or country); location bias, with --location \
                 (places within --distance, default 50 km, first, then bands of doubling \
-                width, nearer first; nothing is excluded); weighted importance; and \
+                width, nearer first, up to the band that holds 3000 km, beyond which \
+                distance no longer counts; nothing is excluded); weighted importance; and \
                 finally the gazetteer's order.
 
                 Importance is the population plus one, times 4 for capitals, 2 for seats of \

@@ -23,6 +23,20 @@ import WayfindTestSupport
         #expect(try PlacesTestSupport.suggest("paris").places.first?.place.label == "Paris, Île-de-France, France")
     }
 
+    /// A continent away, distance stops counting (`LocationBias.farDistance`): from
+    /// Sydney, Parys, South Africa (11,000 km) is not nearer than Paris (17,000 km) in any
+    /// way that matters, and importance decides.
+    @Test func aContinentAwayImportanceDecides() throws {
+        let sydney = Coordinate(latitude: -33.87, longitude: 151.21)
+        #expect(try PlacesTestSupport.suggest("paris", near: sydney).places.first?.place.label == "Paris, Île-de-France, France")
+        #expect(try PlacesTestSupport.suggest("london", near: sydney).places.first?.place.label == "London, England, United Kingdom")
+        // Nearer than that, bands still count (Springfield, Missouri is 700 km from Chicago).
+        let bias = LocationBias(location: Self.chicago, radius: nil)
+        #expect(
+            bias.band(of: Coordinate(latitude: 37.21, longitude: -93.29)) > bias.band(of: Coordinate(latitude: 39.8, longitude: -89.64)))
+        #expect(bias.band(of: sydney) == bias.band(of: Coordinate(latitude: 48.86, longitude: 2.35)))
+    }
+
     @Test func aRegionCodePicksTheRegion() throws {
         #expect(try PlacesTestSupport.suggest("paris tx").places.first?.place.label == "Paris, Texas, United States")
     }
