@@ -70,6 +70,10 @@ final class RegionWordCache {
             fields.append(names.admin1Name(country: country, code: admin1))
         }
         if SearchText.isLetterCode(admin1) { fields.append(admin1) }
-        return matchers.contains { matcher in fields.contains { !$0.isEmpty && matcher.matches($0) } }
+        let abbreviation = SearchText.abbreviation(country: country, admin1: admin1)
+        return matchers.contains { matcher in
+            fields.contains { !$0.isEmpty && matcher.matches($0) }
+                || abbreviation?.withUnsafeBufferPointer { matcher.matches($0) } == true
+        }
     }
 }

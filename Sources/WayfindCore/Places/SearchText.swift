@@ -26,11 +26,45 @@ package enum SearchText {
         if isLetterCode(a1) {
             appendField(a1, to: &text)
         }
+        if let abbreviation = abbreviation(country: row.field(.countryCode), admin1: a1) {
+            abbreviation.withUnsafeBufferPointer { appendField($0, to: &text) }
+        }
         if row.schema.column(.admin1Name) != nil {
             appendField(row.field(.admin1Name), to: &text)
         } else if let names {
             appendField(names.admin1Name(country: row.field(.countryCode), code: a1), to: &text)
         }
+    }
+
+    /// The short name people type for a row's country or region that the gazetteer
+    /// spells otherwise: `usa`, `uk` and `uae`, and the postal abbreviations of Canada's
+    /// provinces and Australia's states, whose GeoNames codes are numbers (`02` for
+    /// British Columbia). So `chicago usa`, `london uk`, `vancouver bc` and `sydney nsw`
+    /// find their places, in the embedded gazetteer and in every `--places` file alike.
+    package static func abbreviation(country: UnsafeBufferPointer<UInt8>, admin1: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard country.count == 2 else { return nil }
+        switch (country[0], country[1]) {
+        case (0x55, 0x53): return countryAbbreviations[0]  // US
+        case (0x47, 0x42): return countryAbbreviations[1]  // GB
+        case (0x41, 0x45): return countryAbbreviations[2]  // AE
+        case (0x43, 0x41): return regionAbbreviation(admin1, in: canadianProvinces)  // CA
+        case (0x41, 0x55): return regionAbbreviation(admin1, in: australianStates)  // AU
+        default: return nil
+        }
+    }
+
+    private static let countryAbbreviations = ["USA", "UK", "UAE"].map { Array($0.utf8) }
+    /// GeoNames' admin-1 codes `01`… of Canada, in order (`06` is unused).
+    private static let canadianProvinces = ["AB", "BC", "MB", "NB", "NL", "", "NS", "ON", "PE", "QC", "SK", "YT", "NT", "NU"]
+        .map { Array($0.utf8) }
+    /// GeoNames' admin-1 codes `01`… of Australia, in order.
+    private static let australianStates = ["ACT", "NSW", "NT", "QLD", "SA", "TAS", "VIC", "WA"].map { Array($0.utf8) }
+
+    private static func regionAbbreviation(_ code: UnsafeBufferPointer<UInt8>, in table: [[UInt8]]) -> [UInt8]? {
+        guard code.count == 2, code[0] &- 0x30 < 10, code[1] &- 0x30 < 10 else { return nil }
+        let number = Int(code[0] &- 0x30) * 10 + Int(code[1] &- 0x30)
+        guard number >= 1, number <= table.count, !table[number - 1].isEmpty else { return nil }
+        return table[number - 1]
     }
 
     /// Whether an admin-1 code is letters (`TX`), which a reader may type, rather than

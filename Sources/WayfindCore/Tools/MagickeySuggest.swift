@@ -18,7 +18,9 @@ package enum MagickeySuggest {
             line: the label ('Name, Region, Country'), a tab, the magicKey, a tab, and \
             isCollection ('true' or 'false'). Give the magicKey to magickey-find to get the \
             place's coordinates. Words match as in smartgrep: 'sao paulo', 'paris tx', \
-            'zurich' and 'krakow' work. A query that names a category ('capitals', \
+            'zurich' and 'krakow' work, and so do 'usa', 'uk', 'uae' and Canada's and \
+            Australia's province and state abbreviations ('vancouver bc', 'sydney nsw'). \
+            A query that names a category ('capitals', \
             'admin seat', or a value of a --places file's category column, such as \
             'coffee') is also suggested as a collection. With --graph, the places a \
             route graph predicts are suggested too, ranked with the others (see PREDICTION).

@@ -19,7 +19,8 @@ import WayfindTestSupport
             // country_code country_name admin1_code admin1_name population timezone
             lines.append(
                 [
-                    f[0], f[1], f[2], f[3], f[4], f[5], "P", f[6].isEmpty ? "PPL" : f[6], f[8], "", f[10], "", "", "", f[12], "", "0", f[13],
+                    f[0], f[1], f[2], f[3], f[4], f[5], "P", f[6].isEmpty ? "PPL" : f[6], f[8], "", f[10], "", "", "", f[12], "", "0",
+                    f[13],
                     "2024-01-01",
                 ].joined(separator: "\t"))
         }
@@ -55,7 +56,10 @@ import WayfindTestSupport
         #expect(viaIndex.fingerprint == scanned.fingerprint)
     }
 
-    @Test(arguments: ["s", "sa", "san", "paris", "san jose", "new york", "springfield", "sao paulo", "moskva", "東京", "paris tx", "m", "x", "roma", "mexico", "salt lake", "new york city", "city"])
+    @Test(arguments: [
+        "s", "sa", "san", "paris", "san jose", "new york", "springfield", "sao paulo", "moskva", "東京", "paris tx", "m", "x", "roma",
+        "mexico", "salt lake", "new york city", "city", "london uk", "vancouver bc", "sydney nsw", "usa",
+    ])
     func typeAheadQueriesFindWhatTheScanFinds(query: String) throws {
         try Self.compare(query, near: nil, limit: 5)
         try Self.compare(query, near: Coordinate(latitude: 41.88, longitude: -87.63), limit: 5)
@@ -109,7 +113,8 @@ import WayfindTestSupport
     /// Found by the fuzz target: a TSV without a category column has one category, the
     /// empty one, which the index must keep.
     @Test func aGazetteerWithoutCategoriesIsSearchedThroughItsIndex() throws {
-        let geocoder = try Geocoder(tsv: Array("name\tlatitude\tlongitude\r\n{Brace} Corner\t10.5\t20.25\r\nSão Paulo\t-23.5\t-46.6\r\n".utf8))
+        let geocoder = try Geocoder(
+            tsv: Array("name\tlatitude\tlongitude\r\n{Brace} Corner\t10.5\t20.25\r\nSão Paulo\t-23.5\t-46.6\r\n".utf8))
         #expect(try geocoder.suggest("sao").map(\.text) == ["São Paulo"])
     }
 }

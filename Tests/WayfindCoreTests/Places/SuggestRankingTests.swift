@@ -37,6 +37,16 @@ import WayfindTestSupport
         #expect(bias.band(of: sydney) == bias.band(of: Coordinate(latitude: 48.86, longitude: 2.35)))
     }
 
+    /// What people type for a country or region that the gazetteer spells otherwise.
+    @Test(arguments: [
+        ("london uk", "London, England, United Kingdom"), ("chicago usa", "Chicago, Illinois, United States"),
+        ("vancouver bc", "Vancouver, British Columbia, Canada"), ("sydney nsw", "Sydney, New South Wales, Australia"),
+        ("perth wa", "Perth, Western Australia, Australia"), ("dubai uae", "Dubai, Dubayy, United Arab Emirates"),
+    ])
+    func commonAbbreviationsPickTheCountryOrRegion(query: String, label: String) throws {
+        #expect(try PlacesTestSupport.suggest(query).places.first?.place.label == label)
+    }
+
     @Test func aRegionCodePicksTheRegion() throws {
         #expect(try PlacesTestSupport.suggest("paris tx").places.first?.place.label == "Paris, Texas, United States")
     }
