@@ -37,6 +37,9 @@ package final class PlaceSearch {
     private let startsQueryWord: [Bool]
     /// The query as typed, lower case, its words separated by single spaces.
     private let typed: String
+    /// Whether the query is short (`RankKey.shortQueryLetters`): its whole-name matches
+    /// then rank in tier 1.
+    let isShort: Bool
     package let bias: LocationBias
     package let filters: PlaceFilters
     /// How many places to return.
@@ -56,6 +59,9 @@ package final class PlaceSearch {
         for word in queryWords { if let first = word.first { starts[Int(first)] = true } }
         startsQueryWord = starts
         typed = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+        isShort = queryWords.count == 1 && queryWords.allSatisfy {
+            String(decoding: $0, as: UTF8.self).unicodeScalars.count <= RankKey.shortQueryLetters
+        }
         self.bias = bias
         self.filters = filters
         self.limit = limit
@@ -81,8 +87,9 @@ package final class PlaceSearch {
         return text.withUnsafeBufferPointer { matcher.matches($0) }
     }
 
-    /// Whether the query words spell `form` whole: every word of it is a query word.
-    func spells(_ form: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether the query words spell `form`, a name or (`alternate`) an alternate name,
+    /// whole: every word of it is a query word (see `SearchText.spellingWords`).
+    func spells(_ form: UnsafeBufferPointer<UInt8>, alternate: Bool = false) -> Bool {
         guard let p = form.baseAddress, !form.isEmpty else { return false }
         // A name begins with its first word; most alternate names are rejected here.
         let (value, _) = UTF8Decoding.decode(p, end: p + form.count)
@@ -94,7 +101,7 @@ package final class PlaceSearch {
                 return false
             }
         }
-        let words = SearchText.spellingWords(form)
+        let words = SearchText.spellingWords(form, alternate: alternate)
         return !words.isEmpty && words.allSatisfy { queryWords.contains($0) }
     }
 
@@ -103,12 +110,18 @@ package final class PlaceSearch {
         row.field(.alternateNames).split(separator: 0x2C).map { UnsafeBufferPointer(rebasing: $0) }
     }
 
+    /// The best key a row of this band and importance can have: a whole-name match of its
+    /// own name (tier 0, or tier 1 and weighted for a short query).
+    func wholeNameKey(band: Int, importance: Double, order: Int) -> RankKey {
+        RankKey(tier: isShort ? 1 : 0, band: band, importance: importance, ownName: true, wholeName: true, order: order)
+    }
+
     /// For a row the query matches: whether the query spells its name whole (tier 0 of
     /// `RankKey`), and with which name: true for its own name or ASCII name, false for an
     /// alternate name only; nil when it spells no name (tier 1).
     func wholeName(_ row: PlaceRow) -> Bool? {
         if spells(row.field(.name)) || spells(row.field(.asciiName)) { return true }
-        for form in Self.alternates(row) where spells(form) { return false }
+        for form in Self.alternates(row) where spells(form, alternate: true) { return false }
         return nil
     }
 
@@ -121,7 +134,9 @@ package final class PlaceSearch {
         _ row: PlaceRow, names: RegionNames?, band: Int, importance: Double, order: Int, qualifies: (RankKey) -> Bool
     ) -> RankKey? {
         let whole = wholeName(row)
-        var key = RankKey(tier: whole == nil ? 1 : 0, band: band, importance: importance, ownName: whole ?? true, order: order)
+        var key = RankKey(
+            tier: whole == nil || isShort ? 1 : 0, band: band, importance: importance, ownName: whole ?? true,
+            wholeName: whole != nil, order: order)
         guard qualifies(key) else { return nil }
         if whole == nil { key.ownName = matchesOwnText(row, names: names) }
         return key
@@ -135,7 +150,7 @@ package final class PlaceSearch {
         let forms = Self.alternates(row)
         // Of spellings with as many words, the one as typed (`Roma`, not `Róma`, for `roma`).
         var spelled: (form: UnsafeBufferPointer<UInt8>, words: Int, asTyped: Bool)? = nil
-        for form in forms where spells(form) {
+        for form in forms where spells(form, alternate: true) {
             let words = SearchText.words(form).count
             let asTyped = String(decoding: form, as: UTF8.self).lowercased() == typed
             if words > spelled?.words ?? 0 || (words == spelled!.words && asTyped && !spelled!.asTyped) {
@@ -164,7 +179,7 @@ package final class PlaceSearch {
     func found(_ row: PlaceRow, names: RegionNames?, key: RankKey) -> FoundPlace {
         let place = Place(row: row, names: names)
         return FoundPlace(
-            place: place, rank: key, score: matchScore(tier: key.tier, queryLetters: queryLetters, name: place.name),
+            place: place, rank: key, score: matchScore(tier: key.wholeName ? 0 : 1, queryLetters: queryLetters, name: place.name),
             matched: key.ownName ? nil : matchedAlternate(row, names: names))
     }
 
@@ -224,7 +239,7 @@ package final class PlaceSearch {
                 prefixesMayEnter = false
             }
             if !prefixesMayEnter {
-                guard Self.qualifies(RankKey(tier: 0, band: 0, importance: importance, ownName: true, order: r), best, limit: limit)
+                guard Self.qualifies(wholeNameKey(band: 0, importance: importance, order: r), best, limit: limit)
                 else { return false }
                 guard mayBeWhole else { return true }
             }
@@ -236,9 +251,11 @@ package final class PlaceSearch {
             // The best key the row could have at its least possible distance, before the
             // exact band's trigonometry.
             if bias.location != nil {
-                let bound = RankKey(
-                    tier: mayBeWhole ? 0 : 1, band: bias.bandLowerBound(of: coordinate), importance: importance,
-                    ownName: mayBeWhole || mayBeOwn, order: r)
+                let band = bias.bandLowerBound(of: coordinate)
+                let bound =
+                    mayBeWhole
+                    ? wholeNameKey(band: band, importance: importance, order: r)
+                    : RankKey(tier: 1, band: band, importance: importance, ownName: mayBeOwn, order: r)
                 guard Self.qualifies(bound, best, limit: limit) else { return true }
             }
             // Without an own word for every piece, only an alternate name can match; with
@@ -258,10 +275,8 @@ package final class PlaceSearch {
                 Self.insert(r, key: key, into: &best, limit: limit)
                 return true
             }
-            var probe = key
-            probe.tier = 0
-            probe.ownName = true
-            guard Self.qualifies(probe, best, limit: limit) else { return true }
+            guard Self.qualifies(wholeNameKey(band: key.band, importance: importance, order: r), best, limit: limit)
+            else { return true }
             try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: index.line(ofRow: r))
             if !indexIsExact && !matches(row, names: index) { return true }
             guard

@@ -147,14 +147,14 @@ extension PlacesIndex {
             spelled.removeAll(keepingCapacity: true)
             // A name spelled by one word alone (`San`, `Bora Bora`, `Mexico City`: see
             // `SearchText.spellingWords`) marks that word's posting.
-            func noteForm(_ form: UnsafeBufferPointer<UInt8>) {
-                let words = SearchText.spellingWords(form)
+            func noteForm(_ form: UnsafeBufferPointer<UInt8>, alternate: Bool = false) {
+                let words = SearchText.spellingWords(form, alternate: alternate)
                 if let first = words.first, words.allSatisfy({ $0 == first }) { spelled.append(number(first)) }
             }
             noteForm(row.field(.name))
             noteForm(row.field(.asciiName))
             for form in PlaceSearch.alternates(row) {
-                noteForm(form)
+                noteForm(form, alternate: true)
                 for word in SearchText.words(form, joined: true) {
                     let id = number(word)
                     if !ownIDs.contains(id) && !alternateIDs.contains(id) { alternateIDs.append(id) }

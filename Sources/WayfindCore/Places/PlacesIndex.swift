@@ -68,7 +68,7 @@
 /// scanned.
 package struct PlacesIndex {
     /// The index format; bump it with the layout.
-    package static let version: UInt32 = 5
+    package static let version: UInt32 = 6
     /// The bit of a posting set when its word is in the row's alternate names only (row
     /// numbers stay below it: a gazetteer has fewer than 2³¹ rows).
     package static let alternateOnly: UInt32 = 1 << 31

@@ -149,7 +149,7 @@ extension Geocoder {
         let letters = min(text.unicodeScalars.filter { !$0.properties.isWhitespace }.count, B.trustedLetters)
         for (rank, found) in result.places.enumerated() {
             var geocoder = B.letterTrust * Double(letters) / Double(1 + rank)
-            if rank == 0 && found.rank.tier == 0 && found.rank.ownName { geocoder = max(geocoder, B.wholeNameScore) }
+            if rank == 0 && found.rank.wholeName && found.rank.ownName { geocoder = max(geocoder, B.wholeNameScore) }
             if let i = candidates.firstIndex(where: { $0.found.place.offset == found.place.offset }) {
                 candidates[i].geocoder = geocoder
                 candidates[i].found.matched = found.matched

@@ -143,10 +143,22 @@ package enum SearchText {
     /// and `salt lake` Salt Lake City (`new york city` still does). Without this, a
     /// gazetteer whose New York City has no alternate name `New York` (GeoNames'
     /// cities500) ranked York, Nebraska, whose alternate names include it, first.
-    package static func spellingWords(_ form: UnsafeBufferPointer<UInt8>) -> [[UInt8]] {
+    ///
+    /// An alternate name that is a code (`isCode`: `SAN`, `LON`, `NYC`) spells nothing:
+    /// GeoNames gives cities their airport codes, and `san` near San Francisco put San
+    /// Diego first, `lon` London before the London a user stood in. Codes still match as
+    /// prefixes, ranked by importance (`nyc` finds New York City).
+    package static func spellingWords(_ form: UnsafeBufferPointer<UInt8>, alternate: Bool = false) -> [[UInt8]] {
+        if alternate && isCode(form) { return [] }
         var words = words(form)
         if words.count > 1, words.last == optionalLastWord { words.removeLast() }
         return words
+    }
+
+    /// Whether an alternate name is a code rather than a name: two to four capital letters
+    /// A–Z (`SAN`, `NYC`, `UTR`).
+    package static func isCode(_ form: UnsafeBufferPointer<UInt8>) -> Bool {
+        (2...4).contains(form.count) && form.allSatisfy { $0 &- 0x41 < 26 }
     }
 
     /// The last word a name may be spelled without (see `spellingWords`).

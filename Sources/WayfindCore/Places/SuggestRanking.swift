@@ -11,7 +11,11 @@
 ///    spells Paris (France) and Paris (Texas) but only starts Parisot; `san jose` spells
 ///    San José, not San Jose del Monte; `paris tx` still spells Paris, the extra word
 ///    picking the region; `roma` spells Rome's alternate name Roma. A last word `City`
-///    need not be typed (`SearchText.spellingWords`): `new york` spells New York City.
+///    need not be typed (`SearchText.spellingWords`): `new york` spells New York City;
+///    an alternate name that is a code (`SAN`) spells nothing. A short query (one word of
+///    at most `shortQueryLetters`) is still being typed: its whole-name matches stay in
+///    tier 1 and weigh `shortWholeNameAdvantage` in the importance, so `tok` gives Tokyo
+///    before Tok, Alaska, and `san` near San Francisco gives San Francisco.
 /// 2. **Location bias** (with `--location`). Places inside `--distance` of the location
 ///    (`defaultBiasRadius` without it) come first; beyond it, places fall into bands that
 ///    double in width (r–2r, 2r–4r, …), nearer bands first, up to the band that holds
@@ -31,8 +35,12 @@
 ///    suburb, and Springfield, Illinois (a state capital) ties up with larger namesakes.
 /// 4. File order, so equal keys always come out the same way.
 package struct RankKey: Comparable, Sendable {
-    /// 0 for a whole-name match, 1 for a prefix.
+    /// 0 for a whole-name match, 1 for a prefix, and for a whole-name match of a short
+    /// query (`wholeName` then says so).
     package var tier: Int
+    /// Whether the query spells a name of the place whole (tier 0, or tier 1 for a short
+    /// query, where it weighs `shortWholeNameAdvantage`).
+    package var wholeName: Bool
     /// The distance band: 0 inside the radius (or no location given).
     package var band: Int
     /// Importance (`placeImportance`), higher first once weighted by `ownName`.
@@ -50,10 +58,22 @@ package struct RankKey: Comparable, Sendable {
     /// times its size that merely has the name in another language, small enough that a
     /// capital or a city a hundred times larger wins over a village whose own name it is.
     package static let ownNameAdvantage = 10.0
+    /// A query of one word of at most this many letters is short: its whole-name matches
+    /// are not a tier of their own. Three letters are more often the start of a name
+    /// being typed (`tok`, `san`, `dal`) than a whole one, and a village spelled whole
+    /// (Tok, Alaska; San, Mali) came before Tokyo, or before San Francisco when standing
+    /// in it.
+    package static let shortQueryLetters = 4
+    /// What a whole-name match of a short query weighs, as a factor of importance (10):
+    /// `bath` still gives Bath before Bathinda (three times its size), `tok` Tokyo
+    /// before Tok; nearer bands still come first.
+    package static let shortWholeNameAdvantage = 100.0
 
-    /// A key; `ownName` defaults to true (places found by key or by collection).
-    package init(tier: Int, band: Int, importance: Double, ownName: Bool = true, order: Int) {
+    /// A key; `ownName` defaults to true (places found by key or by collection), and
+    /// `wholeName` to whether the tier is 0.
+    package init(tier: Int, band: Int, importance: Double, ownName: Bool = true, wholeName: Bool? = nil, order: Int) {
         self.tier = tier
+        self.wholeName = wholeName ?? (tier == 0)
         self.band = band
         self.importance = importance
         self.ownName = ownName
@@ -61,9 +81,13 @@ package struct RankKey: Comparable, Sendable {
     }
 
     /// The importance the order compares: `importance`, times `ownNameAdvantage` for an
-    /// own-name match.
+    /// own-name match, and times `shortWholeNameAdvantage` for a short query's whole name.
     @inline(__always)
-    package var weightedImportance: Double { ownName ? importance * Self.ownNameAdvantage : importance }
+    package var weightedImportance: Double {
+        var weighted = ownName ? importance * Self.ownNameAdvantage : importance
+        if wholeName && tier == 1 { weighted *= Self.shortWholeNameAdvantage }
+        return weighted
+    }
 
     package static func < (a: RankKey, b: RankKey) -> Bool {
         if a.tier != b.tier { return a.tier < b.tier }

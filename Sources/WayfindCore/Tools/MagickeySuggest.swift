@@ -42,8 +42,11 @@ package enum MagickeySuggest {
                 Suggestions are ordered by, in turn: whole name before prefix (a place whose \
                 name or an alternate name is fully spelled by the query words comes first: \
                 'paris' spells Paris but only starts Parisot; a last word City need not be \
-                typed, so 'new york' spells New York City; extra words such as 'tx' in \
-                'paris tx' may pick the region or country); location bias, with --location \
+                typed, so 'new york' spells New York City; an alternate name that is a code \
+                such as SAN spells nothing; extra words such as 'tx' in 'paris tx' may pick \
+                the region or country; for a query of one word of at most 4 letters, being \
+                typed on, a whole name is no tier but weighs 100 times in the importance, so \
+                'tok' gives Tokyo before Tok, Alaska); location bias, with --location \
                 (places within --distance, default 50 km, first, then bands of doubling \
                 width, nearer first, up to the band that holds 3000 km, beyond which \
                 distance no longer counts; nothing is excluded); weighted importance; and \

@@ -76,9 +76,14 @@ import Testing
     static let illinois = Coordinate(latitude: 40.0, longitude: -89.6)
 
     @Test func aCapitalWinsOnAnAlternateNameOverATownWithTheSameAlternateName() throws {
+        // (`roma` is a short query, `RankKey.shortQueryLetters`: a whole alternate name
+        // weighs `shortWholeNameAdvantage`, not a tier, so Bucharest, whose country Romania
+        // it starts, comes before Rome, New York. A longer query keeps the tier.)
         let places = try PlacesTestSupport.suggest("roma", limit: 2).places
-        #expect(places.map(\.place.label) == ["Rome, Lazio, Italy", "Rome, New York, United States"])
-        #expect(places.map(\.matched) == ["Roma", "Roma"])
+        #expect(places.first?.place.label == "Rome, Lazio, Italy")
+        #expect(places.first?.matched == "Roma")
+        let moscows = try PlacesTestSupport.suggest("moskva", limit: 2).places
+        #expect(moscows.map(\.place.label) == ["Moscow, Moskva, Russia", "Moscow, Idaho, United States"])
     }
 
     @Test func theLocationBiasBeatsAnAlternateNameInAnotherCountry() throws {

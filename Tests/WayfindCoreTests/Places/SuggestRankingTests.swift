@@ -23,6 +23,19 @@ import WayfindTestSupport
         #expect(try PlacesTestSupport.suggest("paris").places.first?.place.label == "Paris, Île-de-France, France")
     }
 
+    /// A short query is typed on: a village spelled whole does not come before the city
+    /// the query starts, nor before the places near the user (`RankKey.shortQueryLetters`).
+    @Test func aShortQueryFindsTheCityItStartsBeforeAVillageItSpells() throws {
+        #expect(try PlacesTestSupport.suggest("tok").places.first?.place.label == "Tokyo, Japan")
+        let sanFrancisco = Coordinate(latitude: 37.77, longitude: -122.42)
+        #expect(
+            try PlacesTestSupport.suggest("san", near: sanFrancisco).places.first?.place.label
+                == "San Francisco, California, United States")
+        // A whole name still weighs: Bath before Bathinda, three times its size.
+        #expect(try PlacesTestSupport.suggest("bath").places.first?.place.label == "Bath, England, United Kingdom")
+        #expect(try PlacesTestSupport.suggest("bath").places.first?.rank.wholeName == true)
+    }
+
     /// A continent away, distance stops counting (`LocationBias.farDistance`): from
     /// Sydney, Parys, South Africa (11,000 km) is not nearer than Paris (17,000 km) in any
     /// way that matters, and importance decides.
