@@ -34,9 +34,9 @@
 ///
 /// Example, at `bo` near Boston (2 letters): Home in Boston (graph 8) scores 8; a bakery
 /// in Bolton visited a few times (graph 0.3, 10 km away) about 0.27; Boston, the
-/// geocoder's first, 2 · 0.05 = 0.1; a shop in Bourne visited once one evening (graph
-/// 0.05, 80 km) 0.03; Brookline, the geocoder's second, 0.05. Order: Home, the bakery,
-/// Boston, Brookline, the shop.
+/// geocoder's first, 2 · 0.02 = 0.04; a shop in Bourne visited once one evening (graph
+/// 0.05, 80 km) 0.03; Brookline, the geocoder's second, 0.02. Order: Home, the bakery,
+/// Boston, the shop, Brookline.
 ///
 /// With no text, the predictions come alone, in the graph's order. A graph place is
 /// tied to a gazetteer row by its label (`Place.label`, what magickey-find prints): the
@@ -46,12 +46,14 @@
 
 /// The constants of the blend, each with its reason (see the essay above).
 enum PredictiveBlend {
-    /// What the geocoder's first place is worth per typed letter, in trips (0.05): about
+    /// What the geocoder's first place is worth per typed letter, in trips (0.02): about
     /// the score of a place visited once, at another time of day, by someone with a
-    /// hundred visits. Tuned on the replay's tuning half (bench/replay/tune.py): 0.03 to
-    /// 0.08 do about as well; from 0.15 up, new places push out the graph's favourites
-    /// and top-5 falls below the hand merge's.
-    static let letterTrust = 0.05
+    /// hundred visits. Tuned on the replay's tuning half (bench/replay/tune.py): 0.05 did
+    /// as well until the geocoder learned short queries (2026-11-27), then fell 0.2
+    /// points under the hand merge at three letters; 0.02 is at or above it at every
+    /// count. From 0.15 up, new places push out the graph's favourites and top-5 falls
+    /// below the hand merge's.
+    static let letterTrust = 0.02
     /// Letters beyond this add no trust (4): by then a prefix names few places, and a
     /// habit of the same name must still come first.
     static let trustedLetters = 4
