@@ -112,32 +112,20 @@ package struct LocationBias: Sendable {
     static let farDistance = 3_000_000.0
 
     /// The point, if any.
-    package var location: Coordinate? {
-        didSet { cosineOfLatitude = Self.cosineOfLatitude(location) }
-    }
+    package let location: Coordinate?
     /// The radius in metres.
-    package var radius: Double {
-        didSet { farBand = Self.farBand(radius: radius) }
-    }
+    package let radius: Double
     /// The band of `farDistance`, the last one that counts.
-    private var farBand: Int
+    private let farBand: Int
     /// The cosine of the location's latitude, for `bandLowerBound(of:)`.
-    private var cosineOfLatitude: Double
+    private let cosineOfLatitude: Double
 
     /// A bias around `location` with `radius` metres.
     package init(location: Coordinate?, radius: Double?) {
         self.location = location
         self.radius = max(radius ?? Self.defaultBiasRadius, 1)
-        cosineOfLatitude = Self.cosineOfLatitude(location)
-        farBand = Self.farBand(radius: self.radius)
-    }
-
-    private static func farBand(radius: Double) -> Int {
-        radius >= farDistance ? 1 : min(maximumBand, 1 + Int(Platform.log2(farDistance / radius)))
-    }
-
-    private static func cosineOfLatitude(_ location: Coordinate?) -> Double {
-        location.map { Platform.cos($0.latitude * .pi / 180) } ?? 1
+        farBand = self.radius >= Self.farDistance ? 1 : min(Self.maximumBand, 1 + Int(Platform.log2(Self.farDistance / self.radius)))
+        cosineOfLatitude = location.map { Platform.cos($0.latitude * .pi / 180) } ?? 1
     }
 
     /// The band of `point`: 0 inside the radius, then 1 + ⌊log₂(d / r)⌋, at most the

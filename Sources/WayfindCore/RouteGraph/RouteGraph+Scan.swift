@@ -90,33 +90,34 @@ extension RouteGraph {
             if isNeeded { needed.append(index) } else { habits[index] = habit }
         }
         var best = BestCandidates(room: room)
-        if room > 0, let filter {
-            // Best first, so that the filter, which costs more than the rest of a record,
-            // runs only until `room` records (and their ties) have passed it.
+        if room > 0 {
+            // With a filter, which costs more than the rest of a record, the records are
+            // ranked first and filtered best first, only until `room` of them (and their
+            // ties) have passed it; without, the best are kept as they come.
             var ranked: [Candidate] = []
             for (index, habit) in habits.enumerated() {
                 guard let habit else { continue }
-                let score = score(trips: 0, habit: habit, allHabits: allHabits)
-                guard !request.positiveOnly || score > 0 else { continue }
-                ranked.append(Candidate(place: index, score: score, time: contents.records[index].timeValue))
+                let candidate = Candidate(
+                    place: index, score: score(trips: 0, habit: habit, allHabits: allHabits), time: contents.records[index].timeValue)
+                guard !request.positiveOnly || candidate.score > 0 else { continue }
+                if filter != nil {
+                    ranked.append(candidate)
+                } else if best.admits(score: candidate.score, time: candidate.time) {
+                    best.append(candidate)
+                }
             }
-            ranked.sort { ranksBefore(score: $0.score, time: $0.time, score: $1.score, time: $1.time) == true }
-            for candidate in ranked {
-                guard best.admits(score: candidate.score, time: candidate.time) else { break }
-                guard PlaceName.withDisplay(contents.bytes(of: contents.records[candidate.place].name, in: bytes), filter)
-                else { continue }
-                best.append(candidate)
-                if best.list.count == room { best.cut() }
+            if let filter {
+                ranked.sort { ranksBefore(score: $0.score, time: $0.time, score: $1.score, time: $1.time) == true }
+                for candidate in ranked {
+                    guard best.admits(score: candidate.score, time: candidate.time) else { break }
+                    guard PlaceName.withDisplay(contents.bytes(of: contents.records[candidate.place].name, in: bytes), filter)
+                    else { continue }
+                    best.append(candidate)
+                    if best.list.count == room { best.cut() }
+                }
+            } else {
+                best.cut()
             }
-        } else if room > 0 {
-            for (index, habit) in habits.enumerated() {
-                guard let habit else { continue }
-                let score = score(trips: 0, habit: habit, allHabits: allHabits)
-                let time = contents.records[index].timeValue
-                guard !request.positiveOnly || score > 0, best.admits(score: score, time: time) else { continue }
-                best.append(Candidate(place: index, score: score, time: time))
-            }
-            best.cut()
         }
 
         // The small graph, and its answer.
