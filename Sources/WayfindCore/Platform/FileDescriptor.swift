@@ -199,19 +199,22 @@ package enum Platform {
     }
 
     /// The last `byte` in `[start, start+count)`, or nil: glibc's `memrchr`, which Swift's
-    /// Glibc module does not export. Eight bytes at a time (a line start is usually a few
-    /// dozen bytes back), then a byte at a time within the word that holds a match.
+    /// Glibc module does not export. Sixteen bytes at a time (`SIMD16` compiles to one
+    /// compare and one mask test), the match found in its block from the compare's bytes
+    /// read as two words; the last few bytes one at a time.
     @inline(__always)
     package static func findLastByte(_ byte: UInt8, in start: UnsafePointer<UInt8>, count: Int) -> UnsafePointer<UInt8>? {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let pattern = UInt64(byte) &* ones
+        let pattern = SIMD16<UInt8>(repeating: byte)
         var index = count
-        while index >= 8 {
-            // A byte of `word` is zero exactly where the byte matches; the test below is
-            // non-zero exactly when some byte is zero.
-            let word = UnsafeRawPointer(start + (index &- 8)).loadUnaligned(as: UInt64.self) ^ pattern
-            if (word &- ones) & ~word & (ones << 7) != 0 { break }
-            index &-= 8
+        while index >= 16 {
+            let matches = UnsafeRawPointer(start + (index &- 16)).loadUnaligned(as: SIMD16<UInt8>.self) .== pattern
+            if any(matches) {
+                // 0xFF where a byte matches, read as two words (the first byte lowest).
+                let words = unsafeBitCast(SIMD16<UInt8>(repeating: 0).replacing(with: 0xFF, where: matches), to: SIMD2<UInt64>.self)
+                let bit = words[1] != 0 ? 127 &- words[1].leadingZeroBitCount : 63 &- words[0].leadingZeroBitCount
+                return start + (index &- 16 &+ bit &>> 3)
+            }
+            index &-= 16
         }
         while index > 0 {
             index &-= 1

@@ -82,12 +82,21 @@ public struct GraphFile: Sendable {
         -> [Suggestion]
     {
         let stringFilter = filter.map(RouteGraph.stringFilter)
-        guard let (file, contents) = try read(locked: false, keepingHours: true) else {
+        // First only the edges leaving the from-place; should the scan need others, or
+        // the from-place not be the one guessed, every edge.
+        guard let (file, contents) = try read(locked: false, keepingHours: true, edges: GraphFileContents.edges(for: request)) else {
             return RouteGraph().suggestions(for: request, filter: stringFilter)
         }
-        let suggestions = withExtendedLifetime(file) {
-            RouteGraph.scannedSuggestions(contents, in: file.bytes, for: request, filter: filter)
-                ?? RouteGraph(contents: contents, in: file.bytes).suggestions(for: request, filter: stringFilter)
+        let suggestions = try withExtendedLifetime(file) { () throws(GraphFileError) -> [Suggestion] in
+            if let suggestions = RouteGraph.scannedSuggestions(contents, in: file.bytes, for: request, filter: filter) {
+                return suggestions
+            }
+            guard contents.keptOrigin != nil else {
+                return RouteGraph(contents: contents, in: file.bytes).suggestions(for: request, filter: stringFilter)
+            }
+            let whole = try self.contents(of: file, keepingHours: true, edges: .every)
+            return RouteGraph.scannedSuggestions(whole, in: file.bytes, for: request, filter: filter)
+                ?? RouteGraph(contents: whole, in: file.bytes).suggestions(for: request, filter: stringFilter)
         }
         try checkUnchanged(file)
         return suggestions
@@ -202,7 +211,9 @@ public struct GraphFile: Sendable {
     /// that names another file by now is read again; a file written or cut short since it
     /// was opened is `changedWhileRead`; only a file that is the same, unchanged, and
     /// still not a graph is reported as damaged, with the advice that goes with that.
-    private func read(locked: Bool, keepingHours: Bool = false) throws(GraphFileError) -> (FileMapping, GraphFileContents)? {
+    private func read(locked: Bool, keepingHours: Bool = false, edges: GraphFileContents.EdgeSelection = .every)
+        throws(GraphFileError) -> (FileMapping, GraphFileContents)?
+    {
         // Held (when taken) until the judgement is made.
         var sharedLock: FileLock? = nil
         var judging = locked
@@ -215,7 +226,7 @@ public struct GraphFile: Sendable {
                 if let file = mapped, file.hasChanged { throw .fileSystem(.changedWhileRead(path: path)) }
                 return nil
             }
-            let parsed = Result { () throws(GraphFileError) -> GraphFileContents in try contents(of: file, keepingHours: keepingHours) }
+            let parsed = Result { () throws(GraphFileError) -> GraphFileContents in try contents(of: file, keepingHours: keepingHours, edges: edges) }
             if case .success(let contents) = parsed, !file.wasCutShort { return (file, contents) }
             if !judging {
                 judging = true
@@ -245,10 +256,12 @@ public struct GraphFile: Sendable {
     }
 
     /// Reads `file` as a graph file; throws why it is not one.
-    private func contents(of file: FileMapping, keepingHours: Bool) throws(GraphFileError) -> GraphFileContents {
+    private func contents(of file: FileMapping, keepingHours: Bool, edges: GraphFileContents.EdgeSelection)
+        throws(GraphFileError) -> GraphFileContents
+    {
         let bytes = file.bytes
         let result = Result { () throws(RouteGraphDecodingError) -> GraphFileContents in
-            try RouteGraph.contents(of: bytes, keepingHours: keepingHours)
+            try RouteGraph.contents(of: bytes, keepingHours: keepingHours, edges: edges)
         }
         switch result {
         case .success(let value):

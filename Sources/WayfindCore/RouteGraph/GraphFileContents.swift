@@ -71,8 +71,35 @@ struct GraphFileContents {
         var value: Range<Int32>
     }
 
-    /// The edges, in file order (all `edges` arrays, should there be several).
+    /// Which edges a read keeps: every one (for a full load or a visit), or, for a
+    /// suggestion, only those leaving one place, the from-place. The others are checked
+    /// as they are read, counted and dropped: a suggestion needs no other edge, and
+    /// storing 40 bytes of each cost it a page of fresh memory per 100 edges, a sixth of
+    /// its time at 10,000 edges.
+    enum EdgeSelection {
+        case every
+        /// The edges leaving the place of this key (`RouteGraph.placeKey`).
+        case leaving(key: [UInt8])
+        /// The edges leaving the place `lastVisitedLocation` names, when the writer's
+        /// layout tells it before the edges are read (`lastPlaceInLayout`); else every edge.
+        case leavingLastPlace
+    }
+
+    /// The edges a suggestion reads first: those leaving its from-place.
+    static func edges(for request: SuggestionRequest) -> EdgeSelection {
+        request.from.map { .leaving(key: Array(RouteGraph.placeKey($0).utf8)) } ?? .leavingLastPlace
+    }
+
+    /// The edges, in file order (all `edges` arrays, should there be several); only
+    /// those leaving `keptOrigin` when that is set.
     var edges: [Edge] = []
+    /// Nil when `edges` holds every edge; else the key of the place whose leaving edges
+    /// alone it holds.
+    private(set) var keptOrigin: [UInt8]? = nil
+    /// How many edges the file has, kept or not.
+    private(set) var edgeCount = 0
+    /// Where the file's last edge begins, kept or not; `Int32.min` when it has none.
+    private(set) var lastEdgeStart = Int32.min
     /// The place records, in file order.
     var records: [Record] = []
     /// The visits by hour of the records that have them (`Record.hoursIndex`): all, when
@@ -167,9 +194,16 @@ struct GraphFileContents {
     /// Reads the bytes of a graph file, keeping every record's hours or not (see
     /// `keepsHours`: the same checks and the same contents either way); throws the first
     /// problem, with its position and a path such as `edges[3].weight`.
-    static func read(_ bytes: UnsafeRawBufferPointer, keepingHours: Bool = false) throws(JSONError) -> GraphFileContents {
+    static func read(_ bytes: UnsafeRawBufferPointer, keepingHours: Bool = false, edges selection: EdgeSelection = .every)
+        throws(JSONError) -> GraphFileContents
+    {
         var contents = GraphFileContents()
         contents.keepsHours = keepingHours
+        switch selection {
+        case .every: break
+        case .leaving(let key): contents.keptOrigin = key
+        case .leavingLastPlace: contents.keptOrigin = lastPlaceInLayout(bytes).map { Array(RouteGraph.placeKey($0).utf8) }
+        }
         // Room for as many lines as the file could hold (a line takes 50 bytes or more):
         // pages never used are never touched, and the lists never move as they grow.
         contents.edges.reserveCapacity(bytes.count / 50)
@@ -257,11 +291,22 @@ struct GraphFileContents {
         guard reader.skipLiteral(F.edgeOrigin), let origin = reader.plainStringBody(),
             reader.skipLiteral(F.edgeWeight), let weight = reader.plainNonNegativeInteger(), reader.skipLiteral(F.objectEnd)
         else { return false }
-        edges.append(
+        addEdge(
             Edge(
                 origin: Self.span(origin, in: reader.bytes), destination: Self.span(destination, in: reader.bytes),
-                weight: weight, timeValue: time, element: Int32(start)..<Int32(reader.offset)))
+                weight: weight, timeValue: time, element: Int32(start)..<Int32(reader.offset)),
+            origin: origin)
         return true
+    }
+
+    /// Counts an edge read, and keeps it unless only the edges leaving another place are
+    /// kept. `origin`: the bytes of its origin.
+    @inline(__always)
+    private mutating func addEdge(_ edge: Edge, origin: UnsafeRawBufferPointer) {
+        edgeCount += 1
+        lastEdgeStart = edge.element.lowerBound
+        if let keptOrigin, !keptOrigin.withUnsafeBytes({ PlaceName.hasKey(origin, $0) }) { return }
+        edges.append(edge)
     }
 
     /// Reads an edge or a place record in any layout, checking every byte.
@@ -309,7 +354,9 @@ struct GraphFileContents {
         if isEdge {
             guard let origin else { throw missing("origin") }
             guard let destination else { throw missing("destination") }
-            edges.append(Edge(origin: origin, destination: destination, weight: count, timeValue: time ?? .min, element: element))
+            let edge = Edge(origin: origin, destination: destination, weight: count, timeValue: time ?? .min, element: element)
+            let originBytes = bytes(of: origin, in: reader.bytes)
+            addEdge(edge, origin: originBytes)
         } else {
             guard let name else { throw missing("name") }
             records.append(
@@ -482,6 +529,33 @@ struct GraphFileContents {
 
     /// The top-level `version` of a document that may not otherwise be a valid graph,
     /// if it is valid JSON with an integer version.
+    /// The place `lastVisitedLocation` names, when the file ends in the writer's layout
+    /// (`GraphFileFormat`): its line is found by stepping back over the place records,
+    /// which the writer puts after it. Nil when not found there, or when the name has an
+    /// escape or is not UTF-8. Only a guess, read before the file is checked: a
+    /// suggestion compares it with what the read found (`keptOrigin`).
+    static func lastPlaceInLayout(_ bytes: UnsafeRawBufferPointer) -> String? {
+        typealias F = GraphFileFormat
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        let literal = UnsafeRawBufferPointer(start: F.headerLocation.utf8Start, count: F.headerLocation.utf8CodeUnitCount)
+        var end = bytes.count
+        // The lines after it: `}`, `  "version": 1`, `  ],` and the records (others are
+        // unknown members, a few at most).
+        var otherLines = 0
+        while otherLines < 16, let newline = Platform.findLastByte(0x0A, in: base, count: end) {
+            let line = UnsafeRawBufferPointer(rebasing: bytes[(newline - base + 1)..<end])
+            end = newline - base
+            // `    {`: a record.
+            if line.count > 5, line.loadUnaligned(as: UInt32.self) == 0x2020_2020, line[4] == 0x7B { continue }
+            otherLines += 1
+            guard line.starts(with: literal), line.count > literal.count + 1, line[literal.count] == 0x22 else { continue }
+            let name = line[(literal.count + 1)...]
+            guard let quote = name.firstIndex(of: 0x22), !name[..<quote].contains(0x5C) else { return nil }
+            return String(validating: UnsafeRawBufferPointer(rebasing: name[..<quote]), as: UTF8.self)
+        }
+        return nil
+    }
+
     static func peekVersion(_ bytes: UnsafeRawBufferPointer) -> Int64? {
         var reader = JSONReader(bytes)
         var version: Int64?

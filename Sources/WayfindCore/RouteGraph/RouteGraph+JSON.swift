@@ -45,12 +45,12 @@ extension RouteGraph {
 
     /// The contents of a graph file (see `GraphFileContents`, and its `keepsHours`), or
     /// why it is not one.
-    static func contents(of bytes: UnsafeRawBufferPointer, keepingHours: Bool = false) throws(RouteGraphDecodingError)
-        -> GraphFileContents
-    {
+    static func contents(
+        of bytes: UnsafeRawBufferPointer, keepingHours: Bool = false, edges: GraphFileContents.EdgeSelection = .every
+    ) throws(RouteGraphDecodingError) -> GraphFileContents {
         let contents: GraphFileContents
         do {
-            contents = try GraphFileContents.read(bytes, keepingHours: keepingHours)
+            contents = try GraphFileContents.read(bytes, keepingHours: keepingHours, edges: edges)
         } catch {
             if let found = GraphFileContents.peekVersion(bytes), found > Self.currentVersion {
                 throw .unsupportedVersion(found: found, supported: Self.currentVersion)
@@ -68,6 +68,7 @@ extension RouteGraph {
 
     /// The graph a file's contents describe; `bytes` are the file's.
     init(contents: GraphFileContents, in bytes: UnsafeRawBufferPointer) {
+        precondition(contents.keptOrigin == nil, "a graph is built from every edge")
         self.init()
         // Places are numbered as the records list them (so a save writes them back in
         // the same order), then as edges name them; spellings then apply in file order.

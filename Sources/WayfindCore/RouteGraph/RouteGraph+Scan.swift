@@ -40,11 +40,13 @@ extension RouteGraph {
         filter: NameFilter?
     ) -> [Suggestion]? {
         guard contents.hasRecords, request.limit != nil || request.successorsOnly, !request.includeFrom,
-            (contents.records.first?.element.lowerBound ?? .max) > (contents.edges.last?.element.lowerBound ?? .min)
+            (contents.records.first?.element.lowerBound ?? .max) > contents.lastEdgeStart
         else { return nil }
         let lastSpelling = contents.lastName.map { contents.bytes(of: $0, in: bytes) }
         let lastKey = lastSpelling.map { PlaceName.withKey($0) { Array($0) } } ?? []
         let fromBytes = request.from.map { Array(placeKey($0).utf8) } ?? lastKey
+        // A read that kept only the edges leaving a place must have kept the from-place's.
+        guard contents.keptOrigin == nil || contents.keptOrigin == fromBytes else { return nil }
         // The edges leaving the from-place, and the keys of their destinations.
         var leaving: [Int] = []
         var successorKeys: [[UInt8]] = []
@@ -147,7 +149,7 @@ extension RouteGraph {
         // graph knows every place that could be on it only if every name on an edge has a
         // record, as in every file `json()` writes. (Keying the edges' names costs a tenth
         // of the full load that the answer would otherwise take.)
-        guard !hasHabitOfZero else { return nil }
+        guard !hasHabitOfZero, contents.keptOrigin == nil else { return nil }
         for edge in contents.edges {
             let known =
                 PlaceName.withKey(contents.bytes(of: edge.origin, in: bytes)) { $0.isEmpty || !keys.insert($0) }

@@ -87,11 +87,22 @@ enum RandomGraphs {
 }
 
 /// The suggestions from a scan of `bytes`, or nil when it leaves them to a full load.
-func scannedSuggestions(_ bytes: [UInt8], _ request: SuggestionRequest, filter: ((String) -> Bool)? = nil) -> [Suggestion]? {
+/// As `GraphFile.suggestions` reads: every record's hours kept, only the edges leaving the
+/// from-place, then every edge if that scan cannot answer. `answeredLeaving` counts the
+/// answers from the first read, when it kept only some edges.
+func scannedSuggestions(
+    _ bytes: [UInt8], _ request: SuggestionRequest, filter: ((String) -> Bool)? = nil, answeredLeaving: UnsafeMutablePointer<Int>? = nil
+) -> [Suggestion]? {
     bytes.withUnsafeBytes { buffer in
-        // As `GraphFile.suggestions` reads: every record's hours kept.
-        guard let contents = try? RouteGraph.contents(of: buffer, keepingHours: true) else { return nil }
-        return RouteGraph.scannedSuggestions(contents, in: buffer, for: request, filter: filter.map(RouteGraph.nameFilter))
+        let nameFilter = filter.map(RouteGraph.nameFilter)
+        guard let first = try? RouteGraph.contents(of: buffer, keepingHours: true, edges: GraphFileContents.edges(for: request))
+        else { return nil }
+        if let suggestions = RouteGraph.scannedSuggestions(first, in: buffer, for: request, filter: nameFilter) {
+            if first.keptOrigin != nil { answeredLeaving?.pointee += 1 }
+            return suggestions
+        }
+        guard first.keptOrigin != nil, let whole = try? RouteGraph.contents(of: buffer, keepingHours: true) else { return nil }
+        return RouteGraph.scannedSuggestions(whole, in: buffer, for: request, filter: nameFilter)
     }
 }
 
@@ -101,6 +112,7 @@ struct SuggestionScanTests {
         var random = SplitMix64(seed: 3)
         var scanned = 0
         var withHours = 0
+        var answeredLeaving = 0
         for _ in 0..<100 {
             let bytes = RandomGraphs.graph(using: &random).json()
             if String(decoding: bytes, as: UTF8.self).contains("{\"hours\":[") { withHours += 1 }
@@ -109,7 +121,7 @@ struct SuggestionScanTests {
                 let request = RandomGraphs.request(using: &random)
                 let letter = ["a", "c", "h", "z", "o"].randomElement(using: &random)!
                 let filter: ((String) -> Bool)? = random.next() % 3 == 0 ? { RouteGraph.placeKey($0).contains(letter) } : nil
-                guard let fast = scannedSuggestions(bytes, request, filter: filter) else { continue }
+                guard let fast = scannedSuggestions(bytes, request, filter: filter, answeredLeaving: &answeredLeaving) else { continue }
                 scanned += 1
                 #expect(
                     fast == loaded.suggestions(for: request, filter: filter),
@@ -120,6 +132,8 @@ struct SuggestionScanTests {
         // files with visits by hour (asked at random hours, in random time zones).
         #expect(scanned > 400)
         #expect(withHours > 80)
+        // Most from the read of only the edges leaving the from-place.
+        #expect(answeredLeaving > 300, "\(answeredLeaving)")
     }
 
     /// Files in other layouts, with other spellings and second records, are answered the
@@ -273,4 +287,49 @@ struct SuggestionScanTests {
         #expect(expected.map(\.place) == ["AirPort", "Port Louis"])
         #expect(scannedSuggestions(bytes, request, filter: filter) == expected)
     }
+
+    /// A suggestion first reads only the edges leaving the last place, which the
+    /// writer's layout names after the edges: found by stepping back over the records.
+    @Test func theLastPlaceIsFoundInTheWritersLayout() throws {
+        var graph = RouteGraph()
+        for (step, place) in ["Home", "Work", "Gym", "Home", "Zürich Süd"].enumerated() {
+            graph.visit(place, at: RandomGraphs.epoch + Int64(step) * 3600)
+        }
+        let bytes = graph.json()
+        bytes.withUnsafeBytes { #expect(GraphFileContents.lastPlaceInLayout($0) == "Zürich Süd") }
+        let contents = try bytes.withUnsafeBytes { try RouteGraph.contents(of: $0, edges: .leavingLastPlace) }
+        #expect(contents.keptOrigin == Array(RouteGraph.placeKey("Zürich Süd").utf8))
+        #expect(contents.edges.isEmpty && contents.edgeCount == 4)
+        let home = try bytes.withUnsafeBytes { try RouteGraph.contents(of: $0, edges: .leaving(key: Array("home".utf8))) }
+        #expect(home.edges.count == 2 && home.edgeCount == 4)
+        // Not in the writer's layout, or with an escape: no guess, and every edge is kept.
+        for text in [
+            #"{"edges":[],"lastVisitedLocation":"Home","version":1}"#,
+            "{\n  \"lastVisitedLocation\": \"Ho\\u006de\",\n  \"version\": 1\n}\n",
+        ] {
+            Array(text.utf8).withUnsafeBytes { #expect(GraphFileContents.lastPlaceInLayout($0) == nil, "\(text)") }
+        }
+    }
+
+    /// A guess that is wrong (a nested key spelled like the header) is told from what
+    /// the read found, and the suggestion is made from every edge.
+    @Test func aWrongGuessOfTheLastPlaceIsReadAgainWithEveryEdge() throws {
+        var graph = RouteGraph()
+        for (step, place) in ["Home", "Work", "Gym", "Home", "Work", "Home"].enumerated() {
+            graph.visit(place, at: RandomGraphs.epoch + Int64(step) * 3600)
+        }
+        var text = String(decoding: graph.json(), as: UTF8.self)
+        text.removeLast(2)  // "}\n"
+        text += ",\n  \"zz\": {\n  \"lastVisitedLocation\": \"Gym\"\n  }\n}\n"
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { #expect(GraphFileContents.lastPlaceInLayout($0) == "Gym") }
+        let request = SuggestionRequest(limit: 2, now: RandomGraphs.epoch + 40_000)
+        let loaded = try RouteGraph(json: bytes)
+        #expect(loaded.lastVisitedLocation == "Home")
+        var answeredLeaving = 0
+        #expect(scannedSuggestions(bytes, request, answeredLeaving: &answeredLeaving) == loaded.suggestions(for: request))
+        #expect(answeredLeaving == 0)
+        #expect(loaded.suggestions(for: request).first?.place == "Work")
+    }
+
 }

@@ -35,7 +35,7 @@ import WayfindTestSupport
     }
 
     @Test func findLastByteFindsTheLastOccurrence() {
-        // Exercise the word-at-a-time path, including borrow false positives (0x00 then 0x01).
+        // Lengths around the 16-byte blocks, the match anywhere in a block or the tail.
         for length in 0..<40 {
             for position in -1..<length {
                 var bytes = [UInt8](repeating: 0x01, count: length)
