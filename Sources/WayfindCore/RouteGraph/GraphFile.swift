@@ -84,7 +84,7 @@ public struct GraphFile: Sendable {
         let stringFilter = filter.map(RouteGraph.stringFilter)
         // First only the edges leaving the from-place; should the scan need others, or
         // the from-place not be the one guessed, every edge.
-        guard let (file, contents) = try read(locked: false, keepingHours: true, edges: GraphFileContents.edges(for: request)) else {
+        guard let (file, contents) = try read(locked: false, keepingHours: true, edges: GraphFileContents.edges(for: request, filtered: filter != nil)) else {
             return RouteGraph().suggestions(for: request, filter: stringFilter)
         }
         let suggestions = try withExtendedLifetime(file) { () throws(GraphFileError) -> [Suggestion] in

@@ -3,8 +3,9 @@
 /// bytes rather than strings.
 ///
 /// Every path that reads a graph file starts here: a full load (`RouteGraph(contents:)`)
-/// interns every name; a suggestion (`RouteGraph+Scan`) folds only the edges' origins and
-/// the records; a visit (`RouteGraph+Scan`) finds the few lines it changes. Reading checks
+/// interns every name; a suggestion (`RouteGraph+Scan`) keeps only the edges leaving its
+/// from-place (`EdgeSelection`) and folds the records; a visit (`RouteGraph+Scan`) finds
+/// the few lines it changes. Reading checks
 /// every byte with `JSONReader` whatever the path, so a file the full load would refuse
 /// is refused by all of them, with the same message.
 ///
@@ -85,9 +86,13 @@ struct GraphFileContents {
         case leavingLastPlace
     }
 
-    /// The edges a suggestion reads first: those leaving its from-place.
-    static func edges(for request: SuggestionRequest) -> EdgeSelection {
-        request.from.map { .leaving(key: Array(RouteGraph.placeKey($0).utf8)) } ?? .leavingLastPlace
+    /// The edges a suggestion reads first: those leaving its from-place; but every edge
+    /// for a filtered list that may end short and with places of zero score, which only
+    /// every edge tells (see `RouteGraph.scannedSuggestions`): a query that few places
+    /// match, as a completion's word is.
+    static func edges(for request: SuggestionRequest, filtered: Bool) -> EdgeSelection {
+        if filtered && !request.positiveOnly && !request.successorsOnly && request.limit != 0 { return .every }
+        return request.from.map { .leaving(key: Array(RouteGraph.placeKey($0).utf8)) } ?? .leavingLastPlace
     }
 
     /// The edges, in file order (all `edges` arrays, should there be several); only

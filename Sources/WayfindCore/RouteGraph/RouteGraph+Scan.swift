@@ -21,12 +21,15 @@ extension RouteGraph {
     /// - the file has no `places` (statistics then come from every edge), or records
     ///   before edges (the spelling a place shows would then come from an edge), or two
     ///   records of one place (its statistics are their sum);
+    /// - the contents hold only the edges leaving another place than the from-place
+    ///   (`GraphFileContents.keptOrigin`: the read guessed the last place wrong);
     /// - a successor has no record (its spelling would come from the edges skipped);
     /// - every place is asked for (`-n 0`); or the list falls short of the limit, or ends
     ///   with a score of zero, and a name on an edge has no record or a record scores
     ///   zero by its habit: places that lie only on other edges (no record, no visits)
-    ///   score zero, and the small graph does not know them or their edges. (A request
-    ///   for `positiveOnly` leaves those places out, and a short list is then whole.)
+    ///   score zero, and the small graph does not know them or their edges (nor can it
+    ///   tell, from contents that hold only some edges). (A request for `positiveOnly`
+    ///   leaves those places out, and a short list is then whole.)
     ///
     /// The small graph holds the from-place, the last place, the successors, and of the
     /// other places those that can be among the `limit` best by score and time (the first

@@ -50,7 +50,7 @@ private func graphFuzzCheckFastPaths(_ bytes: [UInt8], _ graph: RouteGraph, plac
         for limit in [1, 3] {
             let request = SuggestionRequest(from: from, limit: limit, now: graphFuzzNow)
             let whole = graph.suggestions(for: request, filter: nil)
-            for edges in [GraphFileContents.EdgeSelection.every, GraphFileContents.edges(for: request)] {
+            for edges in [GraphFileContents.EdgeSelection.every, GraphFileContents.edges(for: request, filtered: false)] {
                 let scanned = bytes.withUnsafeBytes { buffer in
                     (try? RouteGraph.contents(of: buffer, edges: edges)).flatMap {
                         RouteGraph.scannedSuggestions($0, in: buffer, for: request, filter: nil)

@@ -95,7 +95,7 @@ func scannedSuggestions(
 ) -> [Suggestion]? {
     bytes.withUnsafeBytes { buffer in
         let nameFilter = filter.map(RouteGraph.nameFilter)
-        guard let first = try? RouteGraph.contents(of: buffer, keepingHours: true, edges: GraphFileContents.edges(for: request))
+        guard let first = try? RouteGraph.contents(of: buffer, keepingHours: true, edges: GraphFileContents.edges(for: request, filtered: filter != nil))
         else { return nil }
         if let suggestions = RouteGraph.scannedSuggestions(first, in: buffer, for: request, filter: nameFilter) {
             if first.keptOrigin != nil { answeredLeaving?.pointee += 1 }
@@ -133,7 +133,7 @@ struct SuggestionScanTests {
         #expect(scanned > 400)
         #expect(withHours > 80)
         // Most from the read of only the edges leaving the from-place.
-        #expect(answeredLeaving > 300, "\(answeredLeaving)")
+        #expect(answeredLeaving > 250, "\(answeredLeaving)")
     }
 
     /// Files in other layouts, with other spellings and second records, are answered the
