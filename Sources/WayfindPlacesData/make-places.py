@@ -62,30 +62,6 @@ def clean(s):
     # Tabs separate columns and commas separate alternate names.
     return ' '.join(str(s).replace('\t', ' ').split())
 
-# Abbreviations people type for a word of a name, both ways: 'st petersburg' finds Saint
-# Petersburg, 'saint petersburg' finds St. Petersburg (Florida), 'sankt' and 'saint' each
-# other. Keys are folded words; a variant replaces one word with each of its values.
-ABBREVIATIONS = {
-    'saint': ['St', 'Sankt'], 'st': ['Saint', 'Sankt'], 'sankt': ['Saint', 'St'],
-    'sainte': ['Ste'], 'ste': ['Sainte'],
-    'fort': ['Ft'], 'ft': ['Fort'],
-    'mount': ['Mt'], 'mt': ['Mount'],
-}
-
-def abbreviation_variants(name):
-    """The names `name` is also typed as, one word swapped at a time."""
-    words = re.split(r'([\s\-.]+)', name)
-    out = []
-    for i in range(0, len(words), 2):
-        for swap in ABBREVIATIONS.get(fold_ascii(words[i]).casefold(), []):
-            w = list(words)
-            w[i] = swap
-            # 'St.' becomes 'Saint ', not 'Saint.'.
-            if i + 1 < len(w) and w[i + 1].startswith('.'):
-                w[i + 1] = w[i + 1][1:] or ' '
-            out.append(clean(''.join(w)))
-    return out
-
 COLUMNS = ['geonameid', 'name', 'asciiname', 'alternatenames', 'latitude', 'longitude', 'feature_code',
            'category', 'country_code', 'country_name', 'admin1_code', 'admin1_name', 'population', 'timezone']
 
@@ -106,7 +82,7 @@ def main(wheel_dir, out_path):
         if len(f) >= 19:
             gt[f[0]] = (f[1], f[2], f[7])
 
-    stats = {'source': 0, 'kept': 0, 'romanisation': 0, 'duplicate': 0, 'empty': 0, 'abbreviation': 0}
+    stats = {'source': 0, 'kept': 0, 'romanisation': 0, 'duplicate': 0, 'empty': 0}
     rows = []
     for c in cities.values():
         gid = str(c['geonameid'])
@@ -131,12 +107,6 @@ def main(wheel_dir, out_path):
                 seen.add(key)
                 alts.append(a)
         stats['kept'] += len(alts)
-        for form in [name] + [a for a in alts if is_latin(a)]:
-            for v in abbreviation_variants(form):
-                if fold_key(v) not in seen:
-                    seen.add(fold_key(v))
-                    alts.append(v)
-                    stats['abbreviation'] += 1
         cc = c['countrycode']
         rows.append({
             'geonameid': gid, 'name': name, 'asciiname': ascii_name, 'alternatenames': ','.join(alts),
@@ -177,9 +147,9 @@ def main(wheel_dir, out_path):
         for r in rows:
             fh.write('\t'.join(r[k] for k in COLUMNS) + '\n')
     print('%s: %d rows; alternate names: %d in the source, %d kept, %d romanisations and %d '
-          'duplicates (same letters and accents ignoring case and punctuation) and %d empty dropped, %d abbreviations added'
+          'duplicates (same letters and accents ignoring case and punctuation) and %d empty dropped'
           % (out_path, len(rows), stats['source'], stats['kept'], stats['romanisation'], stats['duplicate'],
-             stats['empty'], stats['abbreviation']))
+             stats['empty']))
 
 if __name__ == '__main__':
     if sys.argv[1:] == ['--pins']:

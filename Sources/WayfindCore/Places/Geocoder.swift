@@ -116,7 +116,7 @@ public final class Geocoder: @unchecked Sendable {
         limit: Int = 5
     ) throws(GeocoderError) -> [Suggestion] {
         let bias = LocationBias(location: location, radius: distance)
-        let result = try search(PlaceSearch(text: text, bias: bias, filters: filters, limit: limit))
+        let result = try search(text: text, lastWordComplete: text.last?.isWhitespace == true, bias: bias, filters: filters, limit: limit)
         var suggestions: [Suggestion] = []
         for category in result.collections {
             let key = MagicKey.collection(fingerprint: result.fingerprint, category: category, location: location)
@@ -158,14 +158,39 @@ public final class Geocoder: @unchecked Sendable {
     public func find(
         text: String, near location: Coordinate? = nil, distance: Double? = nil, filters: PlaceFilters = PlaceFilters(), limit: Int = 1
     ) throws(GeocoderError) -> [FoundPlace] {
-        try search(PlaceSearch(text: text, bias: LocationBias(location: location, radius: distance), filters: filters, limit: limit))
-            .places
+        try search(
+            text: text, lastWordComplete: true, bias: LocationBias(location: location, radius: distance), filters: filters,
+            limit: limit
+        ).places
     }
 
     /// The most places a collection's key finds when no limit is given.
     public static let defaultCollectionPlaces = 5
 
     // MARK: Internals
+
+    /// Searches for `text` and for each of its other spellings (`SearchText.queryVariants`:
+    /// `st petersburg` is also `saint petersburg`), the places of all merged by rank.
+    func search(text: String, lastWordComplete: Bool, bias: LocationBias, filters: PlaceFilters, limit: Int)
+        throws(GeocoderError) -> SearchResult
+    {
+        let variants = SearchText.queryVariants(text, lastWordComplete: lastWordComplete)
+        var result = try search(PlaceSearch(text: text, bias: bias, filters: filters, limit: limit))
+        guard variants.count > 1 else { return result }
+        var places = result.places
+        for variant in variants.dropFirst() {
+            for found in try search(PlaceSearch(text: variant, bias: bias, filters: filters, limit: limit)).places {
+                if let index = places.firstIndex(where: { $0.place.offset == found.place.offset }) {
+                    if found.rank < places[index].rank { places[index] = found }
+                } else {
+                    places.append(found)
+                }
+            }
+        }
+        places.sort { $0.rank < $1.rank }
+        result.places = Array(places.prefix(limit))
+        return result
+    }
 
     /// Runs `search` over the gazetteer.
     func search(_ search: PlaceSearch) throws(GeocoderError) -> SearchResult {

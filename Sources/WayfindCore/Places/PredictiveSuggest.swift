@@ -147,7 +147,8 @@ extension Geocoder {
             let fingerprint = try self.search(search).fingerprint
             return candidates.prefix(limit).map { Self.suggestion($0.found, fingerprint: fingerprint, predicted: true) }
         }
-        let result = try self.search(search)
+        let result = try self.search(
+            text: text, lastWordComplete: text.last?.isWhitespace == true, bias: search.bias, filters: filters, limit: search.limit)
         let letters = min(text.unicodeScalars.filter { !$0.properties.isWhitespace }.count, B.trustedLetters)
         for (rank, found) in result.places.enumerated() {
             var geocoder = B.letterTrust * Double(letters) / Double(1 + rank)

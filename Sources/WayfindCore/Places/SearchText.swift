@@ -161,6 +161,40 @@ package enum SearchText {
         (2...4).contains(form.count) && form.allSatisfy { $0 &- 0x41 < 26 }
     }
 
+    /// The words people write for a word of a name, both ways (folded): `st petersburg`
+    /// finds Saint Petersburg, `saint petersburg` St. Petersburg (Florida), `sankt` and
+    /// `saint` each other, and `ft` and `mt` Fort and Mount. GeoNames lists such
+    /// spellings as alternate names for some places only (`st petersburg` found St.
+    /// Petersburg, Florida, but not Saint Petersburg, Russia, in cities500).
+    static let abbreviationSwaps: [String: [String]] = [
+        "saint": ["st", "sankt"], "st": ["saint", "sankt"], "sankt": ["saint", "st"],
+        "sainte": ["ste"], "ste": ["sainte"],
+        "fort": ["ft"], "ft": ["fort"],
+        "mount": ["mt"], "mt": ["mount"],
+    ]
+
+    /// The most texts a query is searched as (`queryVariants`).
+    static let maximumQueryVariants = 6
+
+    /// The texts a query is searched as: itself, then the same with its words that have
+    /// `abbreviationSwaps` swapped, in every combination (at most `maximumQueryVariants`
+    /// in all). A word followed by a full stop (`St.`) counts; the last word only when
+    /// `lastWordComplete` (a suggestion's last word may still be being typed: `st` may
+    /// become `stockholm`).
+    package static func queryVariants(_ text: String, lastWordComplete: Bool) -> [String] {
+        let words = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        var variants = [[String]()]
+        for (index, word) in words.enumerated() {
+            var folded = word.lowercased()
+            if folded.hasSuffix(".") { folded.removeLast() }
+            let complete = index < words.count - 1 || lastWordComplete || word.hasSuffix(".")
+            let swaps = complete ? abbreviationSwaps[folded] ?? [] : []
+            variants = variants.flatMap { prefix in ([word] + swaps).map { prefix + [$0] } }
+            if variants.count > maximumQueryVariants { variants.removeLast(variants.count - maximumQueryVariants) }
+        }
+        return variants.map { $0.joined(separator: " ") }
+    }
+
     /// The last word a name may be spelled without (see `spellingWords`).
     static let optionalLastWord = Array("city".utf8)
 

@@ -131,9 +131,9 @@ package struct MagickeyOptions {
         """
         The embedded gazetteer holds the 34,006 places of GeoNames' cities15000 set (population \
         15,000 or more, or seats of government): name, every alternate name GeoNames has \
-        in any script (245,479 in all; for Rome, Roma, Rom, Rzym and 44 more in Latin, \
-        Cyrillic, Arabic, Japanese and other scripts) with St/Saint/Sankt, Ft/Fort and \
-        Mt/Mount variants, region, country, coordinates, population and category \
+        in any script (244,494 in all; for Rome, Roma, Rom, Rzym and 44 more in Latin, \
+        Cyrillic, Arabic, Japanese and other scripts), region, country, coordinates, \
+        population and category \
         (capital, admin_seat, section or city). It is part of the \
         binary; no file is read. Lower-case machine romanisations of names in other \
         scripts (rm, loma for Rome) are left out (Sources/WayfindPlacesData/README.md in \

@@ -24,6 +24,48 @@ struct GeocoderTests {
         #expect(place.name == "São Paulo" && place.coordinate == Coordinate(latitude: -23.5475, longitude: -46.63611))
     }
 
+    /// `st`, `ft` and `mt` stand for Saint, Fort and Mount, and back, on any gazetteer:
+    /// GeoNames lists such spellings for some places only, and `st petersburg` found St.
+    /// Petersburg, Florida, in cities500 but not Saint Petersburg, Russia.
+    @Test func abbreviationsFindThePlacesTheyStandFor() throws {
+        let tsv = """
+            name\tlatitude\tlongitude\tcategory\tcountry_code\tpopulation
+            Saint Petersburg\t59.93863\t30.31413\tcity\tRU\t5351935
+            St. Petersburg\t27.77086\t-82.67927\tcity\tUS\t258308
+            Fort Worth\t32.72541\t-97.32085\tcity\tUS\t918915
+            Mount Vernon\t40.9126\t-73.83708\tcity\tUS\t67292
+            Stockholm\t59.32938\t18.06871\tcapital\tSE\t1515017
+
+            """
+        let geocoder = try Geocoder(tsv: Array(tsv.utf8))
+        let both = ["Saint Petersburg", "St. Petersburg"]
+        for text in ["st petersburg", "saint petersburg", "st. petersburg", "sankt petersburg", "St Petersburg"] {
+            #expect(try geocoder.suggest(text).map(\.text) == both, "\(text)")
+            #expect(try geocoder.find(text: text).first?.place.name == "Saint Petersburg", "\(text)")
+        }
+        #expect(try geocoder.suggest("ft worth").map(\.text) == ["Fort Worth"])
+        #expect(try geocoder.suggest("fort worth").map(\.text) == ["Fort Worth"])
+        #expect(try geocoder.suggest("mt vernon").map(\.text) == ["Mount Vernon"])
+        // A last word may still be being typed: `st` stays a prefix (of Stockholm, and of
+        // St. Petersburg's `St`), and is swapped only once complete.
+        #expect(try geocoder.suggest("st").map(\.text) == ["Stockholm", "St. Petersburg"])
+        #expect(try geocoder.suggest("st ").map(\.text).contains("Saint Petersburg"))
+    }
+
+    @Test func theOtherSpellingsOfAQueryAreItsAbbreviationsSwapped() {
+        #expect(
+            SearchText.queryVariants("st petersburg", lastWordComplete: false) == [
+                "st petersburg", "saint petersburg", "sankt petersburg",
+            ])
+        #expect(SearchText.queryVariants("Mt. Vernon", lastWordComplete: false) == ["Mt. Vernon", "mount Vernon"])
+        #expect(SearchText.queryVariants("paris st", lastWordComplete: false) == ["paris st"])
+        #expect(SearchText.queryVariants("paris st", lastWordComplete: true) == ["paris st", "paris saint", "paris sankt"])
+        #expect(SearchText.queryVariants("", lastWordComplete: true) == [""])
+        // Every combination, up to six.
+        let many = SearchText.queryVariants("st st st", lastWordComplete: true)
+        #expect(many.count == SearchText.maximumQueryVariants && many.first == "st st st" && Set(many).count == many.count)
+    }
+
     @Test func locationBiasPutsTheNearerPlaceFirst() throws {
         let geocoder = try Geocoder(tsv: Array(Self.tsv.utf8))
         let texas = Coordinate(latitude: 32.78, longitude: -96.80)
