@@ -115,6 +115,61 @@ struct RouteGraphJSONTests {
         #expect(error.message == message, "\(text)")
     }
 
+    /// A large file's edges are read in two halves at once; the halves' edges, counts
+    /// and spans are the ones a read of one half after the other gives.
+    @Test func aLargeFilesEdgesAreReadInTwoHalvesAsInOne() throws {
+        var graph = RouteGraph()
+        var random = SplitMix64(seed: 29)
+        let places = (0..<400).map { "Stop \(["Ä", "a", "B", "ç", "Zürich "].randomElement(using: &random)!)\($0)" }
+        for step in 0..<6_000 {
+            graph.visit(places.randomElement(using: &random)!, at: RandomGraphs.epoch + Int64(step) * 600, timeZone: .utc)
+        }
+        let bytes = graph.json()
+        #expect(bytes.count >= GraphFileContents.parallelReadMinimum)
+        try bytes.withUnsafeBytes { buffer in
+            let whole = try GraphFileContents.read(buffer)
+            #expect(whole.readEdgesInParallel)
+            #expect(try RouteGraph(json: bytes) == graph)
+            // The same edges as read one after the other (the general path reads a file
+            // in another layout; here, the fast path over a copy too small to split).
+            let lines = bytes.split(separator: 0x0A).filter { $0.starts(with: Array("    {\"destination\"".utf8)) }
+            #expect(whole.edges.count == lines.count && whole.edgeCount == lines.count)
+            for (edge, line) in zip(whole.edges, lines) {
+                #expect(Int(edge.element.lowerBound) == line.startIndex + 4)
+            }
+            #expect(whole.lastEdgeStart == whole.edges.last?.element.lowerBound)
+            // Keeping only the edges leaving one place: kept as in one read.
+            let key = Array(RouteGraph.placeKey(places[7]).utf8)
+            let leaving = try GraphFileContents.read(buffer, edges: .leaving(key: key))
+            #expect(leaving.readEdgesInParallel && leaving.edgeCount == whole.edgeCount)
+            #expect(leaving.edges.map(\.element) == whole.edges.filter {
+                PlaceName.withKey(whole.bytes(of: $0.origin, in: buffer)) { Array($0) } == key
+            }.map(\.element))
+        }
+        // An edge in another layout in the second half, or a bad byte there: the halves
+        // are dropped and the file read one element after another, with the same result
+        // or the same error as a read that never split.
+        var text = String(decoding: bytes, as: UTF8.self)
+        let edgeLines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().filter { $0.element.hasPrefix("    {\"destination\"") }
+        let late = edgeLines[edgeLines.count * 3 / 4]
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[late.offset] = lines[late.offset].replacingOccurrences(of: "{\"destination\":", with: "{ \"destination\":")
+        text = lines.joined(separator: "\n")
+        let other = Array(text.utf8)
+        try other.withUnsafeBytes { buffer in
+            let contents = try GraphFileContents.read(buffer)
+            #expect(!contents.readEdgesInParallel && contents.elementsReadByGeneralPath == 1)
+        }
+        #expect(try RouteGraph(json: other) == graph)
+        lines[late.offset] = lines[late.offset].replacingOccurrences(of: "\"weight\":", with: "\"weight\":-")
+        let bad = Array(lines.joined(separator: "\n").utf8)
+        guard case .invalid(let error)? = decodingError(String(decoding: bad, as: UTF8.self)) else {
+            Issue.record("a negative weight was accepted")
+            return
+        }
+        #expect(error.message.hasPrefix("edges[\(edgeLines.count * 3 / 4)].weight"), "\(error.message)")
+    }
+
     /// Every line `json()` writes, records with `hours` and without, edges with a time and
     /// without, is read by the writer's layout, not the general path, unless a name in it
     /// has escapes: a suggestion on a large file depends on it.

@@ -296,7 +296,7 @@ struct SuggestionScanTests {
             graph.visit(place, at: RandomGraphs.epoch + Int64(step) * 3600)
         }
         let bytes = graph.json()
-        bytes.withUnsafeBytes { #expect(GraphFileContents.lastPlaceInLayout($0) == "Zürich Süd") }
+        bytes.withUnsafeBytes { #expect(GraphFileContents.LayoutTail($0).lastPlace == "Zürich Süd") }
         let contents = try bytes.withUnsafeBytes { try RouteGraph.contents(of: $0, edges: .leavingLastPlace) }
         #expect(contents.keptOrigin == Array(RouteGraph.placeKey("Zürich Süd").utf8))
         #expect(contents.edges.isEmpty && contents.edgeCount == 4)
@@ -307,7 +307,7 @@ struct SuggestionScanTests {
             #"{"edges":[],"lastVisitedLocation":"Home","version":1}"#,
             "{\n  \"lastVisitedLocation\": \"Ho\\u006de\",\n  \"version\": 1\n}\n",
         ] {
-            Array(text.utf8).withUnsafeBytes { #expect(GraphFileContents.lastPlaceInLayout($0) == nil, "\(text)") }
+            Array(text.utf8).withUnsafeBytes { #expect(GraphFileContents.LayoutTail($0).lastPlace == nil, "\(text)") }
         }
     }
 
@@ -322,7 +322,7 @@ struct SuggestionScanTests {
         text.removeLast(2)  // "}\n"
         text += ",\n  \"zz\": {\n  \"lastVisitedLocation\": \"Gym\"\n  }\n}\n"
         let bytes = Array(text.utf8)
-        bytes.withUnsafeBytes { #expect(GraphFileContents.lastPlaceInLayout($0) == "Gym") }
+        bytes.withUnsafeBytes { #expect(GraphFileContents.LayoutTail($0).lastPlace == "Gym") }
         let request = SuggestionRequest(limit: 2, now: RandomGraphs.epoch + 40_000)
         let loaded = try RouteGraph(json: bytes)
         #expect(loaded.lastVisitedLocation == "Home")
