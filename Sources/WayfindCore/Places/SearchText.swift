@@ -178,21 +178,31 @@ package enum SearchText {
 
     /// The texts a query is searched as: itself, then the same with its words that have
     /// `abbreviationSwaps` swapped, in every combination (at most `maximumQueryVariants`
-    /// in all). A word followed by a full stop (`St.`) counts; the last word only when
-    /// `lastWordComplete` (a suggestion's last word may still be being typed: `st` may
-    /// become `stockholm`).
+    /// in all). Words end at whitespace, `-` and `.` (`st-etienne`, `St.Louis`); a word
+    /// counts once something follows it, the last word only when `lastWordComplete` (a
+    /// suggestion's last word may still be being typed: `st` may become `stockholm`). A
+    /// full stop after a swapped word goes (`Mt. Vernon`: `mount Vernon`).
     package static func queryVariants(_ text: String, lastWordComplete: Bool) -> [String] {
-        let words = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
-        var variants = [[String]()]
-        for (index, word) in words.enumerated() {
-            var folded = word.lowercased()
-            if folded.hasSuffix(".") { folded.removeLast() }
-            let complete = index < words.count - 1 || lastWordComplete || word.hasSuffix(".")
-            let swaps = complete ? abbreviationSwaps[folded] ?? [] : []
-            variants = variants.flatMap { prefix in ([word] + swaps).map { prefix + [$0] } }
+        // The words, each with the separators that follow it.
+        var words: [(word: String, separator: String)] = []
+        for character in text {
+            let isSeparator = character.isWhitespace || character == "-" || character == "."
+            if words.isEmpty || (!isSeparator && !words[words.count - 1].separator.isEmpty) { words.append(("", "")) }
+            if isSeparator { words[words.count - 1].separator.append(character) } else { words[words.count - 1].word.append(character) }
+        }
+        var variants = [""]
+        for (word, separator) in words {
+            let complete = !separator.isEmpty || lastWordComplete
+            var pieces = [word + separator]
+            for swap in complete ? abbreviationSwaps[word.lowercased()] ?? [] : [] {
+                var rest = Substring(separator)
+                if rest.first == "." { rest = rest.dropFirst() }
+                pieces.append(swap + (rest.isEmpty && separator != "" ? " " : rest))
+            }
+            variants = variants.flatMap { prefix in pieces.map { prefix + $0 } }
             if variants.count > maximumQueryVariants { variants.removeLast(variants.count - maximumQueryVariants) }
         }
-        return variants.map { $0.joined(separator: " ") }
+        return variants
     }
 
     /// The last word a name may be spelled without (see `spellingWords`).

@@ -13,6 +13,16 @@ extension Platform {
     /// two share apart (each writes only its own results; the join orders the writes
     /// before the return).
     static func concurrently(_ other: @escaping () -> Void, while body: () -> Void) {
+        #if !os(Linux)
+            body()
+            other()
+        #else
+            start(other, while: body)
+        #endif
+    }
+
+    #if os(Linux)
+    private static func start(_ other: @escaping () -> Void, while body: () -> Void) {
         let box = Unmanaged.passRetained(Work(other)).toOpaque()
         var thread = pthread_t()
         guard pthread_create(&thread, nil, { context in
@@ -26,6 +36,7 @@ extension Platform {
         body()
         pthread_join(thread, nil)
     }
+    #endif
 
     /// The work handed to the thread.
     private final class Work {

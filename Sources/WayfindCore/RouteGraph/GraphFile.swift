@@ -94,7 +94,10 @@ public struct GraphFile: Sendable {
             guard contents.keptOrigin != nil else {
                 return RouteGraph(contents: contents, in: file.bytes).suggestions(for: request, filter: stringFilter)
             }
-            let whole = try self.contents(of: file, keepingHours: true, edges: .every)
+            // A file cut short since the first read is one that changed, not a damaged one.
+            let reread = Result { () throws(GraphFileError) in try self.contents(of: file, keepingHours: true, edges: .every) }
+            if case .failure = reread, file.wasCutShort || file.hasChanged { throw .fileSystem(.changedWhileRead(path: path)) }
+            let whole = try reread.get()
             return RouteGraph.scannedSuggestions(whole, in: file.bytes, for: request, filter: filter)
                 ?? RouteGraph(contents: whole, in: file.bytes).suggestions(for: request, filter: stringFilter)
         }

@@ -1,5 +1,5 @@
-/// A graph file as read by the one reader of the format: every edge, every place record
-/// and the header values, with where each lies in the file, and names as spans of its
+/// A graph file as read by the one reader of the format: every edge (or, for a
+/// suggestion, those leaving one place), every place record and the header values, with where each lies in the file, and names as spans of its
 /// bytes rather than strings.
 ///
 /// Every path that reads a graph file starts here: a full load (`RouteGraph(contents:)`)
@@ -82,7 +82,8 @@ struct GraphFileContents {
         /// The edges leaving the place of this key (`RouteGraph.placeKey`).
         case leaving(key: [UInt8])
         /// The edges leaving the place `lastVisitedLocation` names, when the writer's
-        /// layout tells it before the edges are read (`lastPlaceInLayout`); else every edge.
+        /// layout tells it before the edges are read (`LayoutTail.lastPlace`); else every
+        /// edge.
         case leavingLastPlace
     }
 
@@ -90,7 +91,9 @@ struct GraphFileContents {
     /// for a filtered list that may end short and with places of zero score, which only
     /// every edge tells (see `RouteGraph.scannedSuggestions`): a query that few places
     /// match, as a completion's word is.
+    /// And every edge for a request the scan leaves to the full load.
     static func edges(for request: SuggestionRequest, filtered: Bool) -> EdgeSelection {
+        if !RouteGraph.scanMayAnswer(request) { return .every }
         if filtered && !request.positiveOnly && !request.successorsOnly && request.limit != 0 { return .every }
         return request.from.map { .leaving(key: Array(RouteGraph.placeKey($0).utf8)) } ?? .leavingLastPlace
     }
@@ -315,7 +318,11 @@ struct GraphFileContents {
         else { return false }
         let firstEnd = newline - base - 1
         let secondStart = firstEnd + GraphFileFormat.elementSeparator.utf8CodeUnitCount
+        // The separator between the halves, which neither reads.
         guard firstEnd > start, secondStart < end else { return false }
+        var between = reader
+        between.rewind(to: firstEnd)
+        guard between.skipLiteral(GraphFileFormat.elementSeparator) else { return false }
 
         final class Half: @unchecked Sendable {
             var contents = GraphFileContents()
@@ -637,8 +644,11 @@ struct GraphFileContents {
             while otherLines < 16, let newline = Platform.findLastByte(0x0A, in: base, count: end) {
                 let line = UnsafeRawBufferPointer(rebasing: bytes[(newline - base + 1)..<end])
                 end = newline - base
-                // `    {`: a record.
-                if line.count > 5, line.loadUnaligned(as: UInt32.self) == 0x2020_2020, line[4] == 0x7B { continue }
+                // `    {`: a record; but an edge (`    {"d`) means the header is not there.
+                if line.count > 6, line.loadUnaligned(as: UInt32.self) == 0x2020_2020, line[4] == 0x7B {
+                    if line[5] == 0x22, line[6] == UInt8(ascii: "d") { return }
+                    continue
+                }
                 otherLines += 1
                 if seenLocation, line.elementsEqual("  ],".utf8) {
                     edgesEnd = end

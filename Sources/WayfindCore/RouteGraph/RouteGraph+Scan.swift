@@ -14,6 +14,12 @@
 extension RouteGraph {
     // MARK: Suggestions
 
+    /// Whether `scannedSuggestions` may answer `request` at all: not every place
+    /// (`-n 0`), nor the from-place itself (`--include-from`).
+    static func scanMayAnswer(_ request: SuggestionRequest) -> Bool {
+        (request.limit != nil || request.successorsOnly) && !request.includeFrom
+    }
+
     /// The suggestions for `request` from the contents of the graph file `bytes`, as
     /// `suggestions(for:filter:)` of the whole graph would give them; nil when the small
     /// graph may not give the same answer:
@@ -42,8 +48,7 @@ extension RouteGraph {
         _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, for request: SuggestionRequest,
         filter: NameFilter?
     ) -> [Suggestion]? {
-        guard contents.hasRecords, request.limit != nil || request.successorsOnly, !request.includeFrom,
-            (contents.records.first?.element.lowerBound ?? .max) > contents.lastEdgeStart
+        guard contents.hasRecords, scanMayAnswer(request), (contents.records.first?.element.lowerBound ?? .max) > contents.lastEdgeStart
         else { return nil }
         let lastSpelling = contents.lastName.map { contents.bytes(of: $0, in: bytes) }
         let lastKey = lastSpelling.map { PlaceName.withKey($0) { Array($0) } } ?? []

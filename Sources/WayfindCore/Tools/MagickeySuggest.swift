@@ -20,8 +20,9 @@ package enum MagickeySuggest {
             place's coordinates. Words match as in smartgrep: 'sao paulo', 'paris tx', \
             'zurich' and 'krakow' work, and so do 'usa', 'uk', 'uae' and Canada's and \
             Australia's province and state abbreviations ('vancouver bc', 'sydney nsw'); \
-            st, saint and sankt, ft and fort, mt and mount stand for each other in a \
-            finished word ('st petersburg', 'ft worth'), in every gazetteer. A query that names a category ('capitals', \
+            st, saint and sankt, ste and sainte, ft and fort, mt and mount stand for each \
+            other in a finished word ('st petersburg', 'st-etienne', 'ft worth'), in every \
+            gazetteer. A query that names a category ('capitals', \
             'admin seat', or a value of a --places file's category column, such as \
             'coffee') is also suggested as a collection. With --graph, the places a \
             route graph predicts are suggested too, ranked with the others (see PREDICTION).

@@ -35,6 +35,8 @@ struct GeocoderTests {
             Fort Worth\t32.72541\t-97.32085\tcity\tUS\t918915
             Mount Vernon\t40.9126\t-73.83708\tcity\tUS\t67292
             Stockholm\t59.32938\t18.06871\tcapital\tSE\t1515017
+            Saint-Étienne\t45.43389\t4.39\tcity\tFR\t171483
+            Sainte-Foy\t46.77\t-71.28\tcity\tCA\t99888
 
             """
         let geocoder = try Geocoder(tsv: Array(tsv.utf8))
@@ -46,6 +48,8 @@ struct GeocoderTests {
         #expect(try geocoder.suggest("ft worth").map(\.text) == ["Fort Worth"])
         #expect(try geocoder.suggest("fort worth").map(\.text) == ["Fort Worth"])
         #expect(try geocoder.suggest("mt vernon").map(\.text) == ["Mount Vernon"])
+        #expect(try geocoder.suggest("st-etienne").map(\.text) == ["Saint-Étienne"])
+        #expect(try geocoder.suggest("ste-foy").map(\.text) == ["Sainte-Foy"])
         // A last word may still be being typed: `st` stays a prefix (of Stockholm, and of
         // St. Petersburg's `St`), and is swapped only once complete.
         #expect(try geocoder.suggest("st").map(\.text) == ["Stockholm", "St. Petersburg"])
@@ -61,6 +65,10 @@ struct GeocoderTests {
         #expect(SearchText.queryVariants("paris st", lastWordComplete: false) == ["paris st"])
         #expect(SearchText.queryVariants("paris st", lastWordComplete: true) == ["paris st", "paris saint", "paris sankt"])
         #expect(SearchText.queryVariants("", lastWordComplete: true) == [""])
+        // Words end at `-` and `.` too.
+        #expect(SearchText.queryVariants("st-etienne", lastWordComplete: false) == ["st-etienne", "saint-etienne", "sankt-etienne"])
+        #expect(SearchText.queryVariants("ste-foy", lastWordComplete: false) == ["ste-foy", "sainte-foy"])
+        #expect(SearchText.queryVariants("St.Louis", lastWordComplete: false) == ["St.Louis", "saint Louis", "sankt Louis"])
         // Every combination, up to six.
         let many = SearchText.queryVariants("st st st", lastWordComplete: true)
         #expect(many.count == SearchText.maximumQueryVariants && many.first == "st st st" && Set(many).count == many.count)

@@ -146,6 +146,16 @@ struct RouteGraphJSONTests {
                 PlaceName.withKey(whole.bytes(of: $0.origin, in: buffer)) { Array($0) } == key
             }.map(\.element))
         }
+        // The separator between the halves, which neither half reads, is checked too.
+        try bytes.withUnsafeBytes { buffer in
+            let end = try #require(GraphFileContents.LayoutTail(buffer).edgesEnd)
+            let start = try #require(bytes[1...].firstIndex(of: UInt8(ascii: "{")))
+            let middle = start + (end - start) / 2
+            let newline = try #require(bytes[middle...].firstIndex(of: 0x0A))
+            var broken = bytes
+            broken[newline - 1] = UInt8(ascii: " ")
+            #expect(decodingError(String(decoding: broken, as: UTF8.self)) != nil, "a missing comma was accepted")
+        }
         // An edge in another layout in the second half, or a bad byte there: the halves
         // are dropped and the file read one element after another, with the same result
         // or the same error as a read that never split.

@@ -332,4 +332,28 @@ struct SuggestionScanTests {
         #expect(loaded.suggestions(for: request).first?.place == "Work")
     }
 
+    /// Through `GraphFile`, as the tools ask: a wrong guess of the last place, and a
+    /// request the scan leaves to the full load, answer as a full load does.
+    @Test func aGraphFileAnswersAsAFullLoadWhateverItsReadGuessed() throws {
+        var graph = RouteGraph()
+        for (step, place) in ["Home", "Work", "Gym", "Home", "Work", "Home"].enumerated() {
+            graph.visit(place, at: RandomGraphs.epoch + Int64(step) * 3600)
+        }
+        var text = String(decoding: graph.json(), as: UTF8.self)
+        text.removeLast(2)
+        text += ",\n  \"zz\": {\n  \"lastVisitedLocation\": \"Gym\"\n  }\n}\n"
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let path = scratch.path + "/graph.json"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let loaded = try RouteGraph(json: Array(text.utf8))
+        for request in [
+            SuggestionRequest(limit: 2, now: RandomGraphs.epoch + 40_000),
+            SuggestionRequest(limit: nil, now: RandomGraphs.epoch + 40_000),
+            SuggestionRequest(from: "gym", limit: 1, now: RandomGraphs.epoch + 40_000),
+        ] {
+            #expect(try GraphFile(path: path).suggestions(for: request) == loaded.suggestions(for: request), "\(request)")
+        }
+    }
+
 }
