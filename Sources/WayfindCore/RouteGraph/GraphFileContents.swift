@@ -299,24 +299,33 @@ struct GraphFileContents {
     /// of a 256 KiB file about 0.3 ms.
     static let parallelReadMinimum = 256 * 1024
 
+    /// Where a parallel read of the edges from `start` (the list's first) to `end`
+    /// splits them: the offset of the separator (`,\n    `) after the last edge of the
+    /// first part, at the first line after its middle; nil for a list too short to
+    /// split. The first part goes to this thread, which goes on to the records: they
+    /// follow the edges in the writer's layout and cost about as much a byte, so it
+    /// takes fewer edges, and both threads finish together.
+    static func parallelSplit(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int? {
+        let records = bytes.count - end
+        let middle = start + max(end - start - records, (end - start) / 4) / 2
+        guard end - start >= parallelReadMinimum / 2, end < bytes.count,
+            let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            let newline = Platform.findByte(0x0A, in: base + middle, count: end - middle)
+        else { return nil }
+        return newline - base - 1
+    }
+
     /// Reads the edges from the reader's position, at the list's first, to `end` (the
-    /// list's end, `LayoutTail.edgesEnd`) in two halves at once, the second on another
-    /// thread (`Platform.concurrently`): true, with the reader at `end`, when both halves
-    /// are in the writer's layout throughout and meet; false, with nothing kept and the
-    /// reader where it was, otherwise (the list is then read as any other). Each half
-    /// keeps and counts its edges as `readWrittenEdge` does; the second half's follow
-    /// the first's, as they do in the file.
+    /// list's end, `LayoutTail.edgesEnd`) in two parts at once (`parallelSplit`), the
+    /// second on another thread (`Platform.concurrently`): true, with the reader at
+    /// `end`, when both parts are in the writer's layout throughout and meet; false, with
+    /// nothing kept and the reader where it was, otherwise (the list is then read as any
+    /// other). Each part keeps and counts its edges as `readWrittenEdge` does; the second
+    /// part's follow the first's, as they do in the file.
     private mutating func readWrittenEdgesInParallel(_ reader: inout JSONReader, to end: Int) -> Bool {
         let bytes = reader.bytes
         let start = reader.offset
-        let middle = start + (end - start) / 2
-        // The second half begins at the first line after the middle; the separator
-        // before it (`,\n    `) ends the first.
-        guard end - start >= Self.parallelReadMinimum / 2, end < bytes.count,
-            let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-            let newline = Platform.findByte(0x0A, in: base + middle, count: end - middle)
-        else { return false }
-        let firstEnd = newline - base - 1
+        guard let firstEnd = Self.parallelSplit(bytes, from: start, to: end) else { return false }
         let secondStart = firstEnd + GraphFileFormat.elementSeparator.utf8CodeUnitCount
         // The separator between the halves, which neither reads.
         guard firstEnd > start, secondStart < end else { return false }

@@ -150,10 +150,10 @@ struct RouteGraphJSONTests {
         try bytes.withUnsafeBytes { buffer in
             let end = try #require(GraphFileContents.LayoutTail(buffer).edgesEnd)
             let start = try #require(bytes[1...].firstIndex(of: UInt8(ascii: "{")))
-            let middle = start + (end - start) / 2
-            let newline = try #require(bytes[middle...].firstIndex(of: 0x0A))
+            let split = try #require(GraphFileContents.parallelSplit(buffer, from: start, to: end))
+            #expect(bytes[split] == UInt8(ascii: ","))
             var broken = bytes
-            broken[newline - 1] = UInt8(ascii: " ")
+            broken[split] = UInt8(ascii: " ")
             #expect(decodingError(String(decoding: broken, as: UTF8.self)) != nil, "a missing comma was accepted")
         }
         // An edge in another layout in the second half, or a bad byte there: the halves
