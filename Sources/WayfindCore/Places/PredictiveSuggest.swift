@@ -117,13 +117,18 @@ extension Geocoder {
         return request
     }
 
-    /// The graph's filter for `text`: smartgrep's rule on the place's label; nil (all
-    /// places) for empty text.
+    /// The graph's filter for `text`: smartgrep's rule on the place's label, for the text
+    /// or any of its other spellings (`SearchText.queryVariants`, as the geocoder searches:
+    /// `st petersburg` keeps a habit of Saint Petersburg); nil (all places) for empty text.
     package static func predictionFilter(_ text: String) -> RouteGraph.NameFilter? {
         let query = MatchQuery(text)
         guard !query.matchesEverything else { return nil }
         let matcher = LineMatcher(query)
-        return { matcher.matches($0) }
+        let others = SearchText.queryVariants(text, lastWordComplete: text.last?.isWhitespace == true).dropFirst().map {
+            LineMatcher(MatchQuery($0))
+        }
+        if others.isEmpty { return { matcher.matches($0) } }
+        return { name in matcher.matches(name) || others.contains { $0.matches(name) } }
     }
 
     /// The blend of the geocoder's matches for `text` with `predictions`, the route

@@ -50,6 +50,17 @@ struct PredictiveSuggestTests {
         #expect(two.map(\.predicted) == [false, true])
     }
 
+    /// The graph's places are matched as the geocoder's are, abbreviations included.
+    @Test func anAbbreviationKeepsAHabitOfThePlaceItStandsFor() throws {
+        let filter = try #require(Geocoder.predictionFilter("st petersburg"))
+        for (label, kept) in [("Saint Petersburg, Russia", true), ("St. Petersburg, Florida", true), ("Petersburg", false)] {
+            #expect(Array(label.utf8).withUnsafeBufferPointer { filter($0) } == kept, "\(label)")
+        }
+        // A last word still being typed is not swapped.
+        let typing = try #require(Geocoder.predictionFilter("st"))
+        #expect(Array("Saint Petersburg".utf8).withUnsafeBufferPointer { typing($0) } == false)
+    }
+
     @Test func aPrefixKeepsAHabitBeforeTheGeocodersFirst() throws {
         let graph = history(Array(repeating: ["Boston", "Bolton"], count: 10).flatMap { $0 } + ["Boston"])
         // From Boston, Bolton usually comes next; the geocoder alone puts Boston first.
