@@ -191,7 +191,8 @@ package final class PlaceSearch {
         if best.count > limit { best.removeLast() }
     }
 
-    /// Whether `key` could enter `best`.
+    /// Whether `key` could enter `best`. (Inline: the index search asks it twice a row.)
+    @inline(__always)
     static func qualifies<T>(_ key: RankKey, _ best: [(RankKey, T)], limit: Int) -> Bool {
         best.count < limit || key < best.last!.0
     }
@@ -219,27 +220,32 @@ package final class PlaceSearch {
         // One query word that is one word: the index answer is exact, no row need be read
         // unless it could spell the whole name.
         let indexIsExact = matcher.query.words.count == 1 && pieces.count == 1
-        var best: [(RankKey, Int)] = []
+        /// What the search has found so far, passed to `consider` (a variable the local
+        /// function captured was checked for exclusive access at run time, on every row).
+        struct Progress {
+            var best: [(RankKey, Int)] = []
+            /// Whether a prefix match (tier 1) may still enter the results; once not, only
+            /// rows that may be whole-name matches are read.
+            var prefixesMayEnter = true
+        }
+        var progress = Progress()
         // Per category, computed once: its importance factor.
         let factors = index.categories.map { PlaceCategory.importanceFactor($0) }
         let hasFilters = !filters.countries.isEmpty || filters.extent != nil || !filters.categories.isEmpty
 
-        // Whether a prefix match (tier 1) may still enter the results; once not, only rows
-        // that may be whole-name matches are read.
-        var prefixesMayEnter = true
         /// Ranks candidate row `r`; false once no row from `r` on can enter the results.
-        func consider(_ r: Int, mayBeOwn: Bool, mayBeWhole: Bool) throws(GazetteerError) -> Bool {
+        func consider(_ r: Int, mayBeOwn: Bool, mayBeWhole: Bool, _ progress: inout Progress) throws(GazetteerError) -> Bool {
             let c = index.categoryIndex(ofRow: r)
             let importance = Double(index.population(ofRow: r) + 1) * factors[c]
             // Rows come in importance order: the best key this row could have bounds
             // every later row's.
-            if prefixesMayEnter && best.count == limit
-                && !Self.qualifies(RankKey(tier: 1, band: 0, importance: importance, ownName: true, order: r), best, limit: limit)
+            if progress.prefixesMayEnter && progress.best.count == limit
+                && !Self.qualifies(RankKey(tier: 1, band: 0, importance: importance, ownName: true, order: r), progress.best, limit: limit)
             {
-                prefixesMayEnter = false
+                progress.prefixesMayEnter = false
             }
-            if !prefixesMayEnter {
-                guard Self.qualifies(wholeNameKey(band: 0, importance: importance, order: r), best, limit: limit)
+            if !progress.prefixesMayEnter {
+                guard Self.qualifies(wholeNameKey(band: 0, importance: importance, order: r), progress.best, limit: limit)
                 else { return false }
                 guard mayBeWhole else { return true }
             }
@@ -256,35 +262,35 @@ package final class PlaceSearch {
                     mayBeWhole
                     ? wholeNameKey(band: band, importance: importance, order: r)
                     : RankKey(tier: 1, band: band, importance: importance, ownName: mayBeOwn, order: r)
-                guard Self.qualifies(bound, best, limit: limit) else { return true }
+                guard Self.qualifies(bound, progress.best, limit: limit) else { return true }
             }
             // Without an own word for every piece, only an alternate name can match; with
             // one, for a one-word query the own text matches (`matchesOwnText`).
             var key = RankKey(tier: 1, band: bias.band(of: coordinate), importance: importance, ownName: mayBeOwn, order: r)
             // A whole-name match needs a query word that is a whole word of the row.
             if !mayBeWhole {
-                guard Self.qualifies(key, best, limit: limit) else { return true }
+                guard Self.qualifies(key, progress.best, limit: limit) else { return true }
                 if !indexIsExact {
                     try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: index.line(ofRow: r))
                     if !matches(row, names: index) { return true }
                     if mayBeOwn {
                         key.ownName = matchesOwnText(row, names: index)
-                        guard Self.qualifies(key, best, limit: limit) else { return true }
+                        guard Self.qualifies(key, progress.best, limit: limit) else { return true }
                     }
                 }
-                Self.insert(r, key: key, into: &best, limit: limit)
+                Self.insert(r, key: key, into: &progress.best, limit: limit)
                 return true
             }
-            guard Self.qualifies(wholeNameKey(band: key.band, importance: importance, order: r), best, limit: limit)
+            guard Self.qualifies(wholeNameKey(band: key.band, importance: importance, order: r), progress.best, limit: limit)
             else { return true }
             try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: index.line(ofRow: r))
             if !indexIsExact && !matches(row, names: index) { return true }
             guard
                 let ranked = rankKey(
                     row, names: index, band: key.band, importance: key.importance, order: r,
-                    qualifies: { Self.qualifies($0, best, limit: limit) })
+                    qualifies: { Self.qualifies($0, progress.best, limit: limit) })
             else { return true }
-            if Self.qualifies(ranked, best, limit: limit) { Self.insert(r, key: ranked, into: &best, limit: limit) }
+            if Self.qualifies(ranked, progress.best, limit: limit) { Self.insert(r, key: ranked, into: &progress.best, limit: limit) }
             return true
         }
 
@@ -305,12 +311,12 @@ package final class PlaceSearch {
                 while e < exactRows.count && Int(exactRows[e] & rowMask) < r { e += 1 }
                 let mayBeWhole = e < exactRows.count && Int(exactRows[e] & rowMask) == r && exactRows[e] & wholeFlag == wholeFlag
                 consideredThrough = r
-                if try !consider(r, mayBeOwn: entry & PlacesIndex.alternateOnly == 0, mayBeWhole: mayBeWhole) {
+                if try !consider(r, mayBeOwn: entry & PlacesIndex.alternateOnly == 0, mayBeWhole: mayBeWhole, &progress) {
                     stopped = true
                     break
                 }
             }
-            if stopped || !isTruncated { return try finish(result, best: best, row: row, index: index, tsv: tsv) }
+            if stopped || !isTruncated { return try finish(result, best: progress.best, row: row, index: index, tsv: tsv) }
         }
 
         let wordsPerRow = (index.rowCount + 63) / 64
@@ -354,17 +360,17 @@ package final class PlaceSearch {
         }
         scan: for chunk in 0..<wordsPerRow {
             // Once prefix matches are out of reach, only rows that may be whole are left.
-            var bits = prefixesMayEnter ? candidates[chunk] : candidates[chunk] & exactRows[chunk]
+            var bits = progress.prefixesMayEnter ? candidates[chunk] : candidates[chunk] & exactRows[chunk]
             while bits != 0 {
                 let r = chunk * 64 + bits.trailingZeroBitCount
                 bits &= bits - 1
                 if r >= index.rowCount { break scan }
                 if r <= consideredThrough { continue }
                 let bit: UInt64 = 1 << UInt64(r & 63)
-                if try !consider(r, mayBeOwn: ownRows[chunk] & bit != 0, mayBeWhole: exactRows[chunk] & bit != 0) { break scan }
+                if try !consider(r, mayBeOwn: ownRows[chunk] & bit != 0, mayBeWhole: exactRows[chunk] & bit != 0, &progress) { break scan }
             }
         }
-        return try finish(result, best: best, row: row, index: index, tsv: tsv)
+        return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
     }
 
     /// `result` with the places of `best`.

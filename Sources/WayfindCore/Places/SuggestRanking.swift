@@ -157,7 +157,8 @@ package struct LocationBias: Sendable {
         let h = (dLat / .pi) * (dLat / .pi) + cosineOfLatitude * cosine * (dLon / .pi) * (dLon / .pi)
         let d = 2 * Coordinate.earthRadius * h.squareRoot() * 0.999
         guard d > radius, d.isFinite else { return 0 }
-        return min(farBand, 1 + Int((d / radius).exponent))
+        // The exponent of a finite ratio above 1, from its bits (`exponent` is a call).
+        return min(farBand, 1 + Int(truncatingIfNeeded: ((d / radius).bitPattern >> 52) & 0x7FF) - 1023)
     }
 }
 
