@@ -116,7 +116,7 @@ public final class Geocoder: @unchecked Sendable {
         limit: Int = 5
     ) throws(GeocoderError) -> [Suggestion] {
         let bias = LocationBias(location: location, radius: distance)
-        let result = try search(text: text, lastWordComplete: text.last?.isWhitespace == true, bias: bias, filters: filters, limit: limit)
+        let result = try search(text: text, lastWordComplete: SearchText.endsWithFinishedWord(text), bias: bias, filters: filters, limit: limit)
         var suggestions: [Suggestion] = []
         for category in result.collections {
             let key = MagicKey.collection(fingerprint: result.fingerprint, category: category, location: location)

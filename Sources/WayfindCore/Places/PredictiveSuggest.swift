@@ -121,14 +121,11 @@ extension Geocoder {
     /// or any of its other spellings (`SearchText.queryVariants`, as the geocoder searches:
     /// `st petersburg` keeps a habit of Saint Petersburg); nil (all places) for empty text.
     package static func predictionFilter(_ text: String) -> RouteGraph.NameFilter? {
-        let query = MatchQuery(text)
-        guard !query.matchesEverything else { return nil }
-        let matcher = LineMatcher(query)
-        let others = SearchText.queryVariants(text, lastWordComplete: text.last?.isWhitespace == true).dropFirst().map {
+        guard !MatchQuery(text).matchesEverything else { return nil }
+        let matchers = SearchText.queryVariants(text, lastWordComplete: SearchText.endsWithFinishedWord(text)).map {
             LineMatcher(MatchQuery($0))
         }
-        if others.isEmpty { return { matcher.matches($0) } }
-        return { name in matcher.matches(name) || others.contains { $0.matches(name) } }
+        return { name in matchers.contains { $0.matches(name) } }
     }
 
     /// The blend of the geocoder's matches for `text` with `predictions`, the route
@@ -153,7 +150,7 @@ extension Geocoder {
             return candidates.prefix(limit).map { Self.suggestion($0.found, fingerprint: fingerprint, predicted: true) }
         }
         let result = try self.search(
-            text: text, lastWordComplete: text.last?.isWhitespace == true, bias: search.bias, filters: filters, limit: search.limit)
+            text: text, lastWordComplete: SearchText.endsWithFinishedWord(text), bias: search.bias, filters: filters, limit: search.limit)
         let letters = min(text.unicodeScalars.filter { !$0.properties.isWhitespace }.count, B.trustedLetters)
         for (rank, found) in result.places.enumerated() {
             var geocoder = B.letterTrust * Double(letters) / Double(1 + rank)

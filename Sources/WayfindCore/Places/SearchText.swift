@@ -173,6 +173,12 @@ package enum SearchText {
         "mount": ["mt"], "mt": ["mount"],
     ]
 
+    /// Whether the last word of a text typed into a search box is finished: the text
+    /// ends in whitespace (`queryVariants` swaps it then).
+    package static func endsWithFinishedWord(_ text: String) -> Bool {
+        text.last?.isWhitespace == true
+    }
+
     /// The most texts a query is searched as (`queryVariants`).
     static let maximumQueryVariants = 6
 
