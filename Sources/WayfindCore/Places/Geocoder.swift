@@ -48,12 +48,20 @@ public final class Geocoder: @unchecked Sendable {
     private let storage: UnsafeMutableBufferPointer<UInt8>?
     /// The mapped file and index behind an `.indexed` source of a `--places` file.
     private let mapped: PlacesIndexCache.IndexedFile?
+    /// The columns of an `.indexed` source's TSV, read once from its first line (nil: an
+    /// unknown format, reported by each request).
+    let schema: (schema: GazetteerSchema, hasHeader: Bool)?
 
     init(source: Source, storage: UnsafeMutableBufferPointer<UInt8>? = nil, mapped: PlacesIndexCache.IndexedFile? = nil) {
         self.source = source
         self.storage = storage
         self.mapped = mapped
         names = try? EmbeddedGazetteer.index()
+        if case .indexed(let tsv, _, _) = source {
+            schema = GazetteerSchema.detect(firstLine: PlaceSearch.firstLine(tsv)).map { ($0.schema, $0.isHeader) }
+        } else {
+            schema = nil
+        }
     }
 
     deinit { storage?.deallocate() }
@@ -197,7 +205,7 @@ public final class Geocoder: @unchecked Sendable {
         try Self.reporting {
             switch source {
             case .indexed(let tsv, let index, let path):
-                return try search.search(index: index, tsv: tsv, path: path)
+                return try search.search(index: index, tsv: tsv, path: path, schema: schema?.schema)
             case .file(let path, let context):
                 let descriptor = try Self.open(path, context: context)
                 defer { if path != "-" { descriptor.close() } }
@@ -207,7 +215,7 @@ public final class Geocoder: @unchecked Sendable {
     }
 
     /// `body`'s result, any error it throws as a `GeocoderError` with the same message.
-    private static func reporting<T>(_ body: () throws -> T) throws(GeocoderError) -> T {
+    static func reporting<T>(_ body: () throws -> T) throws(GeocoderError) -> T {
         do {
             return try body()
         } catch let error as GazetteerError {
@@ -261,7 +269,7 @@ public final class Geocoder: @unchecked Sendable {
     private func findIndexed(
         _ key: MagicKey, tsv: UnsafeBufferPointer<UInt8>, index: PlacesIndex, path: String, filters: PlaceFilters, limit: Int?
     ) throws -> [FoundPlace] {
-        guard let (schema, hasHeader) = GazetteerSchema.detect(firstLine: PlaceSearch.firstLine(tsv)) else {
+        guard let (schema, hasHeader) = schema else {
             throw GazetteerError.unknownFormat(path: path)
         }
         let row = PlaceRow(schema: schema, path: path)

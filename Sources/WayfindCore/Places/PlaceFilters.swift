@@ -20,6 +20,9 @@ public struct PlaceFilters: Sendable {
         }
     }
 
+    /// Whether no filter is set: every place passes.
+    package var isEmpty: Bool { countries.isEmpty && extent == nil && categories.isEmpty }
+
     /// Whether a category name may be a plural: `capitals`, `admin seats` (not `city`).
     static func isPlural(_ name: [UInt8]) -> Bool {
         name.last == UInt8(ascii: "s") && name.count > 3 && String(decoding: name, as: UTF8.self) != "city"

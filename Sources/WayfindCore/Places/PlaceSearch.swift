@@ -48,6 +48,10 @@ package final class PlaceSearch {
     /// Whether a dump's rows are judged on their raw columns before matching (always, but
     /// for the tests that compare with matching every row in full).
     var prefiltersDumpRows = true
+    /// How the index search unites the posting lists of the query's words: as
+    /// `PlacesIndex` describes (nil), or always in bitmaps or always in sorted lists (for
+    /// the tests that compare the two).
+    var unitesInBitmaps: Bool? = nil
 
     /// A search for `text`.
     package init(text: String, bias: LocationBias, filters: PlaceFilters, limit: Int) {
@@ -203,10 +207,11 @@ package final class PlaceSearch {
     /// Candidates come in row order, which is importance order (see `PlacesIndex`), so the
     /// search stops at the first row that could not enter the top N even as a whole-name
     /// match; a one-word query of up to three bytes takes its candidates from the index's
-    /// prefix list when it has one.
-    package func search(index: PlacesIndex, tsv: UnsafeBufferPointer<UInt8>, path: String = EmbeddedGazetteer.path) throws(
-        GazetteerError
-    ) -> SearchResult {
+    /// prefix list when it has one. `schema`: the TSV's columns, if known (else read
+    /// from its first line).
+    package func search(
+        index: PlacesIndex, tsv: UnsafeBufferPointer<UInt8>, path: String = EmbeddedGazetteer.path, schema: GazetteerSchema? = nil
+    ) throws(GazetteerError) -> SearchResult {
         var result = SearchResult(fingerprint: index.fingerprint)
         guard !isEmpty else { return result }
         for category in index.categories where PlaceCategory.queryNames(matcher, category: category) {
@@ -214,7 +219,7 @@ package final class PlaceSearch {
                 result.collections.append(category)
             }
         }
-        guard let schema = GazetteerSchema.detect(firstLine: Self.firstLine(tsv))?.schema else { throw .unknownFormat(path: path) }
+        guard let schema = schema ?? GazetteerSchema.detect(firstLine: Self.firstLine(tsv))?.schema else { throw .unknownFormat(path: path) }
         let row = PlaceRow(schema: schema, path: path)
         let pieces = matcher.query.words.flatMap { SearchText.words(String(decoding: $0, as: UTF8.self)) }
         // One query word that is one word: the index answer is exact, no row need be read
@@ -231,7 +236,7 @@ package final class PlaceSearch {
         var progress = Progress()
         // Per category, computed once: its importance factor.
         let factors = index.categories.map { PlaceCategory.importanceFactor($0) }
-        let hasFilters = !filters.countries.isEmpty || filters.extent != nil || !filters.categories.isEmpty
+        let hasFilters = !filters.isEmpty
 
         /// Ranks candidate row `r`; false once no row from `r` on can enter the results.
         func consider(_ r: Int, mayBeOwn: Bool, mayBeWhole: Bool, _ progress: inout Progress) throws(GazetteerError) -> Bool {
@@ -317,8 +322,38 @@ package final class PlaceSearch {
                 }
             }
             if stopped || !isTruncated { return try finish(result, best: progress.best, row: row, index: index, tsv: tsv) }
+            // Past the list, once prefix matches are out of reach, only the rows the query
+            // spells whole are left: the exact word's, not the union of every word it starts
+            // (8 million postings for `s` at 12 M rows).
+            if !progress.prefixesMayEnter {
+                for posting in exactRows[e...] where posting & wholeFlag == wholeFlag {
+                    let r = Int(posting & rowMask)
+                    guard r < index.rowCount else { break }
+                    if r <= consideredThrough { continue }
+                    if try !consider(r, mayBeOwn: posting & PlacesIndex.alternateOnly == 0, mayBeWhole: true, &progress) { break }
+                }
+                return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
+            }
         }
 
+        let words = pieces.map { index.words(withPrefix: $0) }
+        let totals = words.map { index.postingTotal($0.range) }
+        // Bitmaps of every row cost their pages whatever the query (7 MB, 5 ms at 12 M
+        // rows); a list (`sparseCandidates`), the rarest piece's sort and a lookup per
+        // posting of the others, each about what 64 rows of bitmaps cost (at 12 M rows:
+        // `paris`, `los angeles` by lists; `san jose`, 36 k and 575 k postings, by bitmaps).
+        let fewest = totals.min() ?? 0
+        let listCost = fewest * (Int.bitWidth - fewest.leadingZeroBitCount) + 16 * (totals.reduce(0, +) - fewest)
+        if !words.isEmpty && !(unitesInBitmaps ?? (listCost >= index.rowCount / 4)) {
+            for candidate in sparseCandidates(words, totals: totals, wholeFlag: wholeFlag, index: index) {
+                let r = Int(candidate.row)
+                if r <= consideredThrough { continue }
+                // Once prefix matches are out of reach, only rows that may be whole are left.
+                if !progress.prefixesMayEnter && !candidate.exact { continue }
+                if try !consider(r, mayBeOwn: candidate.own, mayBeWhole: candidate.exact, &progress) { break }
+            }
+            return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
+        }
         let wordsPerRow = (index.rowCount + 63) / 64
         var candidates = [UInt64](repeating: ~0, count: wordsPerRow)
         // Rows whose own text (not only alternate names) holds a word each piece starts.
@@ -327,12 +362,11 @@ package final class PlaceSearch {
         var these = [UInt64](repeating: 0, count: wordsPerRow)
         var ownThese = [UInt64](repeating: 0, count: wordsPerRow)
         let rowCount = UInt32(index.rowCount)
-        for piece in pieces {
+        for (range, exact) in words {
             for i in 0..<wordsPerRow {
                 these[i] = 0
                 ownThese[i] = 0
             }
-            let (range, exact) = index.words(withPrefix: piece)
             these.withUnsafeMutableBufferPointer { all in
                 ownThese.withUnsafeMutableBufferPointer { own in
                     for w in range {
@@ -373,6 +407,83 @@ package final class PlaceSearch {
         return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
     }
 
+    /// The rows that hold a word of each of the query's pieces (`words`: each piece's
+    /// range of words and exact word; `totals`: their postings), ascending: whether their
+    /// own text holds one for each (`own`), and whether the query may spell a name of
+    /// theirs whole (`exact`: an exact word's posting with `wholeFlag`), as the bitmaps of
+    /// the search compute them. The piece of fewest postings gives the rows, sorted; the
+    /// others' postings are looked up in a hash table of them.
+    private func sparseCandidates(
+        _ words: [(range: Range<Int>, exact: Int?)], totals: [Int], wholeFlag: UInt32, index: PlacesIndex
+    ) -> [(row: UInt32, own: Bool, exact: Bool)] {
+        guard let first = totals.indices.min(by: { totals[$0] < totals[$1] }) else { return [] }
+        let rowMask = ~PlacesIndex.postingFlags
+        let rowCount = UInt32(index.rowCount)
+        // The first piece's rows, each with its own bit (lowest) set when a posting of an
+        // own word holds it.
+        var keyed: [UInt32] = []
+        keyed.reserveCapacity(totals[first])
+        for w in words[first].range {
+            for posting in index.postings(ofWord: w) where posting & rowMask < rowCount {
+                keyed.append((posting & rowMask) << 1 | (posting & PlacesIndex.alternateOnly == 0 ? 1 : 0))
+            }
+        }
+        keyed.sort()
+        var rows: [UInt32] = []
+        var own: [Bool] = []
+        for key in keyed {
+            if rows.last == key >> 1 {
+                own[own.count - 1] = own[own.count - 1] || key & 1 == 1
+            } else {
+                rows.append(key >> 1)
+                own.append(key & 1 == 1)
+            }
+        }
+        var alive = [Bool](repeating: true, count: rows.count)
+        var exact = [Bool](repeating: false, count: rows.count)
+        // Open addressing: slot → row + 1 (0: empty), at most half full.
+        let bits = max(4, Int.bitWidth - rows.count.leadingZeroBitCount + 1)
+        let slotMask = (1 << bits) - 1
+        var slots = [UInt32](repeating: 0, count: 1 << bits)
+        var slotRows = [Int32](repeating: 0, count: 1 << bits)
+        func slot(_ row: UInt32) -> Int { Int(truncatingIfNeeded: (UInt64(row) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits)) }
+        for (i, row) in rows.enumerated() {
+            var h = slot(row)
+            while slots[h] != 0 { h = (h + 1) & slotMask }
+            slots[h] = row + 1
+            slotRows[h] = Int32(i)
+        }
+        func position(_ row: UInt32) -> Int? {
+            var h = slot(row)
+            while slots[h] != 0 {
+                if slots[h] == row + 1 { return Int(slotRows[h]) }
+                h = (h + 1) & slotMask
+            }
+            return nil
+        }
+        for (piece, (range, _)) in words.enumerated() where piece != first {
+            var holds = [Bool](repeating: false, count: rows.count)
+            var holdsOwn = [Bool](repeating: false, count: rows.count)
+            for w in range {
+                for posting in index.postings(ofWord: w) {
+                    guard let i = position(posting & rowMask) else { continue }
+                    holds[i] = true
+                    if posting & PlacesIndex.alternateOnly == 0 { holdsOwn[i] = true }
+                }
+            }
+            for i in rows.indices {
+                alive[i] = alive[i] && holds[i]
+                own[i] = own[i] && holdsOwn[i]
+            }
+        }
+        for case let (_, word?) in words {
+            for posting in index.postings(ofWord: word) where posting & wholeFlag == wholeFlag {
+                if let i = position(posting & rowMask) { exact[i] = true }
+            }
+        }
+        return rows.indices.filter { alive[$0] }.map { (rows[$0], own[$0], exact[$0]) }
+    }
+
     /// `result` with the places of `best`.
     private func finish(
         _ result: SearchResult, best: [(RankKey, Int)], row: PlaceRow, index: PlacesIndex, tsv: UnsafeBufferPointer<UInt8>
@@ -383,6 +494,42 @@ package final class PlaceSearch {
             result.places.append(found(row, names: index, key: key))
         }
         return result
+    }
+
+    /// The places of the gazetteer `tsv` (of columns `schema`) whose label (`Place.label`)
+    /// folds to `label`, through its `index`, most important first (row order); only the
+    /// first unless `all`. `name` is the label's first part, the place's name: every row of the label
+    /// holds each of its words, so only the rows of its rarest word are read, and of
+    /// those only the rows of that name are labelled.
+    static func places(
+        labelled label: [UInt8], name: String, index: PlacesIndex, tsv: UnsafeBufferPointer<UInt8>, schema: GazetteerSchema,
+        path: String, filters: PlaceFilters, all: Bool
+    ) throws(GazetteerError) -> [FoundPlace] {
+        var rarest: UnsafeBufferPointer<UInt32>? = nil
+        for word in SearchText.words(name) {
+            guard let w = index.words(withPrefix: word).exact else { return [] }
+            let postings = index.postings(ofWord: w)
+            if postings.count < rarest?.count ?? .max { rarest = postings }
+        }
+        guard let rarest else { return [] }
+        let row = PlaceRow(schema: schema, path: path)
+        var found: [FoundPlace] = []
+        for posting in rarest {
+            let r = Int(posting & ~PlacesIndex.postingFlags)
+            guard r < index.rowCount else { throw .damagedIndex(path: path) }
+            if !filters.isEmpty {
+                let category = index.categories[index.categoryIndex(ofRow: r)]
+                guard filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: index.coordinate(ofRow: r), category: category)
+                else { continue }
+            }
+            try split(row, tsv: tsv, offset: index.offset(ofRow: r), line: index.line(ofRow: r))
+            guard label.starts(with: TextFolding.fold(row.field(.name))) else { continue }
+            let place = Place(row: row, names: index)
+            guard TextFolding.fold(place.label) == label else { continue }
+            found.append(FoundPlace(place: place, rank: RankKey(tier: 0, band: 0, importance: 0, order: r), score: 100))
+            if !all { break }
+        }
+        return found
     }
 
     /// The first line of `bytes`.

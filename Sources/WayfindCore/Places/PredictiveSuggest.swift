@@ -71,9 +71,10 @@ enum PredictiveBlend {
     static let graphCandidatesPerSuggestion = 2
     /// How many geocoder places are weighed, per suggestion asked for (2).
     static let geocoderCandidatesPerSuggestion = 2
-    /// How many places of the same name are weighed to find a label's rows (64): the
-    /// commonest names of the embedded gazetteer (San Antonio, Santa Cruz) have fewer
-    /// places spelled whole; a label's row beyond them is not found.
+    /// How many places of the same name are weighed to find a label's rows in a file
+    /// that is scanned, not indexed (64): the commonest names of the embedded gazetteer
+    /// (San Antonio, Santa Cruz) have fewer places spelled whole; a label's row beyond
+    /// them is not found.
     static let labelRows = 64
 }
 
@@ -192,15 +193,26 @@ extension Geocoder {
     package func place(labelled label: String, near location: Coordinate?, filters: PlaceFilters = PlaceFilters()) throws(GeocoderError)
         -> FoundPlace?
     {
-        // The name, the label's first part, finds the candidates: a few rows, where the
-        // whole label's words (`United States`) would match thousands.
         let name = String(label.prefix { $0 != "," })
         guard !MatchQuery(name).matchesEverything else { return nil }
         let folded = TextFolding.fold(label)
-        let same = try find(text: name, filters: filters, limit: PredictiveBlend.labelRows).filter {
-            TextFolding.fold($0.place.label) == folded
+        let same: [FoundPlace]
+        switch source {
+        case .indexed(let tsv, let index, let path):
+            guard let schema else { throw GeocoderError(GazetteerError.unknownFormat(path: path).description) }
+            same = try Self.reporting { () throws(GazetteerError) in
+                try PlaceSearch.places(
+                    labelled: folded, name: name, index: index, tsv: tsv, schema: schema.schema, path: path, filters: filters,
+                    all: location != nil)
+            }
+        case .file:
+            // A scanned file: the name, the label's first part, finds the candidates (a
+            // few rows, where the whole label's words, `United States`, match thousands).
+            same = try find(text: name, filters: filters, limit: PredictiveBlend.labelRows).filter {
+                TextFolding.fold($0.place.label) == folded
+            }
         }
-        guard let location else { return same.first }  // most important first: `RankKey`
+        guard let location else { return same.first }  // most important first
         return same.min { location.distance(to: $0.place.coordinate) < location.distance(to: $1.place.coordinate) }
     }
 }

@@ -279,4 +279,14 @@ private func checkIndexAgreesWithScan(query: String, location: String?) {
     if describe(viaIndex) != describe(scanned) {
         fail("index and scan disagree for \(query)\n--- index\n\(describe(viaIndex))\n--- scan\n\(describe(scanned))")
     }
+    // Both ways of uniting posting lists, forced.
+    for bitmaps in [true, false] {
+        let forced = search()
+        forced.unitesInBitmaps = bitmaps
+        guard let found = try? forced.search(index: index, tsv: UnsafeBufferPointer(rebasing: storage[indexBytes.count...]), path: FuzzFiles.places)
+        else { fail("the index search failed with bitmaps \(bitmaps)") }
+        if describe(found) != describe(scanned) {
+            fail("index (bitmaps \(bitmaps)) and scan disagree for \(query)\n--- index\n\(describe(found))\n--- scan\n\(describe(scanned))")
+        }
+    }
 }

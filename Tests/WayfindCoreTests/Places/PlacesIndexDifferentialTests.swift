@@ -44,6 +44,15 @@ import WayfindTestSupport
     static func compare(_ query: String, near location: Coordinate?, filters: PlaceFilters = PlaceFilters(), limit: Int) throws {
         let search = { PlaceSearch(text: query, bias: LocationBias(location: location, radius: nil), filters: filters, limit: limit) }
         let viaIndex = try search().search(index: indexed.index, tsv: indexed.tsv, path: dump.path)
+        // The two ways of uniting posting lists, each forced, agree with the choice.
+        for bitmaps in [true, false] {
+            let forced = search()
+            forced.unitesInBitmaps = bitmaps
+            let found = try forced.search(index: indexed.index, tsv: indexed.tsv, path: dump.path)
+            #expect(
+                found.places.map(\.place.offset) == viaIndex.places.map(\.place.offset),
+                "query \(query) near \(String(describing: location)) limit \(limit), bitmaps \(bitmaps)")
+        }
         let descriptor = try FileDescriptor.openForReading(dump.path)
         defer { descriptor.close() }
         let scanned = try search().search(scanning: descriptor, path: dump.path, names: TestGazetteer.index())
@@ -85,6 +94,33 @@ import WayfindTestSupport
             if random.next() % 8 == 0 { filters.countries = [String(f[8])] }
             try Self.compare(query, near: location, filters: filters, limit: random.next() % 2 == 0 ? 5 : 15)
         }
+    }
+
+    /// `Geocoder.place(labelled:)` reads a label's rows from the index; a scanned file
+    /// finds them by a search for the name. Both give the same row, with and without a
+    /// location, for the labels of random rows, and none for a label no row has.
+    @Test func aLabelsRowIsTheSameThroughTheIndexAndTheScan() throws {
+        let indexed = Geocoder(source: .indexed(tsv: Self.indexed.tsv, index: Self.indexed.index, path: Self.dump.path))
+        let scanned = Geocoder(source: .file(path: Self.dump.path, context: ToolContext(now: { 0 })))
+        var random = SplitMix64(seed: 26)
+        let rowStarts = [0] + Self.dump.bytes.indices.filter { Self.dump.bytes[$0] == 0x0A }.map { $0 + 1 }.dropLast()
+        var labels = ["Springfield, Massachusetts, United States", "San Antonio, Texas, United States", "Nowhere, Texas", "paris"]
+        for _ in 0..<120 {
+            let offset = rowStarts[Int(random.next() % UInt64(rowStarts.count))]
+            let found = try indexed.find(magicKey: MagicKey.place(fingerprint: Self.indexed.index.fingerprint, offset: offset, line: 0).encoded)
+            labels.append(found[0].place.label)
+        }
+        for label in labels {
+            for location in [nil, Coordinate(latitude: 41.88, longitude: -87.63), Coordinate(latitude: -33.87, longitude: 151.2)] {
+                let viaIndex = try indexed.place(labelled: label, near: location)
+                let viaScan = try scanned.place(labelled: label, near: location)
+                #expect(viaIndex?.place.offset == viaScan?.place.offset, "\(label) near \(String(describing: location))")
+                if label.contains(",") && !label.hasPrefix("Nowhere") { #expect(viaIndex?.place.label == label) }
+            }
+        }
+        let filtered = PlaceFilters(countries: ["FR"])
+        #expect(try indexed.place(labelled: "Paris, Texas, United States", near: nil, filters: filtered) == nil)
+        #expect(try indexed.place(labelled: "Paris, Île-de-France, France", near: nil, filters: filtered)?.place.name == "Paris")
     }
 
     @Test func theDumpsRegionAndCountryNamesAreResolvedAtBuildTime() throws {
