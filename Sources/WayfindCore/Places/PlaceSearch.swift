@@ -355,31 +355,42 @@ package final class PlaceSearch {
             return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
         }
         let wordsPerRow = (index.rowCount + 63) / 64
-        var candidates = [UInt64](repeating: ~0, count: wordsPerRow)
-        // Rows whose own text (not only alternate names) holds a word each piece starts.
-        var ownRows = [UInt64](repeating: ~0, count: wordsPerRow)
+        // The first piece's rows go straight into `candidates` and `ownRows` (the rows whose
+        // own text, not only alternate names, holds a word each piece starts); each other
+        // piece's into `these` and `ownThese`, then intersected.
+        // (A query of no pieces, punctuation only, leaves every row to the row check.)
+        var candidates = [UInt64](repeating: words.isEmpty ? ~0 : 0, count: wordsPerRow)
+        var ownRows = candidates
         var exactRows = [UInt64](repeating: 0, count: wordsPerRow)
-        var these = [UInt64](repeating: 0, count: wordsPerRow)
-        var ownThese = [UInt64](repeating: 0, count: wordsPerRow)
+        var these: [UInt64] = []
+        var ownThese: [UInt64] = []
         let rowCount = UInt32(index.rowCount)
-        for (range, exact) in words {
-            for i in 0..<wordsPerRow {
-                these[i] = 0
-                ownThese[i] = 0
+        for (piece, (range, exact)) in words.enumerated() {
+            if piece == 1 {
+                these = [UInt64](repeating: 0, count: wordsPerRow)
+                ownThese = these
+            } else if piece > 1 {
+                for i in 0..<wordsPerRow {
+                    these[i] = 0
+                    ownThese[i] = 0
+                }
             }
-            these.withUnsafeMutableBufferPointer { all in
-                ownThese.withUnsafeMutableBufferPointer { own in
-                    for w in range {
-                        for posting in index.postings(ofWord: w) {
-                            let row = posting & rowMask
-                            guard row < rowCount else { continue }
-                            let bit: UInt64 = 1 << UInt64(row & 63)
-                            all[Int(row) >> 6] |= bit
-                            if posting & PlacesIndex.alternateOnly == 0 { own[Int(row) >> 6] |= bit }
+            func scatter(_ all: inout [UInt64], _ own: inout [UInt64]) {
+                all.withUnsafeMutableBufferPointer { all in
+                    own.withUnsafeMutableBufferPointer { own in
+                        for w in range {
+                            for posting in index.postings(ofWord: w) {
+                                let row = posting & rowMask
+                                guard row < rowCount else { continue }
+                                let bit: UInt64 = 1 << UInt64(row & 63)
+                                all[Int(row) >> 6] |= bit
+                                if posting & PlacesIndex.alternateOnly == 0 { own[Int(row) >> 6] |= bit }
+                            }
                         }
                     }
                 }
             }
+            if piece == 0 { scatter(&candidates, &ownRows) } else { scatter(&these, &ownThese) }
             if let exact {
                 for posting in index.postings(ofWord: exact) where posting & wholeFlag == wholeFlag {
                     let row = posting & rowMask
@@ -387,9 +398,11 @@ package final class PlaceSearch {
                     exactRows[Int(row) >> 6] |= 1 << UInt64(row & 63)
                 }
             }
-            for i in 0..<wordsPerRow {
-                candidates[i] &= these[i]
-                ownRows[i] &= ownThese[i]
+            if piece > 0 {
+                for i in 0..<wordsPerRow {
+                    candidates[i] &= these[i]
+                    ownRows[i] &= ownThese[i]
+                }
             }
         }
         scan: for chunk in 0..<wordsPerRow {
