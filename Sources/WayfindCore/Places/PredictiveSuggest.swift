@@ -135,23 +135,55 @@ extension Geocoder {
         _ text: String, predictions: [RouteGraphSuggestion], near location: Coordinate?, distance: Double?,
         filters: PlaceFilters, limit: Int
     ) throws(GeocoderError) -> [Suggestion] {
-        typealias B = PredictiveBlend
-        // The predicted places, resolved to rows.
-        var candidates: [(found: FoundPlace, graph: Double, geocoder: Double)] = []
-        for prediction in predictions {
-            guard let found = try place(labelled: prediction.place, near: location, filters: filters) else { continue }
-            if candidates.contains(where: { $0.found.place.offset == found.place.offset }) { continue }
-            candidates.append((found, prediction.score, 0))
+        do {
+            return try suggest(text, predicting: { predictions }, near: location, distance: distance, filters: filters, limit: limit)
+        } catch {
+            throw (error as? GeocoderError) ?? GeocoderError("\(error)")
         }
+    }
+
+    /// The blend of the geocoder's matches for `text` with the route graph's suggestions
+    /// that `predict` returns (best first, already filtered by the text). The geocoder
+    /// searches for `text` on another thread while `predict` runs and its places are
+    /// resolved to rows: a graph file's read and the search take about as long.
+    /// Throws what `predict` throws, else a `GeocoderError`.
+    package func suggest(
+        _ text: String, predicting predict: () throws -> [RouteGraphSuggestion], near location: Coordinate?, distance: Double?,
+        filters: PlaceFilters, limit: Int
+    ) throws -> [Suggestion] {
+        typealias B = PredictiveBlend
         let search = PlaceSearch(
             text: text, bias: LocationBias(location: location, radius: distance), filters: filters,
             limit: limit * B.geocoderCandidatesPerSuggestion)
-        guard !search.isEmpty else {
-            let fingerprint = try self.search(search).fingerprint
-            return candidates.prefix(limit).map { Self.suggestion($0.found, fingerprint: fingerprint, predicted: true) }
+        /// The search's result, written by its thread before the join.
+        final class Searched { var result: Result<SearchResult, GeocoderError>? = nil }
+        let searched = Searched()
+        let searchText = { [self] in
+            searched.result = Result { () throws(GeocoderError) in
+                search.isEmpty
+                    ? try self.search(search)
+                    : try self.search(
+                        text: text, lastWordComplete: SearchText.endsWithFinishedWord(text), bias: search.bias, filters: filters,
+                        limit: search.limit)
+            }
         }
-        let result = try self.search(
-            text: text, lastWordComplete: SearchText.endsWithFinishedWord(text), bias: search.bias, filters: filters, limit: search.limit)
+        // The predicted places, resolved to rows.
+        var candidates: [(found: FoundPlace, graph: Double, geocoder: Double)] = []
+        var predicted: Result<Void, any Error> = .success(())
+        Platform.concurrently(searchText) {
+            predicted = Result {
+                for prediction in try predict() {
+                    guard let found = try place(labelled: prediction.place, near: location, filters: filters) else { continue }
+                    if candidates.contains(where: { $0.found.place.offset == found.place.offset }) { continue }
+                    candidates.append((found, prediction.score, 0))
+                }
+            }
+        }
+        try predicted.get()
+        let result = try searched.result!.get()
+        guard !search.isEmpty else {
+            return candidates.prefix(limit).map { Self.suggestion($0.found, fingerprint: result.fingerprint, predicted: true) }
+        }
         let letters = min(text.unicodeScalars.filter { !$0.properties.isWhitespace }.count, B.trustedLetters)
         for (rank, found) in result.places.enumerated() {
             var geocoder = B.letterTrust * Double(letters) / Double(1 + rank)

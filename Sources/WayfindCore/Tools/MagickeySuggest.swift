@@ -207,12 +207,13 @@ package enum MagickeySuggest {
                         let request = Geocoder.predictionRequest(
                             from: fromPlace, now: time ?? context.now(), timeZone: context.timeZone, limit: limit)
                         let filter = Geocoder.predictionFilter(query)
-                        let predictions =
-                            try history?.suggestions(for: request, filter: filter.map(RouteGraph.stringFilter))
-                            ?? graphFile.suggestions(for: request, matching: filter)
+                        // The graph is read while the geocoder searches.
                         suggestions = try geocoder.suggest(
-                            query, predictions: predictions, near: options.bias.location, distance: options.bias.radius,
-                            filters: options.filters, limit: limit)
+                            query,
+                            predicting: {
+                                try history?.suggestions(for: request, filter: filter.map(RouteGraph.stringFilter))
+                                    ?? graphFile.suggestions(for: request, matching: filter)
+                            }, near: options.bias.location, distance: options.bias.radius, filters: options.filters, limit: limit)
                     } else {
                         suggestions = try geocoder.suggest(
                             query, near: options.bias.location, distance: options.bias.radius, filters: options.filters, limit: limit)
