@@ -117,8 +117,8 @@ extension RouteGraph {
                 }
             }
             if let filter {
-                ranked.sort { ranksBefore(score: $0.score, time: $0.time, score: $1.score, time: $1.time) == true }
-                for candidate in ranked {
+                var queue = CandidateQueue(ranked)
+                while let candidate = queue.next() {
                     guard best.admits(score: candidate.score, time: candidate.time) else { break }
                     guard PlaceName.withDisplay(contents.bytes(of: contents.records[candidate.place].name, in: bytes), filter)
                     else { continue }

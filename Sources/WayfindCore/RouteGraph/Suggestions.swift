@@ -138,6 +138,47 @@ struct Candidate {
     var time: Int64
 }
 
+/// Candidates taken best first by score and time, ties in the order given, as a stable
+/// sort would list them, but without sorting them all: a binary heap. A filtered list
+/// takes the few best that pass its filter, of thousands.
+struct CandidateQueue {
+    private var heap: [(candidate: Candidate, order: Int)]
+
+    init(_ candidates: [Candidate]) {
+        heap = candidates.enumerated().map { ($0.element, $0.offset) }
+        for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
+    }
+
+    /// Whether `a` comes before `b`.
+    private func before(_ a: Int, _ b: Int) -> Bool {
+        let x = heap[a], y = heap[b]
+        return RouteGraph.ranksBefore(score: x.candidate.score, time: x.candidate.time, score: y.candidate.score, time: y.candidate.time)
+            ?? (x.order < y.order)
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var i = start
+        while true {
+            var first = i
+            let left = 2 * i + 1, right = left + 1
+            if left < heap.count && before(left, first) { first = left }
+            if right < heap.count && before(right, first) { first = right }
+            if first == i { return }
+            heap.swapAt(i, first)
+            i = first
+        }
+    }
+
+    /// The best candidate left, taken out; nil when none is.
+    mutating func next() -> Candidate? {
+        guard !heap.isEmpty else { return nil }
+        heap.swapAt(0, heap.count - 1)
+        let best = heap.removeLast().candidate
+        siftDown(0)
+        return best
+    }
+}
+
 /// The best `room` candidates by score and time, and whatever ties with the last of them,
 /// collected one at a time: the list is cut back to them whenever it has grown well past
 /// `room`, which sets the bar a later candidate must reach. The caller orders what is

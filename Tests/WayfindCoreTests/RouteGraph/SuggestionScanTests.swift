@@ -357,3 +357,24 @@ struct SuggestionScanTests {
     }
 
 }
+
+/// `CandidateQueue`, which a filtered scan takes its candidates from best first.
+@Suite struct CandidateQueueTests {
+    @Test func itGivesTheOrderOfAStableSort() {
+        var random = SplitMix64(seed: 27)
+        for count in [0, 1, 2, 3, 7, 64, 1000] {
+            // Few distinct scores and times: many ties, which keep the order given.
+            let candidates = (0..<count).map { place in
+                Candidate(place: place, score: Double(random.next() % 4) / 2, time: Int64(random.next() % 3))
+            }
+            var queue = CandidateQueue(candidates)
+            var taken: [Int] = []
+            while let candidate = queue.next() { taken.append(candidate.place) }
+            let sorted = candidates.enumerated().sorted {
+                RouteGraph.ranksBefore(score: $0.element.score, time: $0.element.time, score: $1.element.score, time: $1.element.time)
+                    ?? ($0.offset < $1.offset)
+            }
+            #expect(taken == sorted.map(\.element.place), "\(count) candidates")
+        }
+    }
+}
