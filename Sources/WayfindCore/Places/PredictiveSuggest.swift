@@ -29,6 +29,8 @@
 /// - **A whole name is a strong signal**: typing `paris` whole puts Paris (the
 ///   geocoder's first, a tier-0 match) at `wholeNameScore`, above every weak personal
 ///   guess (Parisot, visited once); only places visited far more often come first.
+///   A short word still being typed is no such signal (the geocoder puts its whole-name
+///   matches in tier 1): `ath` spells Ath, Belgium, but a visited Athens comes first.
 /// - **Far away counts less**: a habit in the home town weighs a sixth while travelling
 ///   500 km away; trips from here, made where one is, are near anyway.
 ///
@@ -187,7 +189,7 @@ extension Geocoder {
         let letters = min(text.unicodeScalars.filter { !$0.properties.isWhitespace }.count, B.trustedLetters)
         for (rank, found) in result.places.enumerated() {
             var geocoder = B.letterTrust * Double(letters) / Double(1 + rank)
-            if rank == 0 && found.rank.wholeName && found.rank.ownName { geocoder = max(geocoder, B.wholeNameScore) }
+            if rank == 0 && found.rank.tier == 0 && found.rank.wholeName && found.rank.ownName { geocoder = max(geocoder, B.wholeNameScore) }
             if let i = candidates.firstIndex(where: { $0.found.place.offset == found.place.offset }) {
                 candidates[i].geocoder = geocoder
                 candidates[i].found.matched = found.matched

@@ -87,7 +87,8 @@ package enum MagickeySuggest {
                 for a place visited once); the geocoder's first place scores at least \
                 \(Int(PredictiveBlend.wholeNameScore)) when TEXT spells its own name whole, so a \
                 whole-name match ('paris') is not pushed out by places visited once or \
-                twice. Graph places are gazetteer labels, as magickey-find prints them \
+                twice; not while one short word is typed on ('ath' spells Ath, Belgium, but \
+                Athens, visited, comes first). Graph places are gazetteer labels, as magickey-find prints them \
                 ('Paris, Île-de-France, France'): a label of several places picks the nearest \
                 to --location, else the most important, and a graph place that is not in \
                 the gazetteer (another program's name, 'Home') is left out. A missing FILE \

@@ -108,6 +108,17 @@ struct PredictiveSuggestTests {
         #expect(try geocoder.suggest("ho", history: graph, at: at, timeZone: .utc).isEmpty)
     }
 
+    @Test func aShortWordBeingTypedIsNoWholeNameSignal() throws {
+        // A name as short as the word typed (`Ath`) is whole-name matched in tier 1 only,
+        // not the strong signal of a finished name: Athens, visited, comes first.
+        let geocoder = try Geocoder(tsv: Array((Self.tsv + "Ath\t50.63\t3.78\tcity\tBE\t29000\nAthens\t37.98\t23.73\tcapital\tGR\t664046\n").utf8))
+        let graph = history(["Paris", "Athens", "Paris"])
+        let at = Self.t0 + 12 * Self.hour
+        #expect(try geocoder.suggest("ath", near: nil).first?.text == "Ath")
+        #expect(try geocoder.suggest("ath", history: graph, at: at, timeZone: .utc).first?.text == "Athens")
+        // (A longer name spelled whole keeps the score: aWholeNameMatchOfABigPlaceBeatsAWeakPersonalGuess.)
+    }
+
     @Test func aLabelIsMatchedIgnoringCaseAndAccents() throws {
         #expect(try geocoder.place(labelled: "bostón", near: nil)?.place.name == "Boston")
         #expect(try geocoder.place(labelled: "Bost", near: nil) == nil)
