@@ -519,7 +519,8 @@ package final class PlaceSearch {
         path: String, filters: PlaceFilters, all: Bool
     ) throws(GazetteerError) -> [FoundPlace] {
         var rarest: UnsafeBufferPointer<UInt32>? = nil
-        for word in SearchText.words(name) {
+        // Folded before it is split, as a query is: `DeKalb` is the index's `dekalb`.
+        for word in MatchQuery(name).words.flatMap({ SearchText.words(String(decoding: $0, as: UTF8.self)) }) {
             guard let w = index.words(withPrefix: word).exact else { return [] }
             let postings = index.postings(ofWord: w)
             if postings.count < rarest?.count ?? .max { rarest = postings }

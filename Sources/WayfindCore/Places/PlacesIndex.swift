@@ -272,7 +272,7 @@ package struct PlacesIndex {
     /// How many postings the words in `range` hold.
     func postingTotal(_ range: Range<Int>) -> Int {
         guard !range.isEmpty else { return 0 }
-        return max(0, Int(postingStarts[range.upperBound]) - Int(postingStarts[range.lowerBound]))
+        return min(postingCount, max(0, Int(postingStarts[range.upperBound]) - Int(postingStarts[range.lowerBound])))
     }
 
     /// The words that start with `prefix`: a range of word numbers, and the word equal to

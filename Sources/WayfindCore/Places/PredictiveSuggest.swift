@@ -30,7 +30,8 @@
 ///   geocoder's first, a tier-0 match) at `wholeNameScore`, above every weak personal
 ///   guess (Parisot, visited once); only places visited far more often come first.
 ///   A short word still being typed is no such signal (the geocoder puts its whole-name
-///   matches in tier 1): `ath` spells Ath, Belgium, but a visited Athens comes first.
+///   matches in tier 1): `ath` spells Ath, Belgium, but a visited Athens comes first;
+///   `ath ` (finished) puts Ath first again.
 /// - **Far away counts less**: a habit in the home town weighs a sixth while travelling
 ///   500 km away; trips from here, made where one is, are near anyway.
 ///
@@ -172,7 +173,7 @@ extension Geocoder {
         // The predicted places, resolved to rows.
         var candidates: [(found: FoundPlace, graph: Double, geocoder: Double)] = []
         var predicted: Result<Void, any Error> = .success(())
-        Platform.concurrently(searchText) {
+        func predictAndResolve() {
             predicted = Result {
                 for prediction in try predict() {
                     guard let found = try place(labelled: prediction.place, near: location, filters: filters) else { continue }
@@ -181,15 +182,27 @@ extension Geocoder {
                 }
             }
         }
+        // A scanned file (or standard input) is read by one request at a time.
+        if case .indexed = source {
+            Platform.concurrently(searchText, while: predictAndResolve)
+        } else {
+            predictAndResolve()
+            searchText()
+        }
         try predicted.get()
         let result = try searched.result!.get()
         guard !search.isEmpty else {
             return candidates.prefix(limit).map { Self.suggestion($0.found, fingerprint: result.fingerprint, predicted: true) }
         }
         let letters = min(text.unicodeScalars.filter { !$0.properties.isWhitespace }.count, B.trustedLetters)
+        // A short word's whole names are tier 1 while it may still be typed on (`ath`), not
+        // once it is finished (`ath `).
+        let finished = SearchText.endsWithFinishedWord(text)
         for (rank, found) in result.places.enumerated() {
             var geocoder = B.letterTrust * Double(letters) / Double(1 + rank)
-            if rank == 0 && found.rank.tier == 0 && found.rank.wholeName && found.rank.ownName { geocoder = max(geocoder, B.wholeNameScore) }
+            if rank == 0 && found.rank.wholeName && found.rank.ownName && (found.rank.tier == 0 || finished) {
+                geocoder = max(geocoder, B.wholeNameScore)
+            }
             if let i = candidates.firstIndex(where: { $0.found.place.offset == found.place.offset }) {
                 candidates[i].geocoder = geocoder
                 candidates[i].found.matched = found.matched

@@ -44,15 +44,6 @@ import WayfindTestSupport
     static func compare(_ query: String, near location: Coordinate?, filters: PlaceFilters = PlaceFilters(), limit: Int) throws {
         let search = { PlaceSearch(text: query, bias: LocationBias(location: location, radius: nil), filters: filters, limit: limit) }
         let viaIndex = try search().search(index: indexed.index, tsv: indexed.tsv, path: dump.path)
-        // The two ways of uniting posting lists, each forced, agree with the choice.
-        for bitmaps in [true, false] {
-            let forced = search()
-            forced.unitesInBitmaps = bitmaps
-            let found = try forced.search(index: indexed.index, tsv: indexed.tsv, path: dump.path)
-            #expect(
-                found.places.map(\.place.offset) == viaIndex.places.map(\.place.offset),
-                "query \(query) near \(String(describing: location)) limit \(limit), bitmaps \(bitmaps)")
-        }
         let descriptor = try FileDescriptor.openForReading(dump.path)
         defer { descriptor.close() }
         let scanned = try search().search(scanning: descriptor, path: dump.path, names: TestGazetteer.index())
@@ -62,6 +53,15 @@ import WayfindTestSupport
             } + r.collections.map { "collection \($0)" }
         }
         #expect(describe(viaIndex) == describe(scanned), "query \(query) near \(String(describing: location)) limit \(limit)")
+        // The two ways of uniting posting lists, each forced, find the same.
+        for bitmaps in [true, false] {
+            let forced = search()
+            forced.unitesInBitmaps = bitmaps
+            let found = try forced.search(index: indexed.index, tsv: indexed.tsv, path: dump.path)
+            #expect(
+                describe(found) == describe(scanned),
+                "query \(query) near \(String(describing: location)) limit \(limit), bitmaps \(bitmaps)")
+        }
         #expect(viaIndex.fingerprint == scanned.fingerprint)
     }
 
@@ -110,12 +110,18 @@ import WayfindTestSupport
             let found = try indexed.find(magicKey: MagicKey.place(fingerprint: Self.indexed.index.fingerprint, offset: offset, line: 0).encoded)
             labels.append(found[0].place.label)
         }
+        // Case does not split a name's words (`pARIS` is not `p` and `aris`).
+        let swapped = ["pARIS, îLE-DE-FRANCE, fRANCE", "sPRINGFIELD, mASSACHUSETTS, uNITED sTATES", "SAN ANTONIO, TEXAS, UNITED STATES"]
+        for label in swapped { #expect(try indexed.place(labelled: label, near: nil) != nil, "\(label)") }
+        labels += swapped
         for label in labels {
             for location in [nil, Coordinate(latitude: 41.88, longitude: -87.63), Coordinate(latitude: -33.87, longitude: 151.2)] {
                 let viaIndex = try indexed.place(labelled: label, near: location)
                 let viaScan = try scanned.place(labelled: label, near: location)
                 #expect(viaIndex?.place.offset == viaScan?.place.offset, "\(label) near \(String(describing: location))")
-                if label.contains(",") && !label.hasPrefix("Nowhere") { #expect(viaIndex?.place.label == label) }
+                if label.contains(",") && !label.hasPrefix("Nowhere") {
+                    #expect(viaIndex.map { TextFolding.fold($0.place.label) } == TextFolding.fold(label))
+                }
             }
         }
         let filtered = PlaceFilters(countries: ["FR"])
