@@ -92,8 +92,10 @@ package enum MagickeySuggest {
                 ('Paris, Île-de-France, France'): a label of several places picks the nearest \
                 to --location, else the most important, and a graph place that is not in \
                 the gazetteer (another program's name, 'Home') is left out. A missing FILE \
-                is an empty graph; the graph is only read. With --json, a predicted \
-                suggestion has "predicted":true after isCollection.
+                is an empty graph; the graph is only read. A gazetteer on standard input \
+                (--places -) does not go with --graph, which reads the gazetteer once per \
+                predicted place: give its file. With --json, a predicted suggestion has \
+                "predicted":true after isCollection.
                 """),
             ManSection(
                 "OUTPUT",
@@ -178,6 +180,12 @@ package enum MagickeySuggest {
             let fromPlace = try parsed.value(of: from)
             let time = try parsed.value(of: at)
             if graphPath == nil && (fromPlace != nil || time != nil) { throw UsageError("--from and --at go with --graph") }
+            // Standard input is read once: it holds the gazetteer or the queries, and a
+            // gazetteer there cannot be read again for each place the graph predicts.
+            if options.placesPath == "-" && graphPath != nil { throw UsageError("--places - (standard input) does not go with --graph; give the gazetteer's file") }
+            if options.placesPath == "-" && parsed.positionals.isEmpty {
+                throw UsageError("no TEXT given, and standard input holds the gazetteer (--places -)")
+            }
             let graphFile: GraphFile?
             do throws(GraphFileError) {
                 graphFile = try graphPath.map { (path) throws(GraphFileError) in try GraphFile(resolving: path) }

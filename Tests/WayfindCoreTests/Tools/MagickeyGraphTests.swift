@@ -57,6 +57,21 @@ import WayfindTestSupport
         #expect(together.out.contains("\"predicted\":true"))
     }
 
+    /// Standard input is read once: a gazetteer there cannot be read again for each
+    /// predicted place, nor hold the queries too.
+    @Test func aGazetteerOnStandardInputIsRefusedWhereItWouldBeReadTwice() throws {
+        let tsv = "name\tlatitude\tlongitude\nSalem\t42.52\t-70.90\n"
+        let withGraph = suggest(["--places", "-", "--graph", try graphPath("stdin-places"), "sa"], input: tsv)
+        #expect(withGraph.status == 2)
+        #expect(withGraph.stderr.hasPrefix("magickey-suggest: --places - (standard input) does not go with --graph"))
+        let noText = suggest(["--places", "-"], input: tsv)
+        #expect(noText.status == 2)
+        #expect(noText.stderr.hasPrefix("magickey-suggest: no TEXT given, and standard input holds the gazetteer"))
+        // With TEXT and no graph, the gazetteer on standard input works.
+        let plain = suggest(["--places", "-", "sa"], input: tsv)
+        #expect(plain.status == 0 && plain.lines.first?.hasPrefix("Salem\t") == true, "\(plain)")
+    }
+
     @Test func aCollectionsKeyRecordsNothing() throws {
         let graph = try graphPath("collection")
         let key = try #require(suggest(["capitals"]).lines.first.map { String($0.split(separator: "\t")[1]) })
