@@ -29,7 +29,9 @@ package struct SearchResult: Sendable {
 /// One search: the compiled query, the bias and the filters.
 package final class PlaceSearch {
     let matcher: LineMatcher
-    /// The folded query words, for whole-name checks.
+    /// The folded words of the query as the index splits them (`pieces(of:)`), in order.
+    let pieces: [[UInt8]]
+    /// The same, for whole-name checks.
     let queryWords: Set<[UInt8]>
     let queryLetters: Int
     /// Whether a byte starts a folded query word: a name whose first letter folds to any
@@ -57,7 +59,8 @@ package final class PlaceSearch {
     package init(text: String, bias: LocationBias, filters: PlaceFilters, limit: Int) {
         let query = MatchQuery(text, mode: .all)
         matcher = LineMatcher(query)
-        queryWords = Set(query.words.flatMap { SearchText.words($0.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }) })
+        pieces = Self.pieces(of: query)
+        queryWords = Set(pieces)
         queryLetters = query.words.reduce(0) { $0 + $1.count }
         var starts = [Bool](repeating: false, count: 256)
         for word in queryWords { if let first = word.first { starts[Int(first)] = true } }
@@ -69,6 +72,12 @@ package final class PlaceSearch {
         self.bias = bias
         self.filters = filters
         self.limit = limit
+    }
+
+    /// The folded words of `query` as the index splits words (`SearchText.words`):
+    /// what the index looks up for it.
+    static func pieces(of query: MatchQuery) -> [[UInt8]] {
+        query.words.flatMap { SearchText.words(String(decoding: $0, as: UTF8.self)) }
     }
 
     /// Whether the query has no words (nothing to suggest).
@@ -221,7 +230,6 @@ package final class PlaceSearch {
         }
         guard let schema = schema ?? GazetteerSchema.detect(firstLine: Self.firstLine(tsv))?.schema else { throw .unknownFormat(path: path) }
         let row = PlaceRow(schema: schema, path: path)
-        let pieces = matcher.query.words.flatMap { SearchText.words(String(decoding: $0, as: UTF8.self)) }
         // One query word that is one word: the index answer is exact, no row need be read
         // unless it could spell the whole name.
         let indexIsExact = matcher.query.words.count == 1 && pieces.count == 1
@@ -519,8 +527,8 @@ package final class PlaceSearch {
         path: String, filters: PlaceFilters, all: Bool
     ) throws(GazetteerError) -> [FoundPlace] {
         var rarest: UnsafeBufferPointer<UInt32>? = nil
-        // Folded before it is split, as a query is: `DeKalb` is the index's `dekalb`.
-        for word in MatchQuery(name).words.flatMap({ SearchText.words(String(decoding: $0, as: UTF8.self)) }) {
+        // Split as a query is, folded first: `DeKalb` is the index's `dekalb`.
+        for word in pieces(of: MatchQuery(name)) {
             guard let w = index.words(withPrefix: word).exact else { return [] }
             let postings = index.postings(ofWord: w)
             if postings.count < rarest?.count ?? .max { rarest = postings }

@@ -158,6 +158,7 @@ extension Geocoder {
         let search = PlaceSearch(
             text: text, bias: LocationBias(location: location, radius: distance), filters: filters,
             limit: limit * B.geocoderCandidatesPerSuggestion)
+        let finished = SearchText.endsWithFinishedWord(text)
         /// The search's result, written by its thread before the join.
         final class Searched { var result: Result<SearchResult, GeocoderError>? = nil }
         let searched = Searched()
@@ -165,9 +166,7 @@ extension Geocoder {
             searched.result = Result { () throws(GeocoderError) in
                 search.isEmpty
                     ? try self.search(search)
-                    : try self.search(
-                        text: text, lastWordComplete: SearchText.endsWithFinishedWord(text), bias: search.bias, filters: filters,
-                        limit: search.limit)
+                    : try self.search(text: text, lastWordComplete: finished, bias: search.bias, filters: filters, limit: search.limit)
             }
         }
         // The predicted places, resolved to rows.
@@ -182,8 +181,9 @@ extension Geocoder {
                 }
             }
         }
-        // A scanned file (or standard input) is read by one request at a time.
-        if case .indexed = source {
+        // A scanned file (or standard input) is read by one request at a time; an empty
+        // text has no search to wait for.
+        if case .indexed = source, !search.isEmpty {
             Platform.concurrently(searchText, while: predictAndResolve)
         } else {
             predictAndResolve()
@@ -195,11 +195,10 @@ extension Geocoder {
             return candidates.prefix(limit).map { Self.suggestion($0.found, fingerprint: result.fingerprint, predicted: true) }
         }
         let letters = min(text.unicodeScalars.filter { !$0.properties.isWhitespace }.count, B.trustedLetters)
-        // A short word's whole names are tier 1 while it may still be typed on (`ath`), not
-        // once it is finished (`ath `).
-        let finished = SearchText.endsWithFinishedWord(text)
         for (rank, found) in result.places.enumerated() {
             var geocoder = B.letterTrust * Double(letters) / Double(1 + rank)
+            // A short word's whole names are tier 1 while it may still be typed on (`ath`),
+            // not once it is finished (`ath `).
             if rank == 0 && found.rank.wholeName && found.rank.ownName && (found.rank.tier == 0 || finished) {
                 geocoder = max(geocoder, B.wholeNameScore)
             }

@@ -182,9 +182,9 @@ package enum MagickeySuggest {
             if graphPath == nil && (fromPlace != nil || time != nil) { throw UsageError("--from and --at go with --graph") }
             // Standard input is read once: it holds the gazetteer or the queries, and a
             // gazetteer there cannot be read again for each place the graph predicts.
-            if options.placesPath == "-" && graphPath != nil { throw UsageError("--places - (standard input) does not go with --graph; give the gazetteer's file") }
-            if options.placesPath == "-" && parsed.positionals.isEmpty {
-                throw UsageError("no TEXT given, and standard input holds the gazetteer (--places -)")
+            if options.placesPath == "-" {
+                if graphPath != nil { throw UsageError("--places - (standard input) does not go with --graph; give the gazetteer's file") }
+                if parsed.positionals.isEmpty { throw UsageError("no TEXT given, and standard input holds the gazetteer (--places -)") }
             }
             let graphFile: GraphFile?
             do throws(GraphFileError) {
