@@ -1,6 +1,6 @@
 /// A graph file as read by the one reader of the format: every edge (or, for a
-/// suggestion, those leaving one place), every place record and the header values, with where each lies in the file, and names as spans of its
-/// bytes rather than strings.
+/// suggestion, those leaving one place), every place record and the header values, with
+/// where each lies in the file, and names as spans of its bytes rather than strings.
 ///
 /// Every path that reads a graph file starts here: a full load (`RouteGraph(contents:)`)
 /// interns every name; a suggestion (`RouteGraph+Scan`) keeps only the edges leaving its
@@ -645,6 +645,7 @@ struct GraphFileContents {
             typealias F = GraphFileFormat
             guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             let location = UnsafeRawBufferPointer(start: F.headerLocation.utf8Start, count: F.headerLocation.utf8CodeUnitCount)
+            let listEndLine = UnsafeRawBufferPointer(start: F.listEnd.utf8Start, count: F.listEnd.utf8CodeUnitCount).dropFirst().dropLast()
             var end = bytes.count
             var seenLocation = false
             // The lines after the edges: `}`, `  "version": 1`, `  ],`, the records,
@@ -659,7 +660,8 @@ struct GraphFileContents {
                     continue
                 }
                 otherLines += 1
-                if seenLocation, line.elementsEqual("  ],".utf8) {
+                // The list's end, `GraphFileFormat.listEnd` without its newlines.
+                if seenLocation, line.elementsEqual(listEndLine) {
                     edgesEnd = end
                     return
                 }
