@@ -54,6 +54,23 @@ package final class PlaceSearch {
     /// `PlacesIndex` describes (nil), or always in bitmaps or always in sorted lists (for
     /// the tests that compare the two).
     var unitesInBitmaps: Bool? = nil
+    /// Whether a short query near a location walks the index's grid: as `PlacesIndex`
+    /// describes (nil), or always or never (for the tests that compare them).
+    var usesGrid: Bool? = nil
+    /// How many rows the grid walk reads before it leaves the rest to the postings: as
+    /// `gridRowBudget(rows:)` says (nil), or this many (for the tests of the hand-over).
+    var gridRowLimit: Int? = nil
+
+    /// How many of the grid's rows a walk reads at most before it leaves the rest to the
+    /// postings: an eighth of the rows (1.5 million at 12 M rows, about 4 ms of reading
+    /// signatures), and all of a small gazetteer's.
+    static func gridRowBudget(rows: Int) -> Int { max(1 << 16, rows / 8) }
+
+    /// What reading a row's line to check it costs (1 to 3 µs, most of it the page), in
+    /// postings united in bitmaps: once a grid walk has read lines for as many postings
+    /// as the query has, it unites them and tests bits instead (`sant` near Chicago: the
+    /// signatures of 7,900 rows pass, most by chance; 976 lines are read, then bits).
+    static let postingsPerLine = 200
 
     /// A search for `text`.
     package init(text: String, bias: LocationBias, filters: PlaceFilters, limit: Int) {
@@ -240,6 +257,13 @@ package final class PlaceSearch {
             /// Whether a prefix match (tier 1) may still enter the results; once not, only
             /// rows that may be whole-name matches are read.
             var prefixesMayEnter = true
+            /// The grid cells the grid walk read in full (their rows are skipped after it):
+            /// those whose band (`cellBands`) is below this.
+            var walkedBelowBand = 0
+            var cellBands: [UInt8] = []
+            /// How many rows' lines were read (a grid walk unites the postings once they
+            /// cost more).
+            var linesRead = 0
         }
         var progress = Progress()
         // Per category, computed once: its importance factor.
@@ -247,7 +271,11 @@ package final class PlaceSearch {
         let hasFilters = !filters.isEmpty
 
         /// Ranks candidate row `r`; false once no row from `r` on can enter the results.
-        func consider(_ r: Int, mayBeOwn: Bool, mayBeWhole: Bool, _ progress: inout Progress) throws(GazetteerError) -> Bool {
+        /// `unverified`: whether the row may not hold the query's words (the grid's
+        /// signatures), so that its text is checked even where the index is exact.
+        func consider(
+            _ r: Int, mayBeOwn: Bool, mayBeWhole: Bool, unverified: Bool = false, _ progress: inout Progress
+        ) throws(GazetteerError) -> Bool {
             let c = index.categoryIndex(ofRow: r)
             let importance = Double(index.population(ofRow: r) + 1) * factors[c]
             // Rows come in importance order: the best key this row could have bounds
@@ -261,6 +289,9 @@ package final class PlaceSearch {
                 guard Self.qualifies(wholeNameKey(band: 0, importance: importance, order: r), progress.best, limit: limit)
                 else { return false }
                 guard mayBeWhole else { return true }
+            }
+            if progress.walkedBelowBand > 0 && Int(progress.cellBands[index.gridCell(ofRow: r)]) < progress.walkedBelowBand {
+                return true
             }
             let coordinate = index.coordinate(ofRow: r)
             if hasFilters {
@@ -283,7 +314,8 @@ package final class PlaceSearch {
             // A whole-name match needs a query word that is a whole word of the row.
             if !mayBeWhole {
                 guard Self.qualifies(key, progress.best, limit: limit) else { return true }
-                if !indexIsExact {
+                if !indexIsExact || unverified {
+                    progress.linesRead += 1
                     try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: index.line(ofRow: r))
                     if !matches(row, names: index) { return true }
                     if mayBeOwn {
@@ -296,8 +328,9 @@ package final class PlaceSearch {
             }
             guard Self.qualifies(wholeNameKey(band: key.band, importance: importance, order: r), progress.best, limit: limit)
             else { return true }
+            progress.linesRead += 1
             try Self.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: index.line(ofRow: r))
-            if !indexIsExact && !matches(row, names: index) { return true }
+            if (!indexIsExact || unverified) && !matches(row, names: index) { return true }
             guard
                 let ranked = rankKey(
                     row, names: index, band: key.band, importance: key.importance, order: r,
@@ -311,6 +344,73 @@ package final class PlaceSearch {
         // A one-piece query spells a name whole only where the posting says so
         // (`PlacesIndex.spellsAName`); with more pieces, a row needs one of them whole.
         let wholeFlag = pieces.count == 1 ? PlacesIndex.spellsAName : 0
+        // The postings united in bitmaps, once made (`unitedBitmaps`).
+        var united: (candidates: [UInt64], own: [UInt64], exact: [UInt64])? = nil
+        // A short query near a location: the grid's cells, nearest first (see
+        // `PlacesIndex`), while the piece has postings enough to be worth it.
+        let postingsOfShortQuery = isShort && !pieces.isEmpty ? index.postingTotal(index.words(withPrefix: pieces[0]).range) : 0
+        if isShort, bias.location != nil, !pieces.isEmpty, usesGrid ?? (postingsOfShortQuery > PlacesIndex.prefixListThreshold) {
+            let required = pieces.reduce(0) { $0 | PlacesIndex.signature(ofWord: $1) }
+            // What a row of the grid whose signature passes holds: its line tells, and the
+            // rows the query may spell whole are the exact word's with the flag; once the
+            // lines read cost more than uniting the postings would, the bitmaps tell.
+            var whole: [UInt32] = []
+            if let exact = index.words(withPrefix: pieces[0]).exact {
+                for posting in index.postings(ofWord: exact) where posting & wholeFlag == wholeFlag { whole.append(posting & rowMask) }
+            }
+            let (cells, cellBands) = gridCells(index)
+            let budget = gridRowLimit ?? Self.gridRowBudget(rows: index.rowCount)
+            var read = 0
+            var next = 0
+            var handedOver = false
+            while next < cells.count {
+                let band = Int(cellBands[Int(cells[next])])
+                // Sorted by band: no farther cell can enter.
+                if progress.best.count == limit && progress.best.last!.0.band < band { break }
+                var end = next
+                var rows = 0
+                while end < cells.count && Int(cellBands[Int(cells[end])]) == band {
+                    rows += index.gridRowCount(ofCell: Int(cells[end]))
+                    end += 1
+                }
+                // A band is walked whole or not at all (the postings skip the whole ones).
+                if read + rows > budget {
+                    progress.walkedBelowBand = band
+                    progress.cellBands = cellBands
+                    handedOver = true
+                    break
+                }
+                read += rows
+                for cell in cells[next..<end] {
+                    let entries = index.gridEntries(ofCell: Int(cell))
+                    var e = 0
+                    while e < entries.count {
+                        let signature = UInt64(entries[e + 1]) | UInt64(entries[e + 2]) << 32
+                        let r = Int(entries[e])
+                        e += PlacesIndex.gridEntryWords
+                        guard signature & required == required else { continue }
+                        guard r < index.rowCount else { throw .damagedIndex(path: path) }
+                        // Rows are ascending in a cell, not across cells.
+                        progress.prefixesMayEnter = true
+                        let stop: Bool
+                        if united == nil && progress.linesRead * Self.postingsPerLine > postingsOfShortQuery {
+                            united = unitedBitmaps(pieces.map { index.words(withPrefix: $0) }, wholeFlag: wholeFlag, index: index)
+                        }
+                        if let united {
+                            let bit: UInt64 = 1 << UInt64(r & 63)
+                            guard united.candidates[r >> 6] & bit != 0 else { continue }
+                            stop = try !consider(r, mayBeOwn: united.own[r >> 6] & bit != 0, mayBeWhole: united.exact[r >> 6] & bit != 0, &progress)
+                        } else {
+                            stop = try !consider(r, mayBeOwn: true, mayBeWhole: Self.contains(whole, UInt32(r)), unverified: true, &progress)
+                        }
+                        if stop { break }
+                    }
+                }
+                next = end
+            }
+            if !handedOver { return try finish(result, best: progress.best, row: row, index: index, tsv: tsv) }
+            progress.prefixesMayEnter = true
+        }
         // Rows up to this one have been considered from a prefix list.
         var consideredThrough = -1
         if pieces.count == 1, let (list, isTruncated) = index.prefixList(pieces[0]) {
@@ -352,7 +452,7 @@ package final class PlaceSearch {
         // `paris`, `los angeles` by lists; `san jose`, 36 k and 575 k postings, by bitmaps).
         let fewest = totals.min() ?? 0
         let listCost = fewest * (Int.bitWidth - fewest.leadingZeroBitCount) + 16 * (totals.reduce(0, +) - fewest)
-        if !words.isEmpty && !(unitesInBitmaps ?? (listCost >= index.rowCount / 4)) {
+        if !words.isEmpty && !(unitesInBitmaps ?? (united != nil || listCost >= index.rowCount / 4)) {
             for candidate in sparseCandidates(words, totals: totals, wholeFlag: wholeFlag, index: index) {
                 let r = Int(candidate.row)
                 if r <= consideredThrough { continue }
@@ -362,6 +462,63 @@ package final class PlaceSearch {
             }
             return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
         }
+        let wordsPerRow = (index.rowCount + 63) / 64
+        let (candidates, ownRows, exactRows) = united ?? unitedBitmaps(words, wholeFlag: wholeFlag, index: index)
+        scan: for chunk in 0..<wordsPerRow {
+            // Once prefix matches are out of reach, only rows that may be whole are left.
+            var bits = progress.prefixesMayEnter ? candidates[chunk] : candidates[chunk] & exactRows[chunk]
+            while bits != 0 {
+                let r = chunk * 64 + bits.trailingZeroBitCount
+                bits &= bits - 1
+                if r >= index.rowCount { break scan }
+                if r <= consideredThrough { continue }
+                let bit: UInt64 = 1 << UInt64(r & 63)
+                if try !consider(r, mayBeOwn: ownRows[chunk] & bit != 0, mayBeWhole: exactRows[chunk] & bit != 0, &progress) { break scan }
+            }
+        }
+        return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
+    }
+
+    /// The grid's cells that hold rows, by the least band a point of theirs can have
+    /// (nearest first), and that band of every cell.
+    private func gridCells(_ index: PlacesIndex) -> (cells: [Int32], bands: [UInt8]) {
+        var bands = [UInt8](repeating: UInt8.max, count: PlacesIndex.gridCellCount)
+        var perBand = [Int](repeating: 0, count: 256)
+        for cell in 0..<PlacesIndex.gridCellCount where index.gridRowCount(ofCell: cell) > 0 {
+            let (latitudes, longitudes) = PlacesIndex.gridBounds(ofCell: cell)
+            let band = UInt8(clamping: bias.bandLowerBound(latitudes: latitudes, longitudes: longitudes))
+            bands[cell] = band
+            perBand[Int(band)] += 1
+        }
+        var starts = [Int](repeating: 0, count: 257)
+        for b in 0..<256 { starts[b + 1] = starts[b] + perBand[b] }
+        var cells = [Int32](repeating: 0, count: starts[256])
+        for cell in 0..<PlacesIndex.gridCellCount where index.gridRowCount(ofCell: cell) > 0 {
+            let b = Int(bands[cell])
+            cells[starts[b]] = Int32(cell)
+            starts[b] += 1
+        }
+        return (cells, bands)
+    }
+
+    /// Whether the ascending `rows` hold `row`.
+    private static func contains(_ rows: [UInt32], _ row: UInt32) -> Bool {
+        var low = 0, high = rows.count
+        while low < high {
+            let mid = (low + high) / 2
+            if rows[mid] < row { low = mid + 1 } else { high = mid }
+        }
+        return low < rows.count && rows[low] == row
+    }
+
+    /// The rows that hold a word of each of the query's pieces (`words`: each piece's
+    /// range of words and exact word), as bitmaps of every row: those rows, those whose
+    /// own text holds one for each (`own`), and those the query may spell whole
+    /// (`exact`: an exact word's posting with `wholeFlag`). No pieces: every row.
+    private func unitedBitmaps(
+        _ words: [(range: Range<Int>, exact: Int?)], wholeFlag: UInt32, index: PlacesIndex
+    ) -> (candidates: [UInt64], own: [UInt64], exact: [UInt64]) {
+        let rowMask = ~PlacesIndex.postingFlags
         let wordsPerRow = (index.rowCount + 63) / 64
         // The first piece's rows go straight into `candidates` and `ownRows` (the rows whose
         // own text, not only alternate names, holds a word each piece starts); each other
@@ -413,19 +570,7 @@ package final class PlaceSearch {
                 }
             }
         }
-        scan: for chunk in 0..<wordsPerRow {
-            // Once prefix matches are out of reach, only rows that may be whole are left.
-            var bits = progress.prefixesMayEnter ? candidates[chunk] : candidates[chunk] & exactRows[chunk]
-            while bits != 0 {
-                let r = chunk * 64 + bits.trailingZeroBitCount
-                bits &= bits - 1
-                if r >= index.rowCount { break scan }
-                if r <= consideredThrough { continue }
-                let bit: UInt64 = 1 << UInt64(r & 63)
-                if try !consider(r, mayBeOwn: ownRows[chunk] & bit != 0, mayBeWhole: exactRows[chunk] & bit != 0, &progress) { break scan }
-            }
-        }
-        return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
+        return (candidates, ownRows, exactRows)
     }
 
     /// The rows that hold a word of each of the query's pieces (`words`: each piece's

@@ -238,6 +238,8 @@ extension PlacesIndex {
                     wordPrefixes[3 * position + length - 1] = key
                 }
             }
+            // Each word's grid signature, by its number as added.
+            let wordSignatures = wordList.map { signature(ofWord: $0) }
             wordList = []
             let listed = totals.filter { $0.value > prefixListThreshold }.keys.sorted()
             var listOfKey: [UInt32: Int32] = [:]
@@ -248,6 +250,17 @@ extension PlacesIndex {
             var lists = [[UInt32]](repeating: [], count: listed.count)
             var listCut = [Bool](repeating: false, count: listed.count)
             var lastRow = [UInt32](repeating: .max, count: listed.count)
+            // The grid: each cell's rows, in row order (so ascending), each with its signature.
+            var gridStarts = [UInt32](repeating: 0, count: gridCellCount + 1)
+            func gridCell(ofAdded i: Int) -> Int {
+                PlacesIndex.gridCell(
+                    latitude: Int32(bitPattern: rows[i * PlacesIndex.rowWords + 1]),
+                    longitude: Int32(bitPattern: rows[i * PlacesIndex.rowWords + 2]))
+            }
+            for i in 0..<rowCount { gridStarts[gridCell(ofAdded: i) + 1] += 1 }
+            for c in 0..<gridCellCount { gridStarts[c + 1] += gridStarts[c] }
+            var gridCursor = gridStarts
+            let gridEntries = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: gridEntryWords * rowCount)
             // Postings in row order, so each list comes out ascending.
             let postingCount = Int(postingStarts[wordCount])
             let postings = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: postingCount)
@@ -255,8 +268,18 @@ extension PlacesIndex {
             for r in 0..<rowCount {
                 let i = Int(order[r])
                 let start = i == 0 ? 0 : Int(rowWordEnds[i - 1])
+                var rowSignature: UInt64 = 0
+                defer {
+                    let cell = gridCell(ofAdded: i)
+                    let at = gridEntryWords * Int(gridCursor[cell])
+                    gridCursor[cell] += 1
+                    gridEntries[at] = UInt32(r)
+                    gridEntries[at + 1] = UInt32(truncatingIfNeeded: rowSignature)
+                    gridEntries[at + 2] = UInt32(truncatingIfNeeded: rowSignature >> 32)
+                }
                 for k in start..<Int(rowWordEnds[i]) {
                     let entry = wordsOfRows[k]
+                    rowSignature |= wordSignatures[Int(entry & ~postingFlags)]
                     let w = Int(newID[Int(entry & ~postingFlags)])
                     let alternate = entry & alternateOnly
                     postings[Int(cursor[w])] = UInt32(r) | (entry & postingFlags)
@@ -315,6 +338,8 @@ extension PlacesIndex {
             image.append(prefixKeys)
             image.append(prefixStarts)
             image.append(prefixPostings)
+            image.append(gridStarts)
+            image.append(gridEntries)
             func split(_ v: UInt64) -> [UInt32] { [UInt32(truncatingIfNeeded: v), UInt32(truncatingIfNeeded: v >> 32)] }
             var header: [UInt32] = [
                 version, UInt32(rowCount), UInt32(wordCount), UInt32(postingCount),

@@ -54,6 +54,22 @@
 /// prefix matches out of reach but a whole-name match still possible (a place called
 /// `S`), only the exact word's postings are read on, not the union.
 ///
+/// # Near a location
+///
+/// With `--location`, a place nearer by a distance band comes first, whatever its
+/// importance; for a short query (`RankKey.shortQueryLetters`, where every match is a
+/// prefix of tier 1) the band is the first thing compared. Row order then stops nothing:
+/// `s` near Chicago at 12 M rows walked its 8 million postings (40 ms), reading each
+/// row's coordinate. So the index also keeps a grid of the Earth in cells of one degree,
+/// with each cell's rows, ascending, and a 64-bit signature of each: a bit for each of
+/// its words' first one to four bytes, hashed (`signature(ofWord:)`). A short
+/// query near a location walks the cells nearest first, by the least band a point of
+/// the cell can have (`LocationBias.bandLowerBound(latitudes:longitudes:)`), reads only
+/// the rows whose signature holds every bit of the query's, checks them as a scan does,
+/// and stops before a band that can no longer enter the results. Past a budget of rows
+/// (a query the neighbourhood barely has), the cells walked so far are skipped and the
+/// postings searched for the rest, as without a grid.
+///
 /// # Layout (little-endian, every section 4-byte aligned)
 ///
 ///     0    96-byte text line: what this is and how it is made
@@ -71,12 +87,14 @@
 ///          bytes: `CC\tname\n` and `CC.A1\tname\n`, sorted
 ///     …    prefix keys (`packedPrefix`, `truncated` bit set when the list is cut),
 ///          prefix starts (prefixes + 1), prefix postings
+///     …    grid starts (`gridCellCount` + 1, into the entries), grid entries: 3 × UInt32
+///          per row (row number, signature's low and high halves), by cell, ascending
 ///
 /// A TSV of 4 GiB or more, or of 2³⁰ rows, is not indexed (offsets are 32 bits): it is
 /// scanned.
 package struct PlacesIndex {
     /// The index format; bump it with the layout.
-    package static let version: UInt32 = 6
+    package static let version: UInt32 = 7
     /// The bit of a posting set when its word is in the row's alternate names only (row
     /// numbers stay below it: a gazetteer has fewer than 2³¹ rows).
     package static let alternateOnly: UInt32 = 1 << 31
@@ -106,6 +124,19 @@ package struct PlacesIndex {
     static let longestListedPrefix = 3
     /// The bit of a prefix key set when its list is cut at `prefixListLength`.
     static let truncated: UInt32 = 1 << 31
+
+    /// The location grid: cells of one degree of latitude by one of longitude, row by row
+    /// from the South Pole and, in each, from −180° east. A degree (111 km by at most as
+    /// much) holds the default radius of 50 km in at most four cells, and 64,800 cells
+    /// cost 259 KB of starts and about 0.2 ms to rank by distance.
+    static let gridLatitudeCells = 180
+    static let gridLongitudeCells = 360
+    static let gridCellCount = gridLatitudeCells * gridLongitudeCells
+    /// UInt32 words per grid entry: row number, signature low, signature high.
+    static let gridEntryWords = 3
+    /// How many first bytes of a word its signature tells: four, the longest short query
+    /// (`sant` near Chicago read 26,000 rows with three, most of them `san…`, and 18 ms).
+    static let signedPrefix = 4
 
     let base: UnsafePointer<UInt8>
     let size: Int
@@ -137,6 +168,8 @@ package struct PlacesIndex {
     let prefixStarts: UnsafePointer<UInt32>
     let prefixPostings: UnsafePointer<UInt32>
     let prefixPostingCount: Int
+    let gridStarts: UnsafePointer<UInt32>
+    let gridEntries: UnsafePointer<UInt32>
 
     /// What identifies the file an index was built from: if any of it differs, the file
     /// changed and is indexed again.
@@ -184,7 +217,7 @@ package struct PlacesIndex {
         // Every section must fit: a count from a damaged header could point anywhere.
         let sectionWords =
             rowCount * Self.rowWords + 2 * (wordCount + 1) + postingCount + (regionCount + 1) + prefixCount + (prefixCount + 1)
-            + prefixPostingCount
+            + prefixPostingCount + (Self.gridCellCount + 1) + Self.gridEntryWords * rowCount
         func padded(_ n: Int) -> Int { (n + 3) & ~3 }
         let sectionBytes = 4 * sectionWords + padded(wordByteCount) + padded(categoryByteCount) + padded(regionByteCount)
         guard sectionBytes == bytes.count - Self.bannerSize - 4 * Self.headerWords else { return nil }
@@ -210,7 +243,9 @@ package struct PlacesIndex {
         prefixKeys = take(prefixCount)
         prefixStarts = take(prefixCount + 1)
         prefixPostings = take(prefixPostingCount)
-        guard cursor - UnsafeRawPointer(base) == bytes.count,
+        gridStarts = take(Self.gridCellCount + 1)
+        gridEntries = take(Self.gridEntryWords * rowCount)
+        guard cursor - UnsafeRawPointer(base) == bytes.count, Int(gridStarts[Self.gridCellCount]) == rowCount,
             Int(wordStarts[wordCount]) == wordByteCount, Int(postingStarts[wordCount]) == postingCount,
             Int(regionStarts[regionCount]) == regionByteCount, Int(prefixStarts[prefixCount]) == prefixPostingCount
         else { return nil }
@@ -340,6 +375,58 @@ package struct PlacesIndex {
         let s = Int(prefixStarts[low]), e = Int(prefixStarts[low + 1])
         guard s <= e, e <= prefixPostingCount else { return nil }
         return (UnsafeBufferPointer(start: prefixPostings + s, count: e - s), prefixKeys[low] & Self.truncated != 0)
+    }
+
+    // MARK: Location grid
+
+    /// The grid cell of a point given as stored (degrees × `coordinateScale`).
+    @inline(__always)
+    static func gridCell(latitude: Int32, longitude: Int32) -> Int {
+        let scale = Int(coordinateScale)
+        let row = min(gridLatitudeCells - 1, max(0, (Int(latitude) + 90 * scale) / scale))
+        let column = min(gridLongitudeCells - 1, max(0, (Int(longitude) + 180 * scale) / scale))
+        return row * gridLongitudeCells + column
+    }
+
+    /// Row `i`'s grid cell.
+    @inline(__always)
+    func gridCell(ofRow i: Int) -> Int {
+        Self.gridCell(latitude: Int32(bitPattern: rows[i * Self.rowWords + 1]), longitude: Int32(bitPattern: rows[i * Self.rowWords + 2]))
+    }
+
+    /// The latitudes and longitudes of cell `cell`'s points, in degrees.
+    static func gridBounds(ofCell cell: Int) -> (latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>) {
+        let south = Double(cell / gridLongitudeCells - 90), west = Double(cell % gridLongitudeCells - 180)
+        // The last row and column also hold the points on their far edge (90°, 180°).
+        return (south...south + 1, west...west + 1)
+    }
+
+    /// Cell `cell`'s entries: `gridEntryWords` words each (empty if the index is damaged there).
+    @inline(__always)
+    func gridEntries(ofCell cell: Int) -> UnsafeBufferPointer<UInt32> {
+        let s = Int(gridStarts[cell]), e = Int(gridStarts[cell + 1])
+        guard s <= e, e <= rowCount else { return UnsafeBufferPointer(start: gridEntries, count: 0) }
+        return UnsafeBufferPointer(start: gridEntries + Self.gridEntryWords * s, count: Self.gridEntryWords * (e - s))
+    }
+
+    /// How many rows cell `cell` holds.
+    @inline(__always)
+    func gridRowCount(ofCell cell: Int) -> Int {
+        let s = Int(gridStarts[cell]), e = Int(gridStarts[cell + 1])
+        return s <= e && e <= rowCount ? e - s : 0
+    }
+
+    /// The signature bits of a word, or of a query piece: one for each of its first one to
+    /// `signedPrefix` bytes. A row's signature is the union of its words'; a row holding a
+    /// word that starts with a piece holds every bit of the piece's.
+    static func signature<C: Collection<UInt8>>(ofWord word: C) -> UInt64 {
+        var bits: UInt64 = 0
+        var hash: UInt32 = 2_166_136_261
+        for byte in word.prefix(signedPrefix) {
+            hash = (hash ^ UInt32(byte)) &* 16_777_619
+            bits |= 1 << UInt64((hash &* 0x9E37_79B1) >> 26)
+        }
+        return bits
     }
 
     // MARK: Regions

@@ -140,18 +140,45 @@ package struct LocationBias: Sendable {
     /// A band no greater than `band(of:)`, without its trigonometry: a search over
     /// millions of rows near a location (`s` at 12 M rows) skips the rows this already
     /// puts out of reach, and spent half its time in `sin`, `asin` and `log2` before.
+    @inline(__always)
+    package func bandLowerBound(of point: Coordinate) -> Int {
+        guard let location else { return 0 }
+        var dLon = abs(point.longitude - location.longitude)
+        if dLon > 180 { dLon = 360 - dLon }
+        return bandLowerBound(latitudeGap: abs(point.latitude - location.latitude), longitudeGap: dLon, farthestLatitude: abs(point.latitude))
+    }
+
+    /// A band no greater than `band(of:)` of any point whose latitude is in `latitudes` and
+    /// longitude in `longitudes` (degrees, west to east, not across ±180): a cell of the
+    /// index's location grid (`PlacesIndex.gridCell`).
+    package func bandLowerBound(latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>) -> Int {
+        guard let location else { return 0 }
+        let latitudeGap = max(0, latitudes.lowerBound - location.latitude, location.latitude - latitudes.upperBound)
+        var longitudeGap = 0.0
+        if !longitudes.contains(location.longitude) {
+            // The nearer edge, either way round the Earth.
+            func gap(_ edge: Double) -> Double {
+                let d = abs(edge - location.longitude)
+                return min(d, 360 - d)
+            }
+            longitudeGap = min(gap(longitudes.lowerBound), gap(longitudes.upperBound))
+        }
+        let farthestLatitude = max(abs(latitudes.lowerBound), abs(latitudes.upperBound))
+        return bandLowerBound(latitudeGap: latitudeGap, longitudeGap: longitudeGap, farthestLatitude: farthestLatitude)
+    }
+
+    /// The bound of both `bandLowerBound`s, from a least latitude gap, a least longitude
+    /// gap (at most 180) and a greatest absolute latitude of the point (all in degrees).
     ///
     /// It bounds the haversine `h = sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2)` from below with
     /// `sin x ≥ 2x/π` on [0, π/2] and `cos φ ≥ 1 − φ²/2`, and `d = 2R asin √h ≥ 2R √h`;
     /// then `⌊log₂⌋` of a slightly smaller distance, by its exponent.
     @inline(__always)
-    package func bandLowerBound(of point: Coordinate) -> Int {
-        guard let location else { return 0 }
+    private func bandLowerBound(latitudeGap: Double, longitudeGap: Double, farthestLatitude: Double) -> Int {
         let radians = Double.pi / 180
-        let dLat = abs(point.latitude - location.latitude) * radians
-        var dLon = abs(point.longitude - location.longitude) * radians
-        if dLon > .pi { dLon = 2 * .pi - dLon }
-        let latitude = point.latitude * radians
+        let dLat = latitudeGap * radians
+        let dLon = longitudeGap * radians
+        let latitude = farthestLatitude * radians
         let cosine = max(0, 1 - latitude * latitude / 2)
         // (2/π · x/2)² = (x/π)².
         let h = (dLat / .pi) * (dLat / .pi) + cosineOfLatitude * cosine * (dLon / .pi) * (dLon / .pi)

@@ -289,4 +289,15 @@ private func checkIndexAgreesWithScan(query: String, location: String?) {
             fail("index (bitmaps \(bitmaps)) and scan disagree for \(query)\n--- index\n\(describe(found))\n--- scan\n\(describe(scanned))")
         }
     }
+    // The grid walk forced, whole and handing over to the postings after a few rows.
+    for rows in [nil, 2] as [Int?] {
+        let forced = search()
+        forced.usesGrid = true
+        forced.gridRowLimit = rows
+        guard let found = try? forced.search(index: index, tsv: UnsafeBufferPointer(rebasing: storage[indexBytes.count...]), path: FuzzFiles.places)
+        else { fail("the index search failed with the grid (budget \(String(describing: rows)))") }
+        if describe(found) != describe(scanned) {
+            fail("index (grid, budget \(String(describing: rows))) and scan disagree for \(query)\n--- index\n\(describe(found))\n--- scan\n\(describe(scanned))")
+        }
+    }
 }

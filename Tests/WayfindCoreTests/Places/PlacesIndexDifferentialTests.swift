@@ -62,6 +62,17 @@ import WayfindTestSupport
                 describe(found) == describe(scanned),
                 "query \(query) near \(String(describing: location)) limit \(limit), bitmaps \(bitmaps)")
         }
+        // The grid walk, forced on with no budget and a small one (the postings take over
+        // past it), and forced off.
+        for (grid, rows) in [(true, nil), (true, 200), (true, 3_000), (false, nil)] as [(Bool, Int?)] {
+            let forced = search()
+            forced.usesGrid = grid
+            forced.gridRowLimit = rows
+            let found = try forced.search(index: indexed.index, tsv: indexed.tsv, path: dump.path)
+            #expect(
+                describe(found) == describe(scanned),
+                "query \(query) near \(String(describing: location)) limit \(limit), grid \(grid) budget \(String(describing: rows))")
+        }
         #expect(viaIndex.fingerprint == scanned.fingerprint)
     }
 
@@ -73,6 +84,25 @@ import WayfindTestSupport
         try Self.compare(query, near: nil, limit: 5)
         try Self.compare(query, near: Coordinate(latitude: 41.88, longitude: -87.63), limit: 5)
         try Self.compare(query, near: nil, limit: 15)
+    }
+
+    /// Short queries near places all over the Earth: in dense and empty cells, near the
+    /// poles and the antimeridian, with a small radius and a filter.
+    @Test func shortQueriesNearAnywhereFindWhatTheScanFinds() throws {
+        let locations = [
+            Coordinate(latitude: 41.88, longitude: -87.63), Coordinate(latitude: 48.85, longitude: 2.35),
+            Coordinate(latitude: -33.87, longitude: 151.2), Coordinate(latitude: 35.68, longitude: 139.69),
+            Coordinate(latitude: 0, longitude: -150), Coordinate(latitude: 89.9, longitude: 0),
+            Coordinate(latitude: -16.5, longitude: 179.9), Coordinate(latitude: 64.1, longitude: -21.9),
+        ]
+        var filters = PlaceFilters()
+        filters.countries = ["FR"]
+        for query in ["s", "sa", "san", "sant", "m", "mo", "x", "q", "é", "東", "м", "ab"] {
+            for location in locations {
+                try Self.compare(query, near: location, limit: 5)
+            }
+            try Self.compare(query, near: locations[0], filters: filters, limit: 15)
+        }
     }
 
     @Test func randomQueriesFindWhatTheScanFinds() throws {

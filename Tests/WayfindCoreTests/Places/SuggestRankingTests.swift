@@ -182,4 +182,43 @@ import WayfindTestSupport
         #expect(close > far * 9 / 10, "\(close) of \(far)")
         #expect(LocationBias(location: nil, radius: nil).bandLowerBound(of: Coordinate(latitude: 10, longitude: 10)) == 0)
     }
+
+    /// The grid walk skips whole cells by their bound: no point of a cell, its edges and
+    /// corners included, has a band below it, wherever the location is (inside the cell,
+    /// across the antimeridian, at a pole).
+    @Test func aCellsBandLowerBoundNeverExceedsTheBandOfItsPoints() {
+        var random = SplitMix64(seed: 35)
+        var tight = 0
+        for round in 0..<4_000 {
+            let radius = [1.0, 500, 50_000, 1_000_000][Int(random.next() % 4)]
+            let cell = Int(random.next() % UInt64(PlacesIndex.gridCellCount))
+            let (latitudes, longitudes) = PlacesIndex.gridBounds(ofCell: cell)
+            func inside() -> Coordinate {
+                let corner = random.next() % 4
+                let lat = corner == 0 ? latitudes.lowerBound : corner == 1 ? latitudes.upperBound : latitudes.lowerBound + Double(random.next() % 1001) / 1000
+                let lon = corner == 2 ? longitudes.lowerBound : corner == 3 ? longitudes.upperBound : longitudes.lowerBound + Double(random.next() % 1001) / 1000
+                return Coordinate(latitude: lat, longitude: lon)
+            }
+            // The location: anywhere, near the cell, inside it, or on the other side of ±180.
+            let location: Coordinate
+            switch round % 4 {
+            case 0: location = Coordinate(latitude: Double(random.next() % 180_001) / 1000 - 90, longitude: Double(random.next() % 360_001) / 1000 - 180)
+            case 1: location = inside()
+            case 2: location = Coordinate(latitude: min(90, max(-90, inside().latitude + Double(random.next() % 5) - 2)), longitude: inside().longitude)
+            default: location = Coordinate(latitude: inside().latitude, longitude: inside().longitude > 0 ? -179.5 : 179.5)
+            }
+            let bias = LocationBias(location: location, radius: radius)
+            let bound = bias.bandLowerBound(latitudes: latitudes, longitudes: longitudes)
+            var least = Int.max
+            for _ in 0..<16 {
+                let point = inside()
+                #expect(PlacesIndex.gridCell(latitude: Int32((point.latitude * 1e5).rounded()), longitude: Int32((point.longitude * 1e5).rounded())) == cell || point.latitude == latitudes.upperBound || point.longitude == longitudes.upperBound)
+                least = min(least, bias.band(of: point))
+            }
+            #expect(bound <= least, "cell \(latitudes) \(longitudes) location \(location) radius \(radius)")
+            if least - bound <= 1 { tight += 1 }
+        }
+        // Close enough to skip most cells that are out of reach.
+        #expect(tight > 3_000, "\(tight)")
+    }
 }
