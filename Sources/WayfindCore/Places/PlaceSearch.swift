@@ -342,8 +342,9 @@ package final class PlaceSearch {
 
         let rowMask = ~PlacesIndex.postingFlags
         // A one-piece query spells a name whole only where the posting says so
-        // (`PlacesIndex.spellsAName`); with more pieces, a row needs one of them whole.
-        let wholeFlag = pieces.count == 1 ? PlacesIndex.spellsAName : 0
+        // (`PlacesIndex.spellsAName`); with more pieces, a row needs one of them whole,
+        // as a word of a name (`inAName`).
+        let wholeFlag = pieces.count == 1 ? PlacesIndex.spellsAName : PlacesIndex.inAName
         // The postings united in bitmaps, once made (`unitedBitmaps`).
         var united: (candidates: [UInt64], own: [UInt64], exact: [UInt64])? = nil
         // A short query near a location: the grid's cells, nearest first (see

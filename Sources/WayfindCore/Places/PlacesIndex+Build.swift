@@ -102,13 +102,14 @@ extension PlacesIndex {
         private var ownIDs: [UInt32] = []
         private var alternateIDs: [UInt32] = []
         private var spelled: [UInt32] = []
+        private var named: [UInt32] = []
 
         /// A builder taking country and region names from `names` where rows lack them.
         package init(names: RegionNames?) { self.names = names }
 
         /// Adds a row.
         package func add(_ row: PlaceRow) throws(GazetteerError) {
-            guard row.offset < 1 << 32, rows.count / PlacesIndex.rowWords < Int(PlacesIndex.spellsAName) else {
+            guard row.offset < 1 << 32, rows.count / PlacesIndex.rowWords < Int(PlacesIndex.inAName) else {
                 throw .tooLargeToIndex(path: row.path)
             }
             let categoryField = row.schema.column(.category) != nil ? row.field(.category) : row.field(.featureCode)
@@ -145,11 +146,17 @@ extension PlacesIndex {
             }
             alternateIDs.removeAll(keepingCapacity: true)
             spelled.removeAll(keepingCapacity: true)
+            named.removeAll(keepingCapacity: true)
             // A name spelled by one word alone (`San`, `Bora Bora`, `Mexico City`: see
             // `SearchText.spellingWords`) marks that word's posting.
             func noteForm(_ form: UnsafeBufferPointer<UInt8>, alternate: Bool = false) {
                 let words = SearchText.spellingWords(form, alternate: alternate)
                 if let first = words.first, words.allSatisfy({ $0 == first }) { spelled.append(number(first)) }
+                // Every word that may spell a name (`inAName`).
+                for word in words {
+                    let id = number(word)
+                    if !named.contains(id) { named.append(id) }
+                }
             }
             noteForm(row.field(.name))
             noteForm(row.field(.asciiName))
@@ -160,9 +167,10 @@ extension PlacesIndex {
                     if !ownIDs.contains(id) && !alternateIDs.contains(id) { alternateIDs.append(id) }
                 }
             }
-            for id in ownIDs { wordsOfRows.append(id | (spelled.contains(id) ? spellsAName : 0)) }
-            for id in alternateIDs { wordsOfRows.append(id | alternateOnly | (spelled.contains(id) ? spellsAName : 0)) }
-            guard wordsOfRows.count < 1 << 32, wordList.count < Int(spellsAName) else { throw .tooLargeToIndex(path: row.path) }
+            func flags(_ id: UInt32) -> UInt32 { (spelled.contains(id) ? spellsAName : 0) | (named.contains(id) ? inAName : 0) }
+            for id in ownIDs { wordsOfRows.append(id | flags(id)) }
+            for id in alternateIDs { wordsOfRows.append(id | alternateOnly | flags(id)) }
+            guard wordsOfRows.count < 1 << 32, wordList.count < Int(inAName) else { throw .tooLargeToIndex(path: row.path) }
             rowWordEnds.append(UInt32(wordsOfRows.count))
         }
 

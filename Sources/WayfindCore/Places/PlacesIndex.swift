@@ -21,7 +21,8 @@
 /// reading the row, whether the word is in the row's alternate names only
 /// (`RankKey.ownName`); its `spellsAName` bit, whether a name of the row is that word
 /// alone, so that a one-word query reads only the rows it spells whole (`san` spells
-/// `San`, Mali, not the 200,000 `San …` places of a 12 M-row dump).
+/// `San`, Mali, not the 200,000 `San …` places of a 12 M-row dump); its `inAName` bit,
+/// whether the word is in a name of the row at all, not only in its region's.
 ///
 /// The union is made one of two ways. Bitmaps of every row cost their pages whatever the
 /// query (7 MB at 12 M rows, some 5 ms); so when the query's rarest piece has few
@@ -90,7 +91,7 @@
 ///     …    grid starts (`gridCellCount` + 1, into the entries), grid entries: 3 × UInt32
 ///          per row (row number, signature's low and high halves), by cell, ascending
 ///
-/// A TSV of 4 GiB or more, or of 2³⁰ rows, is not indexed (offsets are 32 bits): it is
+/// A TSV of 4 GiB or more, or of 2²⁹ rows, is not indexed (offsets are 32 bits): it is
 /// scanned.
 package struct PlacesIndex {
     /// The index format; bump it with the layout.
@@ -102,8 +103,14 @@ package struct PlacesIndex {
     /// alternate name) is this word alone: the row is a whole-name match (tier 0) for a
     /// one-word query that is this word. Row numbers stay below it (2³⁰ rows).
     package static let spellsAName: UInt32 = 1 << 30
+    /// The bit of a posting set when the word is a word of a name of the row (its name,
+    /// ASCII name or an alternate name, as `SearchText.spellingWords` splits them), not
+    /// only of its region or country: a query of several words spells a name whole only
+    /// with one of them (`new york` reads the rows of New York City and of York, not
+    /// the 100,000 rows of the state of New York). Row numbers stay below it (2²⁹ rows).
+    package static let inAName: UInt32 = 1 << 29
     /// The posting bits that are not the row number.
-    package static let postingFlags: UInt32 = alternateOnly | spellsAName
+    package static let postingFlags: UInt32 = alternateOnly | spellsAName | inAName
     /// The text line at the start of the file.
     static let banner = "wayfind places index: written by wayfind from a gazetteer; do not edit"
     static let bannerSize = 96
