@@ -233,8 +233,9 @@ package final class PlaceSearch {
     /// Candidates come in row order, which is importance order (see `PlacesIndex`), so the
     /// search stops at the first row that could not enter the top N even as a whole-name
     /// match; a one-word query of up to three bytes takes its candidates from the index's
-    /// prefix list when it has one. `schema`: the TSV's columns, if known (else read
-    /// from its first line).
+    /// prefix list when it has one, and a short query near a location walks the index's
+    /// grid, nearest cells first. `schema`: the TSV's columns, if known (else read from
+    /// its first line).
     package func search(
         index: PlacesIndex, tsv: UnsafeBufferPointer<UInt8>, path: String = EmbeddedGazetteer.path, schema: GazetteerSchema? = nil
     ) throws(GazetteerError) -> SearchResult {
@@ -350,7 +351,10 @@ package final class PlaceSearch {
         // A short query near a location: the grid's cells, nearest first (see
         // `PlacesIndex`), while the piece has postings enough to be worth it.
         let postingsOfShortQuery = isShort && !pieces.isEmpty ? index.postingTotal(index.words(withPrefix: pieces[0]).range) : 0
-        if isShort, bias.location != nil, !pieces.isEmpty, usesGrid ?? (postingsOfShortQuery > PlacesIndex.prefixListThreshold) {
+        // (A latitude beyond ±90, which only the library can pass, is left to the postings.)
+        if isShort, let location = bias.location, abs(location.latitude) <= 90, location.longitude.isFinite, !pieces.isEmpty,
+            usesGrid ?? (postingsOfShortQuery > PlacesIndex.prefixListThreshold)
+        {
             let required = pieces.reduce(0) { $0 | PlacesIndex.signature(ofWord: $1) }
             // What a row of the grid whose signature passes holds: its line tells, and the
             // rows the query may spell whole are the exact word's with the flag; once the

@@ -22,7 +22,7 @@
 /// (`RankKey.ownName`); its `spellsAName` bit, whether a name of the row is that word
 /// alone, so that a one-word query reads only the rows it spells whole (`san` spells
 /// `San`, Mali, not the 200,000 `San …` places of a 12 M-row dump); its `inAName` bit,
-/// whether the word is in a name of the row at all, not only in its region's.
+/// whether the word may spell part of a name of the row, not only of its region.
 ///
 /// The union is made one of two ways. Bitmaps of every row cost their pages whatever the
 /// query (7 MB at 12 M rows, some 5 ms); so when the query's rarest piece has few
@@ -101,11 +101,11 @@ package struct PlacesIndex {
     package static let alternateOnly: UInt32 = 1 << 31
     /// The bit of a posting set when a name of the row (its name, ASCII name or an
     /// alternate name) is this word alone: the row is a whole-name match (tier 0) for a
-    /// one-word query that is this word. Row numbers stay below it (2³⁰ rows).
+    /// one-word query that is this word.
     package static let spellsAName: UInt32 = 1 << 30
-    /// The bit of a posting set when the word is a word of a name of the row (its name,
-    /// ASCII name or an alternate name, as `SearchText.spellingWords` splits them), not
-    /// only of its region or country: a query of several words spells a name whole only
+    /// The bit of a posting set when the word is a word a name of the row is spelled with
+    /// (its name, ASCII name or an alternate name, as `SearchText.spellingWords` splits
+    /// them: not a code's, not a last `city`), not only of its region or country: a query of several words spells a name whole only
     /// with one of them (`new york` reads the rows of New York City and of York, not
     /// the 100,000 rows of the state of New York). Row numbers stay below it (2²⁹ rows).
     package static let inAName: UInt32 = 1 << 29
@@ -252,6 +252,8 @@ package struct PlacesIndex {
         prefixPostings = take(prefixPostingCount)
         gridStarts = take(Self.gridCellCount + 1)
         gridEntries = take(Self.gridEntryWords * rowCount)
+        // Cells must not overlap: a start that went back would hide rows.
+        for cell in 0..<Self.gridCellCount where gridStarts[cell] > gridStarts[cell + 1] { return nil }
         guard cursor - UnsafeRawPointer(base) == bytes.count, Int(gridStarts[Self.gridCellCount]) == rowCount,
             Int(wordStarts[wordCount]) == wordByteCount, Int(postingStarts[wordCount]) == postingCount,
             Int(regionStarts[regionCount]) == regionByteCount, Int(prefixStarts[prefixCount]) == prefixPostingCount

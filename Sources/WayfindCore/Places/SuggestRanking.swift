@@ -122,7 +122,9 @@ package struct LocationBias: Sendable {
 
     /// A bias around `location` with `radius` metres.
     package init(location: Coordinate?, radius: Double?) {
-        self.location = location
+        // A longitude beyond ±180 (a map's unwrapped one, through the library) is the same
+        // meridian within it; the bounds below need it there.
+        self.location = location.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude.remainder(dividingBy: 360)) }
         self.radius = max(radius ?? Self.defaultBiasRadius, 1)
         farBand = self.radius >= Self.farDistance ? 1 : min(Self.maximumBand, 1 + Int(Platform.log2(Self.farDistance / self.radius)))
         cosineOfLatitude = location.map { Platform.cos($0.latitude * .pi / 180) } ?? 1
@@ -154,11 +156,12 @@ package struct LocationBias: Sendable {
     package func bandLowerBound(latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>) -> Int {
         guard let location else { return 0 }
         let latitudeGap = max(0, latitudes.lowerBound - location.latitude, location.latitude - latitudes.upperBound)
+        let longitude = location.longitude
         var longitudeGap = 0.0
-        if !longitudes.contains(location.longitude) {
+        if !longitudes.contains(longitude) && !longitudes.contains(longitude + 360) && !longitudes.contains(longitude - 360) {
             // The nearer edge, either way round the Earth.
             func gap(_ edge: Double) -> Double {
-                let d = abs(edge - location.longitude)
+                let d = abs((edge - longitude).remainder(dividingBy: 360))
                 return min(d, 360 - d)
             }
             longitudeGap = min(gap(longitudes.lowerBound), gap(longitudes.upperBound))

@@ -87,17 +87,20 @@ import WayfindTestSupport
     }
 
     /// Short queries near places all over the Earth: in dense and empty cells, near the
-    /// poles and the antimeridian, with a small radius and a filter.
+    /// poles and the antimeridian, at longitudes beyond ±180 (the library takes them), and
+    /// with a filter.
     @Test func shortQueriesNearAnywhereFindWhatTheScanFinds() throws {
         let locations = [
             Coordinate(latitude: 41.88, longitude: -87.63), Coordinate(latitude: 48.85, longitude: 2.35),
             Coordinate(latitude: -33.87, longitude: 151.2), Coordinate(latitude: 35.68, longitude: 139.69),
             Coordinate(latitude: 0, longitude: -150), Coordinate(latitude: 89.9, longitude: 0),
             Coordinate(latitude: -16.5, longitude: 179.9), Coordinate(latitude: 64.1, longitude: -21.9),
+            Coordinate(latitude: 41.88, longitude: 272.37), Coordinate(latitude: -33.87, longitude: -208.8),
+            Coordinate(latitude: 48.85, longitude: 722.35),
         ]
         var filters = PlaceFilters()
         filters.countries = ["FR"]
-        for query in ["s", "sa", "san", "sant", "m", "mo", "x", "q", "é", "東", "м", "ab"] {
+        for query in ["s", "sa", "san", "sant", "n", "m", "mo", "x", "q", "é", "東", "м", "ab"] {
             for location in locations {
                 try Self.compare(query, near: location, limit: 5)
             }

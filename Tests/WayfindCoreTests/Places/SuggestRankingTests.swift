@@ -201,11 +201,13 @@ import WayfindTestSupport
             }
             // The location: anywhere, near the cell, inside it, or on the other side of ±180.
             let location: Coordinate
-            switch round % 4 {
+            switch round % 5 {
             case 0: location = Coordinate(latitude: Double(random.next() % 180_001) / 1000 - 90, longitude: Double(random.next() % 360_001) / 1000 - 180)
             case 1: location = inside()
             case 2: location = Coordinate(latitude: min(90, max(-90, inside().latitude + Double(random.next() % 5) - 2)), longitude: inside().longitude)
-            default: location = Coordinate(latitude: inside().latitude, longitude: inside().longitude > 0 ? -179.5 : 179.5)
+            case 3: location = Coordinate(latitude: inside().latitude, longitude: inside().longitude > 0 ? -179.5 : 179.5)
+            // A map's unwrapped longitude, a turn or two away.
+            default: location = Coordinate(latitude: inside().latitude, longitude: inside().longitude + [360.0, -360, 720][Int(random.next() % 3)])
             }
             let bias = LocationBias(location: location, radius: radius)
             let bound = bias.bandLowerBound(latitudes: latitudes, longitudes: longitudes)
