@@ -343,9 +343,8 @@ package final class PlaceSearch {
 
         let rowMask = ~PlacesIndex.postingFlags
         // A one-piece query spells a name whole only where the posting says so
-        // (`PlacesIndex.spellsAName`); with more pieces, a row needs one of them whole,
-        // as a word of a name (`inAName`).
-        let wholeFlag = pieces.count == 1 ? PlacesIndex.spellsAName : PlacesIndex.inAName
+        // (`PlacesIndex.spellsAName`; more pieces: `wholeCandidates`).
+        let wholeFlag = PlacesIndex.spellsAName
         // The postings united in bitmaps, once made (`unitedBitmaps`).
         var united: (candidates: [UInt64], own: [UInt64], exact: [UInt64])? = nil
         // A short query near a location: the grid's cells, nearest first (see
@@ -359,10 +358,7 @@ package final class PlaceSearch {
             // What a row of the grid whose signature passes holds: its line tells, and the
             // rows the query may spell whole are the exact word's with the flag; once the
             // lines read cost more than uniting the postings would, the bitmaps tell.
-            var whole: [UInt32] = []
-            if let exact = index.words(withPrefix: pieces[0]).exact {
-                for posting in index.postings(ofWord: exact) where posting & wholeFlag == wholeFlag { whole.append(posting & rowMask) }
-            }
+            let whole = wholeCandidates(pieces.map { index.words(withPrefix: $0) }, index: index)
             let (cells, cellBands) = gridCells(index)
             let budget = gridRowLimit ?? Self.gridRowBudget(rows: index.rowCount)
             var read = 0
@@ -399,7 +395,7 @@ package final class PlaceSearch {
                         progress.prefixesMayEnter = true
                         let stop: Bool
                         if united == nil && progress.linesRead * Self.postingsPerLine > postingsOfShortQuery {
-                            united = unitedBitmaps(pieces.map { index.words(withPrefix: $0) }, wholeFlag: wholeFlag, index: index)
+                            united = unitedBitmaps(pieces.map { index.words(withPrefix: $0) }, index: index)
                         }
                         if let united {
                             let bit: UInt64 = 1 << UInt64(r & 63)
@@ -458,7 +454,7 @@ package final class PlaceSearch {
         let fewest = totals.min() ?? 0
         let listCost = fewest * (Int.bitWidth - fewest.leadingZeroBitCount) + 16 * (totals.reduce(0, +) - fewest)
         if !words.isEmpty && !(unitesInBitmaps ?? (united != nil || listCost >= index.rowCount / 4)) {
-            for candidate in sparseCandidates(words, totals: totals, wholeFlag: wholeFlag, index: index) {
+            for candidate in sparseCandidates(words, totals: totals, index: index) {
                 let r = Int(candidate.row)
                 if r <= consideredThrough { continue }
                 // Once prefix matches are out of reach, only rows that may be whole are left.
@@ -468,7 +464,7 @@ package final class PlaceSearch {
             return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
         }
         let wordsPerRow = (index.rowCount + 63) / 64
-        let (candidates, ownRows, exactRows) = united ?? unitedBitmaps(words, wholeFlag: wholeFlag, index: index)
+        let (candidates, ownRows, exactRows) = united ?? unitedBitmaps(words, index: index)
         scan: for chunk in 0..<wordsPerRow {
             // Once prefix matches are out of reach, only rows that may be whole are left.
             var bits = progress.prefixesMayEnter ? candidates[chunk] : candidates[chunk] & exactRows[chunk]
@@ -482,6 +478,51 @@ package final class PlaceSearch {
             }
         }
         return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
+    }
+
+    /// The rows the query may spell a name of whole, ascending, from its pieces' exact
+    /// words (`words`; see `PlacesIndex.spellsAName` and `inShortName`): one query word,
+    /// its postings with `spellsAName`; two different ones, those of either with it and
+    /// the rows that hold both with `inShortName` (a name of the two); more, every row of
+    /// an exact word. A row the query spells whole is among them (`wholeName`).
+    func wholeCandidates(_ words: [(range: Range<Int>, exact: Int?)], index: PlacesIndex) -> [UInt32] {
+        let rowMask = ~PlacesIndex.postingFlags
+        let rowCount = UInt32(index.rowCount)
+        func rows(_ word: Int?, _ flag: UInt32) -> [UInt32] {
+            guard let word else { return [] }
+            var rows: [UInt32] = []
+            for posting in index.postings(ofWord: word) where posting & flag == flag && posting & rowMask < rowCount {
+                rows.append(posting & rowMask)
+            }
+            return rows
+        }
+        /// The ascending rows in `a` or (`both`: and) `b`.
+        func merge(_ a: [UInt32], _ b: [UInt32], both: Bool) -> [UInt32] {
+            var out: [UInt32] = []
+            var i = 0, j = 0
+            while i < a.count || j < b.count {
+                if j == b.count || (i < a.count && a[i] < b[j]) {
+                    if !both { out.append(a[i]) }
+                    i += 1
+                } else if i == a.count || b[j] < a[i] {
+                    if !both { out.append(b[j]) }
+                    j += 1
+                } else {
+                    out.append(a[i])
+                    i += 1
+                    j += 1
+                }
+            }
+            return out
+        }
+        guard let first = words.first else { return [] }
+        if queryWords.count == 1 { return rows(first.exact, PlacesIndex.spellsAName) }
+        if words.count == 2 && queryWords.count == 2 {
+            let (a, b) = (words[0].exact, words[1].exact)
+            let spelled = merge(rows(a, PlacesIndex.spellsAName), rows(b, PlacesIndex.spellsAName), both: false)
+            return merge(spelled, merge(rows(a, PlacesIndex.inShortName), rows(b, PlacesIndex.inShortName), both: true), both: false)
+        }
+        return words.reduce([]) { merge($0, rows($1.exact, 0), both: false) }
     }
 
     /// The grid's cells that hold rows, by the least band a point of theirs can have
@@ -519,9 +560,9 @@ package final class PlaceSearch {
     /// The rows that hold a word of each of the query's pieces (`words`: each piece's
     /// range of words and exact word), as bitmaps of every row: those rows, those whose
     /// own text holds one for each (`own`), and those the query may spell whole
-    /// (`exact`: an exact word's posting with `wholeFlag`). No pieces: every row.
+    /// (`exact`: `wholeCandidates`). No pieces: every row.
     private func unitedBitmaps(
-        _ words: [(range: Range<Int>, exact: Int?)], wholeFlag: UInt32, index: PlacesIndex
+        _ words: [(range: Range<Int>, exact: Int?)], index: PlacesIndex
     ) -> (candidates: [UInt64], own: [UInt64], exact: [UInt64]) {
         let rowMask = ~PlacesIndex.postingFlags
         let wordsPerRow = (index.rowCount + 63) / 64
@@ -536,7 +577,7 @@ package final class PlaceSearch {
         var hits: [UInt32] = []
         var ownHits: [UInt32] = []
         let rowCount = UInt32(index.rowCount)
-        for (piece, (range, exact)) in words.enumerated() {
+        for (piece, (range, _)) in words.enumerated() {
             candidates.withUnsafeMutableBufferPointer { all in
                 ownRows.withUnsafeMutableBufferPointer { own in
                     if piece == 0 {
@@ -572,25 +613,19 @@ package final class PlaceSearch {
                     for row in ownHits { own[Int(row) >> 6] |= 1 << UInt64(row & 63) }
                 }
             }
-            if let exact {
-                for posting in index.postings(ofWord: exact) where posting & wholeFlag == wholeFlag {
-                    let row = posting & rowMask
-                    guard row < rowCount else { continue }
-                    exactRows[Int(row) >> 6] |= 1 << UInt64(row & 63)
-                }
-            }
         }
+        for row in wholeCandidates(words, index: index) { exactRows[Int(row) >> 6] |= 1 << UInt64(row & 63) }
         return (candidates, ownRows, exactRows)
     }
 
     /// The rows that hold a word of each of the query's pieces (`words`: each piece's
     /// range of words and exact word; `totals`: their postings), ascending: whether their
     /// own text holds one for each (`own`), and whether the query may spell a name of
-    /// theirs whole (`exact`: an exact word's posting with `wholeFlag`), as the bitmaps of
+    /// theirs whole (`exact`: `wholeCandidates`), as the bitmaps of
     /// the search compute them. The piece of fewest postings gives the rows, sorted; the
     /// others' postings are looked up in a hash table of them.
     private func sparseCandidates(
-        _ words: [(range: Range<Int>, exact: Int?)], totals: [Int], wholeFlag: UInt32, index: PlacesIndex
+        _ words: [(range: Range<Int>, exact: Int?)], totals: [Int], index: PlacesIndex
     ) -> [(row: UInt32, own: Bool, exact: Bool)] {
         guard let first = totals.indices.min(by: { totals[$0] < totals[$1] }) else { return [] }
         let rowMask = ~PlacesIndex.postingFlags
@@ -652,10 +687,8 @@ package final class PlaceSearch {
                 own[i] = own[i] && holdsOwn[i]
             }
         }
-        for case let (_, word?) in words {
-            for posting in index.postings(ofWord: word) where posting & wholeFlag == wholeFlag {
-                if let i = position(posting & rowMask) { exact[i] = true }
-            }
+        for row in wholeCandidates(words, index: index) {
+            if let i = position(row) { exact[i] = true }
         }
         return rows.indices.filter { alive[$0] }.map { (rows[$0], own[$0], exact[$0]) }
     }

@@ -109,7 +109,7 @@ extension PlacesIndex {
 
         /// Adds a row.
         package func add(_ row: PlaceRow) throws(GazetteerError) {
-            guard row.offset < 1 << 32, rows.count / PlacesIndex.rowWords < Int(PlacesIndex.inAName) else {
+            guard row.offset < 1 << 32, rows.count / PlacesIndex.rowWords < Int(PlacesIndex.inShortName) else {
                 throw .tooLargeToIndex(path: row.path)
             }
             let categoryField = row.schema.column(.category) != nil ? row.field(.category) : row.field(.featureCode)
@@ -152,10 +152,12 @@ extension PlacesIndex {
             func noteForm(_ form: UnsafeBufferPointer<UInt8>, alternate: Bool = false) {
                 let words = SearchText.spellingWords(form, alternate: alternate)
                 if let first = words.first, words.allSatisfy({ $0 == first }) { spelled.append(number(first)) }
-                // Every word that may spell a name (`inAName`).
-                for word in words {
-                    let id = number(word)
-                    if !named.contains(id) { named.append(id) }
+                // The words of a name of one or two words (`inShortName`).
+                if let first = words.first, words.allSatisfy({ $0 == first || $0 == words.last }) {
+                    for word in [first, words.last!] {
+                        let id = number(word)
+                        if !named.contains(id) { named.append(id) }
+                    }
                 }
             }
             noteForm(row.field(.name))
@@ -167,10 +169,10 @@ extension PlacesIndex {
                     if !ownIDs.contains(id) && !alternateIDs.contains(id) { alternateIDs.append(id) }
                 }
             }
-            func flags(_ id: UInt32) -> UInt32 { (spelled.contains(id) ? spellsAName : 0) | (named.contains(id) ? inAName : 0) }
+            func flags(_ id: UInt32) -> UInt32 { (spelled.contains(id) ? spellsAName : 0) | (named.contains(id) ? inShortName : 0) }
             for id in ownIDs { wordsOfRows.append(id | flags(id)) }
             for id in alternateIDs { wordsOfRows.append(id | alternateOnly | flags(id)) }
-            guard wordsOfRows.count < 1 << 32, wordList.count < Int(inAName) else { throw .tooLargeToIndex(path: row.path) }
+            guard wordsOfRows.count < 1 << 32, wordList.count < Int(inShortName) else { throw .tooLargeToIndex(path: row.path) }
             rowWordEnds.append(UInt32(wordsOfRows.count))
         }
 

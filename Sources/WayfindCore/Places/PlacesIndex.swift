@@ -21,8 +21,10 @@
 /// reading the row, whether the word is in the row's alternate names only
 /// (`RankKey.ownName`); its `spellsAName` bit, whether a name of the row is that word
 /// alone, so that a one-word query reads only the rows it spells whole (`san` spells
-/// `San`, Mali, not the 200,000 `San …` places of a 12 M-row dump); its `inAName` bit,
-/// whether the word may spell part of a name of the row, not only of its region.
+/// `San`, Mali, not the 200,000 `San …` places of a 12 M-row dump); its `inShortName`
+/// bit, whether a name of the row of one or two words holds it, so that a two-word query
+/// reads only the rows it may spell whole (`new york`: not the 100,000 rows of the state
+/// of New York, nor `San Jose Creek` for `san jose`).
 ///
 /// The union is made one of two ways. Bitmaps of every row cost their pages whatever the
 /// query (7 MB at 12 M rows, some 5 ms); so when the query's rarest piece has few
@@ -105,15 +107,14 @@ package struct PlacesIndex {
     /// alternate name) is this word alone: the row is a whole-name match (tier 0) for a
     /// one-word query that is this word.
     package static let spellsAName: UInt32 = 1 << 30
-    /// The bit of a posting set when the word is a word a name of the row is spelled with
-    /// (its name, ASCII name or an alternate name, as `SearchText.spellingWords` splits
-    /// them: not a code's, not a last `city`), not only of its region or country: a query
-    /// of several words spells a name whole only with one of them (`new york` reads the
-    /// rows of New York City and of York, not the 100,000 rows of the state of New York).
-    /// Row numbers stay below it (2²⁹ rows).
-    package static let inAName: UInt32 = 1 << 29
+    /// The bit of a posting set when a name of the row (its name, ASCII name or an
+    /// alternate name, as `SearchText.spellingWords` splits them: not a code, not a last
+    /// `city`) is spelled with one or two different words and this is one of them. Two
+    /// different query words spell a name whole only where one has `spellsAName` or both
+    /// have this (`PlaceSearch.wholeCandidates`). Row numbers stay below it (2²⁹ rows).
+    package static let inShortName: UInt32 = 1 << 29
     /// The posting bits that are not the row number.
-    package static let postingFlags: UInt32 = alternateOnly | spellsAName | inAName
+    package static let postingFlags: UInt32 = alternateOnly | spellsAName | inShortName
     /// The text line at the start of the file.
     static let banner = "wayfind places index: written by wayfind from a gazetteer; do not edit"
     static let bannerSize = 96
