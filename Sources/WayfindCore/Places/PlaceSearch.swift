@@ -72,6 +72,11 @@ package final class PlaceSearch {
     /// signatures of 7,900 rows pass, most by chance; 976 lines are read, then bits).
     static let postingsPerLine = 200
 
+    /// A query of several pieces unites the postings of the first 1/`headShare` of the
+    /// rows first, the most important (at 12 M rows, 750,000: 94 KB bitmaps, not 1.5
+    /// MB), and the rest only if the walk goes past them.
+    static let headShare = 16
+
     /// A search for `text`.
     package init(text: String, bias: LocationBias, filters: PlaceFilters, limit: Int) {
         let query = MatchQuery(text, mode: .all)
@@ -463,20 +468,47 @@ package final class PlaceSearch {
             }
             return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
         }
-        let wordsPerRow = (index.rowCount + 63) / 64
-        let (candidates, ownRows, exactRows) = united ?? unitedBitmaps(words, index: index)
-        scan: for chunk in 0..<wordsPerRow {
-            // Once prefix matches are out of reach, only rows that may be whole are left.
-            var bits = progress.prefixesMayEnter ? candidates[chunk] : candidates[chunk] & exactRows[chunk]
-            while bits != 0 {
-                let r = chunk * 64 + bits.trailingZeroBitCount
-                bits &= bits - 1
-                if r >= index.rowCount { break scan }
-                if r <= consideredThrough { continue }
-                let bit: UInt64 = 1 << UInt64(r & 63)
-                if try !consider(r, mayBeOwn: ownRows[chunk] & bit != 0, mayBeWhole: exactRows[chunk] & bit != 0, &progress) { break scan }
+        /// Considers the rows of `united` (bitmaps of the rows below `end`) after `skipped`,
+        /// in row order; true once one stops the walk.
+        func walk(
+            _ united: (candidates: [UInt64], own: [UInt64], exact: [UInt64]), below end: Int, after skipped: Int, _ progress: inout Progress
+        ) throws(GazetteerError) -> Bool {
+            for chunk in united.candidates.indices {
+                // Once prefix matches are out of reach, only rows that may be whole are left.
+                var bits = progress.prefixesMayEnter ? united.candidates[chunk] : united.candidates[chunk] & united.exact[chunk]
+                while bits != 0 {
+                    let r = chunk * 64 + bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    if r >= end { return false }
+                    if r <= skipped { continue }
+                    let bit: UInt64 = 1 << UInt64(r & 63)
+                    if try !consider(r, mayBeOwn: united.own[chunk] & bit != 0, mayBeWhole: united.exact[chunk] & bit != 0, &progress) {
+                        return true
+                    }
+                }
             }
+            return false
         }
+        // Several pieces: the most important rows first (`headShare`), whose bitmaps are
+        // small; most walks stop among them, before the postings of every row are united.
+        if united == nil && words.count > 1 {
+            let head = index.rowCount / Self.headShare
+            if try walk(unitedBitmaps(words, index: index, below: head), below: head, after: consideredThrough, &progress) {
+                return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
+            }
+            // No row from the head's end on can enter, even as a whole name, nearest: the
+            // walk stopped, though no candidate was left to tell it.
+            if head < index.rowCount && progress.best.count == limit {
+                let importance = Double(index.population(ofRow: head) + 1) * factors[index.categoryIndex(ofRow: head)]
+                if !Self.qualifies(RankKey(tier: 1, band: 0, importance: importance, ownName: true, order: head), progress.best, limit: limit)
+                    && !Self.qualifies(wholeNameKey(band: 0, importance: importance, order: head), progress.best, limit: limit)
+                {
+                    return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
+                }
+            }
+            consideredThrough = max(consideredThrough, head - 1)
+        }
+        _ = try walk(united ?? unitedBitmaps(words, index: index), below: index.rowCount, after: consideredThrough, &progress)
         return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
     }
 
@@ -560,12 +592,13 @@ package final class PlaceSearch {
     /// The rows that hold a word of each of the query's pieces (`words`: each piece's
     /// range of words and exact word), as bitmaps of every row: those rows, those whose
     /// own text holds one for each (`own`), and those the query may spell whole
-    /// (`exact`: `wholeCandidates`). No pieces: every row.
+    /// (`exact`: `wholeCandidates`). No pieces: every row. Only the rows below `end`.
     private func unitedBitmaps(
-        _ words: [(range: Range<Int>, exact: Int?)], index: PlacesIndex
+        _ words: [(range: Range<Int>, exact: Int?)], index: PlacesIndex, below end: Int? = nil
     ) -> (candidates: [UInt64], own: [UInt64], exact: [UInt64]) {
         let rowMask = ~PlacesIndex.postingFlags
-        let wordsPerRow = (index.rowCount + 63) / 64
+        let rowCount = UInt32(min(index.rowCount, end ?? index.rowCount))
+        let wordsPerRow = (Int(rowCount) + 63) / 64
         // The first piece's rows go straight into `candidates` and `ownRows` (the rows whose
         // own text, not only alternate names, holds a word each piece starts); each other
         // piece's postings among the candidates are listed, and become the candidates
@@ -576,7 +609,6 @@ package final class PlaceSearch {
         var exactRows = [UInt64](repeating: 0, count: wordsPerRow)
         var hits: [UInt32] = []
         var ownHits: [UInt32] = []
-        let rowCount = UInt32(index.rowCount)
         for (piece, (range, _)) in words.enumerated() {
             candidates.withUnsafeMutableBufferPointer { all in
                 ownRows.withUnsafeMutableBufferPointer { own in
@@ -584,7 +616,8 @@ package final class PlaceSearch {
                         for w in range {
                             for posting in index.postings(ofWord: w) {
                                 let row = posting & rowMask
-                                guard row < rowCount else { continue }
+                                // Postings ascend: the rest are past the end.
+                                guard row < rowCount else { break }
                                 let bit: UInt64 = 1 << UInt64(row & 63)
                                 all[Int(row) >> 6] |= bit
                                 if posting & PlacesIndex.alternateOnly == 0 { own[Int(row) >> 6] |= bit }
@@ -597,7 +630,8 @@ package final class PlaceSearch {
                     for w in range {
                         for posting in index.postings(ofWord: w) {
                             let row = posting & rowMask
-                            guard row < rowCount, all[Int(row) >> 6] & 1 << UInt64(row & 63) != 0 else { continue }
+                            guard row < rowCount else { break }
+                            guard all[Int(row) >> 6] & 1 << UInt64(row & 63) != 0 else { continue }
                             hits.append(row)
                             // Own for every piece so far, and for this one.
                             if posting & PlacesIndex.alternateOnly == 0 && own[Int(row) >> 6] & 1 << UInt64(row & 63) != 0 {
@@ -614,7 +648,7 @@ package final class PlaceSearch {
                 }
             }
         }
-        for row in wholeCandidates(words, index: index) { exactRows[Int(row) >> 6] |= 1 << UInt64(row & 63) }
+        for row in wholeCandidates(words, index: index) where row < rowCount { exactRows[Int(row) >> 6] |= 1 << UInt64(row & 63) }
         return (candidates, ownRows, exactRows)
     }
 
