@@ -496,13 +496,19 @@ package final class PlaceSearch {
             if try walk(unitedBitmaps(words, index: index, below: head), below: head, after: consideredThrough, &progress) {
                 return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
             }
-            // No row from the head's end on can enter, even as a whole name, nearest: the
-            // walk stopped, though no candidate was left to tell it.
+            // From the head's end on, the best a row can be, nearest: none can enter, even
+            // as a whole name (the walk stopped, though no candidate was left to tell it);
+            // or only a whole name can, and only the rows the query may spell whole are
+            // read on, their lines checked, not the union of every row's postings (`new y`
+            // at 12 M rows: the walk ends with five prefix matches, a place called `Y` may
+            // still come first).
             if head < index.rowCount && progress.best.count == limit {
                 let importance = Double(index.population(ofRow: head) + 1) * factors[index.categoryIndex(ofRow: head)]
-                if !Self.qualifies(RankKey(tier: 1, band: 0, importance: importance, ownName: true, order: head), progress.best, limit: limit)
-                    && !Self.qualifies(wholeNameKey(band: 0, importance: importance, order: head), progress.best, limit: limit)
-                {
+                if !Self.qualifies(RankKey(tier: 1, band: 0, importance: importance, ownName: true, order: head), progress.best, limit: limit) {
+                    progress.prefixesMayEnter = false
+                    for r in wholeCandidates(words, index: index) where Int(r) > max(consideredThrough, head - 1) {
+                        if try !consider(Int(r), mayBeOwn: true, mayBeWhole: true, unverified: true, &progress) { break }
+                    }
                     return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
                 }
             }
