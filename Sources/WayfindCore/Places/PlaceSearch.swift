@@ -348,13 +348,24 @@ package final class PlaceSearch {
 
         let rowMask = ~PlacesIndex.postingFlags
         // A one-piece query spells a name whole only where the posting says so
-        // (`PlacesIndex.spellsAName`; more pieces: `wholeCandidates`).
+        // (`PlacesIndex.spellsAName`: `wholeCandidates` for one word, read as the prefix
+        // list walks, not all at once).
         let wholeFlag = PlacesIndex.spellsAName
+        // Each piece's range of words and exact word.
+        let words = pieces.map { index.words(withPrefix: $0) }
+        // The rows the query may spell whole (`wholeCandidates`), once read.
+        var wholeRead: [UInt32]? = nil
+        func wholeRows() -> [UInt32] {
+            if let wholeRead { return wholeRead }
+            let rows = wholeCandidates(words, index: index)
+            wholeRead = rows
+            return rows
+        }
         // The postings united in bitmaps, once made (`unitedBitmaps`).
         var united: (candidates: [UInt64], own: [UInt64], exact: [UInt64])? = nil
         // A short query near a location: the grid's cells, nearest first (see
         // `PlacesIndex`), while the piece has postings enough to be worth it.
-        let postingsOfShortQuery = isShort && !pieces.isEmpty ? index.postingTotal(index.words(withPrefix: pieces[0]).range) : 0
+        let postingsOfShortQuery = isShort && !words.isEmpty ? index.postingTotal(words[0].range) : 0
         // (A latitude beyond ±90, which only the library can pass, is left to the postings.)
         if isShort, let location = bias.location, abs(location.latitude) <= 90, location.longitude.isFinite, !pieces.isEmpty,
             usesGrid ?? (postingsOfShortQuery > PlacesIndex.prefixListThreshold)
@@ -363,7 +374,7 @@ package final class PlaceSearch {
             // What a row of the grid whose signature passes holds: its line tells, and the
             // rows the query may spell whole are the exact word's with the flag; once the
             // lines read cost more than uniting the postings would, the bitmaps tell.
-            let whole = wholeCandidates(pieces.map { index.words(withPrefix: $0) }, index: index)
+            let whole = wholeRows()
             let (cells, cellBands) = gridCells(index)
             let budget = gridRowLimit ?? Self.gridRowBudget(rows: index.rowCount)
             var read = 0
@@ -400,7 +411,7 @@ package final class PlaceSearch {
                         progress.prefixesMayEnter = true
                         let stop: Bool
                         if united == nil && progress.linesRead * Self.postingsPerLine > postingsOfShortQuery {
-                            united = unitedBitmaps(pieces.map { index.words(withPrefix: $0) }, index: index)
+                            united = unitedBitmaps(words, whole: whole, index: index)
                         }
                         if let united {
                             let bit: UInt64 = 1 << UInt64(r & 63)
@@ -450,7 +461,6 @@ package final class PlaceSearch {
             }
         }
 
-        let words = pieces.map { index.words(withPrefix: $0) }
         let totals = words.map { index.postingTotal($0.range) }
         // Bitmaps of every row cost their pages whatever the query (7 MB, 5 ms at 12 M
         // rows); a list (`sparseCandidates`), the rarest piece's sort and a lookup per
@@ -459,7 +469,7 @@ package final class PlaceSearch {
         let fewest = totals.min() ?? 0
         let listCost = fewest * (Int.bitWidth - fewest.leadingZeroBitCount) + 16 * (totals.reduce(0, +) - fewest)
         if !words.isEmpty && !(unitesInBitmaps ?? (united != nil || listCost >= index.rowCount / 4)) {
-            for candidate in sparseCandidates(words, totals: totals, index: index) {
+            for candidate in sparseCandidates(words, totals: totals, whole: wholeRows(), index: index) {
                 let r = Int(candidate.row)
                 if r <= consideredThrough { continue }
                 // Once prefix matches are out of reach, only rows that may be whole are left.
@@ -493,7 +503,7 @@ package final class PlaceSearch {
         // small; most walks stop among them, before the postings of every row are united.
         if united == nil && words.count > 1 {
             let head = index.rowCount / Self.headShare
-            if try walk(unitedBitmaps(words, index: index, below: head), below: head, after: consideredThrough, &progress) {
+            if try walk(unitedBitmaps(words, whole: wholeRows(), index: index, below: head), below: head, after: consideredThrough, &progress) {
                 return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
             }
             // From the head's end on, the best a row can be, nearest: none can enter, even
@@ -506,7 +516,7 @@ package final class PlaceSearch {
                 let importance = Double(index.population(ofRow: head) + 1) * factors[index.categoryIndex(ofRow: head)]
                 if !Self.qualifies(RankKey(tier: 1, band: 0, importance: importance, ownName: true, order: head), progress.best, limit: limit) {
                     progress.prefixesMayEnter = false
-                    for r in wholeCandidates(words, index: index) where Int(r) > max(consideredThrough, head - 1) {
+                    for r in wholeRows() where Int(r) > max(consideredThrough, head - 1) {
                         if try !consider(Int(r), mayBeOwn: true, mayBeWhole: true, unverified: true, &progress) { break }
                     }
                     return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
@@ -514,7 +524,7 @@ package final class PlaceSearch {
             }
             consideredThrough = max(consideredThrough, head - 1)
         }
-        _ = try walk(united ?? unitedBitmaps(words, index: index), below: index.rowCount, after: consideredThrough, &progress)
+        _ = try walk(united ?? unitedBitmaps(words, whole: wholeRows(), index: index), below: index.rowCount, after: consideredThrough, &progress)
         return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
     }
 
@@ -598,9 +608,10 @@ package final class PlaceSearch {
     /// The rows that hold a word of each of the query's pieces (`words`: each piece's
     /// range of words and exact word), as bitmaps of every row: those rows, those whose
     /// own text holds one for each (`own`), and those the query may spell whole
-    /// (`exact`: `wholeCandidates`). No pieces: every row. Only the rows below `end`.
+    /// (`exact`: `whole`, the ascending `wholeCandidates`). No pieces: every row. Only
+    /// the rows below `end`.
     private func unitedBitmaps(
-        _ words: [(range: Range<Int>, exact: Int?)], index: PlacesIndex, below end: Int? = nil
+        _ words: [(range: Range<Int>, exact: Int?)], whole: [UInt32], index: PlacesIndex, below end: Int? = nil
     ) -> (candidates: [UInt64], own: [UInt64], exact: [UInt64]) {
         let rowMask = ~PlacesIndex.postingFlags
         let rowCount = UInt32(min(index.rowCount, end ?? index.rowCount))
@@ -654,18 +665,18 @@ package final class PlaceSearch {
                 }
             }
         }
-        for row in wholeCandidates(words, index: index) where row < rowCount { exactRows[Int(row) >> 6] |= 1 << UInt64(row & 63) }
+        for row in whole where row < rowCount { exactRows[Int(row) >> 6] |= 1 << UInt64(row & 63) }
         return (candidates, ownRows, exactRows)
     }
 
     /// The rows that hold a word of each of the query's pieces (`words`: each piece's
     /// range of words and exact word; `totals`: their postings), ascending: whether their
     /// own text holds one for each (`own`), and whether the query may spell a name of
-    /// theirs whole (`exact`: `wholeCandidates`), as the bitmaps of
-    /// the search compute them. The piece of fewest postings gives the rows, sorted; the
-    /// others' postings are looked up in a hash table of them.
+    /// theirs whole (`exact`: among `whole`, the ascending `wholeCandidates`), as the
+    /// bitmaps of the search compute them. The piece of fewest postings gives the rows,
+    /// sorted; the others' postings are looked up in a hash table of them.
     private func sparseCandidates(
-        _ words: [(range: Range<Int>, exact: Int?)], totals: [Int], index: PlacesIndex
+        _ words: [(range: Range<Int>, exact: Int?)], totals: [Int], whole: [UInt32], index: PlacesIndex
     ) -> [(row: UInt32, own: Bool, exact: Bool)] {
         guard let first = totals.indices.min(by: { totals[$0] < totals[$1] }) else { return [] }
         let rowMask = ~PlacesIndex.postingFlags
@@ -727,7 +738,7 @@ package final class PlaceSearch {
                 own[i] = own[i] && holdsOwn[i]
             }
         }
-        for row in wholeCandidates(words, index: index) {
+        for row in whole {
             if let i = position(row) { exact[i] = true }
         }
         return rows.indices.filter { alive[$0] }.map { (rows[$0], own[$0], exact[$0]) }
