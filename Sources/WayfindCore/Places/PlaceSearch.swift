@@ -368,7 +368,7 @@ package final class PlaceSearch {
         let postingsOfShortQuery = isShort && !words.isEmpty ? index.postingTotal(words[0].range) : 0
         // (A latitude beyond ±90, which only the library can pass, is left to the postings.)
         if isShort, let location = bias.location, abs(location.latitude) <= 90, location.longitude.isFinite, !pieces.isEmpty,
-            usesGrid ?? (postingsOfShortQuery > PlacesIndex.prefixListThreshold)
+            usesGrid ?? (postingsOfShortQuery > PlacesIndex.gridMinimumPostings)
         {
             let required = pieces.reduce(0) { $0 | PlacesIndex.signature(ofWord: $1) }
             // What a row of the grid whose signature passes holds: its line tells, and the

@@ -73,7 +73,9 @@
 /// to check it until that costs more than uniting the query's postings would; then the
 /// bitmaps of the union tell instead. Past a budget of rows (a query the neighbourhood
 /// barely has), the cells walked so far are skipped and the postings searched for the
-/// rest, as without a grid.
+/// rest, as without a grid. Ordering the cells costs a band for each cell that has rows
+/// (0.5 ms for the embedded gazetteer's 34,000 rows): a query of fewer postings than the
+/// grid has cells (`gridMinimumPostings`) unites them instead.
 ///
 /// # Layout (little-endian, every section 4-byte aligned)
 ///
@@ -143,6 +145,11 @@ package struct PlacesIndex {
     static let gridLatitudeCells = 180
     static let gridLongitudeCells = 360
     static let gridCellCount = gridLatitudeCells * gridLongitudeCells
+    /// A short query near a location walks the grid only when it has more postings than
+    /// this, the grid's cells: below, uniting the postings costs less than ordering the
+    /// cells (`sa` near Boston in the embedded gazetteer, 8,000 postings: 2.9 ms with the
+    /// grid, 2.4 ms without).
+    static let gridMinimumPostings = gridCellCount
     /// UInt32 words per grid entry: row number, signature low, signature high.
     static let gridEntryWords = 3
     /// How many first bytes of a word its signature tells: four, the longest short query
