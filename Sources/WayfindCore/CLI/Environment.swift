@@ -33,3 +33,18 @@ package struct Environment: Sendable, ExpressibleByDictionaryLiteral {
         fixed != nil || Platform.environmentVariableIsValidUTF8(name)
     }
 }
+
+extension Environment {
+    /// The folder of wayfind's cache (gazetteer indexes, `PlacesIndexCache`; graph
+    /// contents, `GraphFileCache`): `$XDG_CACHE_HOME/wayfind` when XDG_CACHE_HOME is an
+    /// absolute path, else `$HOME/.cache/wayfind`; nil without either.
+    package var cacheDirectory: String? {
+        if let cache = self["XDG_CACHE_HOME"], cache.hasPrefix("/"), isValidUTF8("XDG_CACHE_HOME") {
+            return (cache.hasSuffix("/") ? cache : cache + "/") + "wayfind"
+        }
+        if let home = self["HOME"], !home.isEmpty, isValidUTF8("HOME") {
+            return (home.hasSuffix("/") ? home : home + "/") + ".cache/wayfind"
+        }
+        return nil
+    }
+}

@@ -48,18 +48,6 @@ package enum PlacesIndexCache {
         package var tsv: UnsafeBufferPointer<UInt8> { file.bytes.assumingMemoryBound(to: UInt8.self) }
     }
 
-    /// The folder of the cache: `$XDG_CACHE_HOME/wayfind` when XDG_CACHE_HOME is an
-    /// absolute path, else `$HOME/.cache/wayfind`; nil without either.
-    package static func directory(environment: Environment) -> String? {
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/"), environment.isValidUTF8("XDG_CACHE_HOME") {
-            return (cache.hasSuffix("/") ? cache : cache + "/") + "wayfind"
-        }
-        if let home = environment["HOME"], !home.isEmpty, environment.isValidUTF8("HOME") {
-            return (home.hasSuffix("/") ? home : home + "/") + ".cache/wayfind"
-        }
-        return nil
-    }
-
     /// The file `path` with its index, built now if the cache has none for this version of
     /// the file; nil when it is to be scanned (standard input, small files, no cache, or a
     /// cache that cannot be written: then after a note on stderr). Notes begin `tool:`.
@@ -71,7 +59,7 @@ package enum PlacesIndexCache {
         // and an index points at rows of the file itself.
         guard path != "-", let file = try? FileSystem.mapFile(at: path), file.bytes.count >= max(minimumSize, 1),
             !GTFSStops.isHeader(PlaceSearch.firstLine(file.bytes.assumingMemoryBound(to: UInt8.self))),
-            let folder = directory(environment: context.environment)
+            let folder = context.environment.cacheDirectory
         else { return nil }
         let id = file.identity
         var source = PlacesIndex.SourceIdentity()

@@ -98,11 +98,15 @@ package enum FileSystem {
 
     /// Replaces the file at `path` with `bytes` atomically (see the type's description),
     /// keeping the current file as `backupPath` if one is given.
-    package static func writeAtomically(_ bytes: [UInt8], to path: String, backupPath: String? = nil)
+    /// Without `durable`, nothing is synced to disk: after a crash the file may be the
+    /// old one, the new one or damaged (for a cache, which is checked when read).
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, backupPath: String? = nil, durable: Bool = true)
         throws(FileSystemError)
     {
         try bytes.withUnsafeBytes { buffer in
-            Result { () throws(FileSystemError) in try writeAtomically(pieces: [buffer], to: path, backupPath: backupPath) }
+            Result { () throws(FileSystemError) in
+                try writeAtomically(pieces: [buffer], to: path, backupPath: backupPath, durable: durable)
+            }
         }.get()
     }
 
@@ -111,7 +115,7 @@ package enum FileSystem {
     /// file being replaced, which is never written; `check` runs once they are on disk,
     /// before the target changes, and may fail the save (the mapping was cut short).
     package static func writeAtomically(
-        pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil,
+        pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil, durable: Bool = true,
         check: () throws(FileSystemError) -> Void = {}
     ) throws(FileSystemError) {
         // A write beyond RLIMIT_FSIZE fails with EFBIG instead of killing the process
@@ -138,12 +142,12 @@ package enum FileSystem {
             offset += piece.count
         }
         if mode != privateFileMode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
-        guard fsync(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
+        guard !durable || fsync(descriptor) == 0 else { throw .cannotSync(path: temporary, errno: errno) }
         try check()
         guard let backupPath, exists else {
             guard rename(temporary, path) == 0 else { throw .cannotRename(from: temporary, to: path, errno: errno) }
             needsCleanup = false
-            try syncDirectory(of: path)
+            if durable { try syncDirectory(of: path) }
             return
         }
         let newBackup = try linkBackup(of: path, near: path + backupInfix)
@@ -457,6 +461,17 @@ package final class FileMapping {
     /// is still the same file (`PlacesIndexCache`).
     package var identity: (device: UInt64, inode: UInt64, size: Int, seconds: Int64, nanoseconds: UInt32) {
         (UInt64(status.st_dev), UInt64(status.st_ino), Int(status.st_size), Int64(status.st_mtim.tv_sec), UInt32(status.st_mtim.tv_nsec))
+    }
+
+    /// Everything the file's status tells of which version of which file it is: device,
+    /// inode, size, modification and change times. No write leaves all of them as they
+    /// were (the change time moves with every write and cannot be set back), so equal
+    /// stamps mean equal bytes (`GraphFileCache`).
+    package var stamp: [UInt64] {
+        [
+            UInt64(status.st_dev), UInt64(status.st_ino), UInt64(status.st_size), UInt64(bitPattern: Int64(status.st_mtim.tv_sec)),
+            UInt64(status.st_mtim.tv_nsec), UInt64(bitPattern: Int64(status.st_ctim.tv_sec)), UInt64(status.st_ctim.tv_nsec),
+        ]
     }
 
     /// Whether `path` names the file that was opened (the same device and inode).

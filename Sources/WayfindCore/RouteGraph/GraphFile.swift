@@ -30,6 +30,8 @@ public struct GraphFile: Sendable {
     public let path: String
     /// The path given, when it is a symbolic link to `path`.
     let link: String?
+    /// Where suggestions keep what they read of the file (`GraphFileCache`); nil: nowhere.
+    package private(set) var cachePath: String? = nil
     /// How long `update` waits for another process's lock before it gives up, in seconds.
     public static let defaultLockTimeout: Int64 = 30
 
@@ -49,6 +51,14 @@ public struct GraphFile: Sendable {
             return try FileSystem.resolvingSymbolicLinks(path)
         }
         link = self.path == path ? nil : path
+    }
+
+    /// This file, whose suggestions keep what they read in the cache `directory`
+    /// (`GraphFileCache`), for a search box that asks on every keystroke; nil: nowhere.
+    package func caching(in directory: String?) -> GraphFile {
+        var file = self
+        file.cachePath = directory.map { GraphFileCache.path(of: path, in: $0) }
+        return file
     }
 
     /// The sidecar file that `update(_:)` locks.
@@ -83,8 +93,10 @@ public struct GraphFile: Sendable {
     {
         let stringFilter = filter.map(RouteGraph.stringFilter)
         // First only the edges leaving the from-place; should the scan need others, or
-        // the from-place not be the one guessed, every edge.
-        guard let (file, contents) = try read(locked: false, keepingHours: true, edges: GraphFileContents.edges(for: request, filtered: filter != nil)) else {
+        // the from-place not be the one guessed, every edge. With a cache, every edge, to
+        // keep.
+        let edges = GraphFileContents.edges(for: request, filtered: filter != nil)
+        guard let (file, contents) = try read(locked: false, keepingHours: true, edges: edges, cache: cachePath) else {
             return RouteGraph().suggestions(for: request, filter: stringFilter)
         }
         let suggestions = try withExtendedLifetime(file) { () throws(GraphFileError) -> [Suggestion] in
@@ -95,7 +107,10 @@ public struct GraphFile: Sendable {
                 return RouteGraph(contents: contents, in: file.bytes).suggestions(for: request, filter: stringFilter)
             }
             // A file cut short since the first read is one that changed, not a damaged one.
-            let reread = Result { () throws(GraphFileError) in try self.contents(of: file, keepingHours: true, edges: .every) }
+            let reread = Result { () throws(GraphFileError) in
+                if let cachePath, let cached = GraphFileCache.load(for: file, from: cachePath, edges: .every) { return cached }
+                return try self.contents(of: file, keepingHours: true, edges: .every)
+            }
             if case .failure = reread, file.wasCutShort || file.hasChanged { throw .fileSystem(.changedWhileRead(path: path)) }
             let whole = try reread.get()
             return RouteGraph.scannedSuggestions(whole, in: file.bytes, for: request, filter: filter)
@@ -214,9 +229,13 @@ public struct GraphFile: Sendable {
     /// that names another file by now is read again; a file written or cut short since it
     /// was opened is `changedWhileRead`; only a file that is the same, unchanged, and
     /// still not a graph is reported as damaged, with the advice that goes with that.
-    private func read(locked: Bool, keepingHours: Bool = false, edges: GraphFileContents.EdgeSelection = .every)
-        throws(GraphFileError) -> (FileMapping, GraphFileContents)?
-    {
+    ///
+    /// With a `cache` path (for a read of every edge and hours), the contents kept there
+    /// for this version of the file are taken instead of a parse, and a parse is kept
+    /// there (`GraphFileCache`).
+    private func read(
+        locked: Bool, keepingHours: Bool = false, edges: GraphFileContents.EdgeSelection = .every, cache: String? = nil
+    ) throws(GraphFileError) -> (FileMapping, GraphFileContents)? {
         // Held (when taken) until the judgement is made.
         var sharedLock: FileLock? = nil
         var judging = locked
@@ -229,8 +248,15 @@ public struct GraphFile: Sendable {
                 if let file = mapped, file.hasChanged { throw .fileSystem(.changedWhileRead(path: path)) }
                 return nil
             }
-            let parsed = Result { () throws(GraphFileError) -> GraphFileContents in try contents(of: file, keepingHours: keepingHours, edges: edges) }
-            if case .success(let contents) = parsed, !file.wasCutShort { return (file, contents) }
+            if let cache, let contents = GraphFileCache.load(for: file, from: cache, edges: edges) { return (file, contents) }
+            // A parse to keep holds every edge.
+            let parsed = Result { () throws(GraphFileError) -> GraphFileContents in
+                try contents(of: file, keepingHours: keepingHours, edges: cache == nil ? edges : .every)
+            }
+            if case .success(let contents) = parsed, !file.wasCutShort {
+                if let cache { GraphFileCache.store(contents, of: file, at: cache) }
+                return (file, contents)
+            }
             if !judging {
                 judging = true
                 sharedLock = FileLock(sharedAt: lockPath, timeout: Self.readerLockTimeout)

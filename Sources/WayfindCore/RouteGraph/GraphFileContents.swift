@@ -103,11 +103,11 @@ struct GraphFileContents {
     var edges: [Edge] = []
     /// Nil when `edges` holds every edge; else the key of the place whose leaving edges
     /// alone it holds.
-    private(set) var keptOrigin: [UInt8]? = nil
+    var keptOrigin: [UInt8]? = nil
     /// How many edges the file has, kept or not.
-    private(set) var edgeCount = 0
+    var edgeCount = 0
     /// Where the file's last edge begins, kept or not; `Int32.min` when it has none.
-    private(set) var lastEdgeStart = Int32.min
+    var lastEdgeStart = Int32.min
     /// Where the edges' list ends if the file is in the writer's layout
     /// (`LayoutTail.edgesEnd`), for the parallel read; nil when not known.
     private var parallelEdgesEnd: Int?
@@ -123,7 +123,10 @@ struct GraphFileContents {
     /// which needs each record's), or only checks those in the writer's layout and
     /// notes where they are (for a visit, which needs two records', and is spared a
     /// store of 96 bytes per record).
-    private(set) var keepsHours = false
+    var keepsHours = false
+    /// The records' keys, when the contents come from the cache (`GraphFileCache`);
+    /// else made when needed.
+    var recordKeys: RecordKeys? = nil
     /// The top-level members, in file order.
     var members: [Member] = []
     /// `lastVisitedLocation`, nil when missing or null.

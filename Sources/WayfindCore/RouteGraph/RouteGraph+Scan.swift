@@ -78,20 +78,20 @@ extension RouteGraph {
         /// Whether a record scores zero by its habit: whether a full load lists such a
         /// place depends on edges the small graph does not hold.
         var hasHabitOfZero = false
-        /// The records' keys, to see that no place has two records.
-        var keys = NameSet(capacity: contents.records.count)
+        // No place may have two records; the needed ones are told by their keys.
+        let keys = contents.recordKeys ?? GraphFileContents.RecordKeys(contents, in: bytes)
+        guard keys.allDifferent else { return nil }
+        let neededKeys = [fromBytes, lastKey] + successorKeys
+        let neededPrints = neededKeys.map { $0.withUnsafeBytes(GraphFileContents.RecordKeys.fingerprint) }
         for (index, record) in contents.records.enumerated() {
-            let spelling = contents.bytes(of: record.name, in: bytes)
-            let isNeeded = PlaceName.withKey(spelling) { key -> Bool?? in
-                // A second record of a place.
-                guard keys.insert(key) else { return nil }
-                if key.isEmpty { return .some(nil) }
-                return fromBytes.withUnsafeBytes { Platform.bytesEqual(key, $0) }
-                    || lastKey.withUnsafeBytes { Platform.bytesEqual(key, $0) }
-                    || successorKeys.contains { $0.withUnsafeBytes { Platform.bytesEqual(key, $0) } }
-            }
-            guard let isNeeded else { return nil }
-            guard let isNeeded else { continue }
+            let print = keys.fingerprints[index]
+            // A full load drops a name of whitespace only (empty key).
+            if print == GraphFileContents.RecordKeys.emptyKey { continue }
+            let isNeeded =
+                neededPrints.contains(print)
+                && PlaceName.withKey(contents.bytes(of: record.name, in: bytes)) { key in
+                    neededKeys.contains { $0.withUnsafeBytes { Platform.bytesEqual(key, $0) } }
+                }
             let habit = habit(
                 visits: Int(clamping: record.visits), hours: contents.hours(of: record, in: bytes), lastVisitedAt: record.time,
                 at: moment)
@@ -158,11 +158,13 @@ extension RouteGraph {
         // record, as in every file `json()` writes. (Keying the edges' names costs a tenth
         // of the full load that the answer would otherwise take.)
         guard !hasHabitOfZero, contents.keptOrigin == nil else { return nil }
+        var known = NameSet(capacity: contents.records.count)
+        for record in contents.records { PlaceName.withKey(contents.bytes(of: record.name, in: bytes)) { _ = known.insert($0) } }
         for edge in contents.edges {
-            let known =
-                PlaceName.withKey(contents.bytes(of: edge.origin, in: bytes)) { $0.isEmpty || !keys.insert($0) }
-                && PlaceName.withKey(contents.bytes(of: edge.destination, in: bytes)) { $0.isEmpty || !keys.insert($0) }
-            guard known else { return nil }
+            let isKnown =
+                PlaceName.withKey(contents.bytes(of: edge.origin, in: bytes)) { $0.isEmpty || !known.insert($0) }
+                && PlaceName.withKey(contents.bytes(of: edge.destination, in: bytes)) { $0.isEmpty || !known.insert($0) }
+            guard isKnown else { return nil }
         }
         return suggestions
     }
@@ -414,6 +416,44 @@ private struct NameSet: ~Copyable {
             slots[slot] = entry
         }
         old.deallocate()
+    }
+}
+
+extension GraphFileContents {
+    /// The records' keys (`PlaceName.withKey`), as fingerprints, and whether they are all
+    /// different: what a suggestion tells places by. Made here from the names, or kept
+    /// with the contents in the cache (`GraphFileCache`).
+    struct RecordKeys {
+        /// The fingerprint of each record's key; `emptyKey` for an empty key (a name of
+        /// whitespace only).
+        var fingerprints: [UInt64]
+        /// Whether no two records have the same key.
+        var allDifferent: Bool
+
+        /// The fingerprint of the empty key; no other key has it.
+        static let emptyKey: UInt64 = 0
+
+        /// The keys of the records of `contents`, read from `bytes`.
+        init(_ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer) {
+            var keys = NameSet(capacity: contents.records.count)
+            var allDifferent = true
+            fingerprints = contents.records.map { record in
+                PlaceName.withKey(contents.bytes(of: record.name, in: bytes)) { key in
+                    if !keys.insert(key) { allDifferent = false }
+                    return Self.fingerprint(key)
+                }
+            }
+            self.allDifferent = allDifferent
+        }
+
+        init(fingerprints: [UInt64], allDifferent: Bool) {
+            (self.fingerprints, self.allDifferent) = (fingerprints, allDifferent)
+        }
+
+        /// The fingerprint of `key`: `emptyKey` only for the empty key.
+        static func fingerprint(_ key: UnsafeRawBufferPointer) -> UInt64 {
+            key.isEmpty ? emptyKey : max(1, WayfindCore.fingerprint(key))
+        }
     }
 }
 

@@ -92,7 +92,12 @@ package enum MagickeySuggest {
                 ('Paris, Île-de-France, France'): a label of several places picks the nearest \
                 to --location, else the most important, and a graph place that is not in \
                 the gazetteer (another program's name, 'Home') is left out. A missing FILE \
-                is an empty graph; the graph is only read. A gazetteer on standard input \
+                is an empty graph; the graph is only read. What a read finds in FILE is \
+                kept in ${XDG_CACHE_HOME:-$HOME/.cache}/wayfind/graph-*.contents, so that \
+                the next keystroke takes it from there instead of parsing FILE again, as \
+                long as FILE is the same file, unchanged (its inode, size, modification \
+                and change times); a cache file that cannot be written only costs time. \
+                A gazetteer on standard input \
                 (--places -) does not go with --graph, which reads the gazetteer once per \
                 predicted place: give its file. With --json, a predicted suggestion has \
                 "predicted":true after isCollection.
@@ -188,7 +193,7 @@ package enum MagickeySuggest {
             }
             let graphFile: GraphFile?
             do throws(GraphFileError) {
-                graphFile = try graphPath.map { (path) throws(GraphFileError) in try GraphFile(resolving: path) }
+                graphFile = try graphPath.map { (path) throws(GraphFileError) in try GraphFile(resolving: path).caching(in: context.environment.cacheDirectory) }
             } catch {
                 throw ToolError(error.description)
             }
