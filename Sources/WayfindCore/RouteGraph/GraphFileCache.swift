@@ -41,9 +41,9 @@ package enum GraphFileCache {
     static let layout: [UInt64] = {
         typealias C = GraphFileContents
         return [
-            MemoryLayout<C.Edge>.stride, MemoryLayout<C.Edge>.offset(of: \.destination)!, MemoryLayout<C.Edge>.offset(of: \.weight)!,
+            MemoryLayout<C.Edge>.stride, MemoryLayout<C.Edge>.offset(of: \.origin)!, MemoryLayout<C.Edge>.offset(of: \.destination)!, MemoryLayout<C.Edge>.offset(of: \.weight)!,
             MemoryLayout<C.Edge>.offset(of: \.timeValue)!, MemoryLayout<C.Edge>.offset(of: \.element)!,
-            MemoryLayout<C.Record>.stride, MemoryLayout<C.Record>.offset(of: \.visits)!, MemoryLayout<C.Record>.offset(of: \.timeValue)!,
+            MemoryLayout<C.Record>.stride, MemoryLayout<C.Record>.offset(of: \.name)!, MemoryLayout<C.Record>.offset(of: \.visits)!, MemoryLayout<C.Record>.offset(of: \.timeValue)!,
             MemoryLayout<C.Record>.offset(of: \.element)!, MemoryLayout<C.Record>.offset(of: \.hoursIndex)!,
             MemoryLayout<HourCounts>.stride, MemoryLayout<C.Name>.stride, MemoryLayout<Range<Int32>>.stride,
         ].map { UInt64($0) }
@@ -151,7 +151,26 @@ package enum GraphFileCache {
             values(c.edges.map { PlaceName.withKey(c.bytes(of: $0.origin, in: file), GraphFileContents.RecordKeys.fingerprint) })
             values(c.edges)
             values(c.hourCounts)
-            values(c.records)
+            // A record's padding is zeroed (not whatever memory held): the same contents
+            // always make the same bytes.
+            typealias R = GraphFileContents.Record
+            u64(UInt64(c.records.count))
+            for record in c.records {
+                var chunk = [UInt8](repeating: 0, count: MemoryLayout<R>.stride)
+                chunk.withUnsafeMutableBytes { chunk in
+                    func put<T>(_ value: T, _ field: PartialKeyPath<R>) {
+                        withUnsafeBytes(of: value) {
+                            UnsafeMutableRawBufferPointer(rebasing: chunk[MemoryLayout<R>.offset(of: field)!...]).copyMemory(from: $0)
+                        }
+                    }
+                    put(record.name, \R.name)
+                    put(record.visits, \R.visits)
+                    put(record.timeValue, \R.timeValue)
+                    put(record.element, \R.element)
+                    put(record.hoursIndex, \R.hoursIndex)
+                }
+                bytes += chunk
+            }
         }
     }
 
