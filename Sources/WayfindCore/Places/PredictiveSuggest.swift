@@ -124,12 +124,25 @@ extension Geocoder {
     /// The graph's filter for `text`: smartgrep's rule on the place's label, for the text
     /// or any of its other spellings (`SearchText.queryVariants`, as the geocoder searches:
     /// `st petersburg` keeps a habit of Saint Petersburg); nil (all places) for empty text.
+    ///
+    /// Each name is first looked at as smartgrep looks at its lines (`CandidateFinder`):
+    /// one without the rarest byte of the query (or a character folding to it) cannot
+    /// match. A query few places match (`bos`) is tried on every name of the graph.
     package static func predictionFilter(_ text: String) -> RouteGraph.NameFilter? {
         guard !MatchQuery(text).matchesEverything else { return nil }
-        let matchers = SearchText.queryVariants(text, lastWordComplete: SearchText.endsWithFinishedWord(text)).map {
-            LineMatcher(MatchQuery($0))
+        let checks = SearchText.queryVariants(text, lastWordComplete: SearchText.endsWithFinishedWord(text)).map {
+            let query = MatchQuery($0)
+            return (matcher: LineMatcher(query), finder: CandidateFinder(query: query))
         }
-        return { name in matchers.contains { $0.matches(name) } }
+        return { name in
+            checks.contains { check in
+                if let finder = check.finder, let base = name.baseAddress {
+                    finder.reset(base, count: name.count)
+                    guard finder.next(from: base) != nil else { return false }
+                }
+                return check.matcher.matches(name)
+            }
+        }
     }
 
     /// The blend of the geocoder's matches for `text` with `predictions`, the route

@@ -169,6 +169,12 @@ struct CandidateQueue {
         }
     }
 
+    /// The candidates left, in no order, taken out.
+    mutating func takeRest() -> [Candidate] {
+        defer { heap = [] }
+        return heap.map(\.candidate)
+    }
+
     /// The best candidate left, taken out; nil when none is.
     mutating func next() -> Candidate? {
         guard !heap.isEmpty else { return nil }

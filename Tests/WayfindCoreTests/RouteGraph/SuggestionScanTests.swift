@@ -178,7 +178,7 @@ struct SuggestionScanTests {
                 scanned += 1
                 #expect(fast == loaded.suggestions(for: request))
                 // Filtered: the scan filters best first, and must still keep every tie.
-                for letter in ["b", "c", "3"] {
+                for letter in ["b", "c", "3", "-7", "z"] {
                     let filter: (String) -> Bool = { RouteGraph.placeKey($0).contains(letter) }
                     guard let fast = scannedSuggestions(bytes, request, filter: filter) else { continue }
                     filtered += 1
