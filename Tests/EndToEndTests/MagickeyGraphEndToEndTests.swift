@@ -6,7 +6,8 @@ import WayfindTestSupport
 /// share, its lock, and the exit statuses.
 @Suite struct MagickeyGraphEndToEndTests {
     func run(_ tool: String, _ arguments: [String]) async throws -> RunResult {
-        try await Binaries.run(tool, arguments, environment: ["TZ": "UTC"])
+        // The graph's cache in the tests' folder, not the user's.
+        try await Binaries.run(tool, arguments, environment: ["TZ": "UTC", "XDG_CACHE_HOME": TestFiles.folder.path + "/cache"])
     }
 
     func folder(_ name: String) throws -> String {

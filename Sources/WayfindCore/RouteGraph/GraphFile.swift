@@ -32,6 +32,8 @@ public struct GraphFile: Sendable {
     let link: String?
     /// Where suggestions keep what they read of the file (`GraphFileCache`); nil: nowhere.
     package private(set) var cachePath: String? = nil
+    /// The clock that tells whether the file has settled, to be kept (Unix seconds).
+    private var cacheClock: @Sendable () -> Int64 = Platform.currentTime
     /// How long `update` waits for another process's lock before it gives up, in seconds.
     public static let defaultLockTimeout: Int64 = 30
 
@@ -55,9 +57,11 @@ public struct GraphFile: Sendable {
 
     /// This file, whose suggestions keep what they read in the cache `directory`
     /// (`GraphFileCache`), for a search box that asks on every keystroke; nil: nowhere.
-    package func caching(in directory: String?) -> GraphFile {
+    /// `now` is the clock that tells whether the file has settled (Unix seconds).
+    package func caching(in directory: String?, now: @escaping @Sendable () -> Int64 = Platform.currentTime) -> GraphFile {
         var file = self
         file.cachePath = directory.map { GraphFileCache.path(of: path, in: $0) }
+        file.cacheClock = now
         return file
     }
 
@@ -93,8 +97,8 @@ public struct GraphFile: Sendable {
     {
         let stringFilter = filter.map(RouteGraph.stringFilter)
         // First only the edges leaving the from-place; should the scan need others, or
-        // the from-place not be the one guessed, every edge. With a cache, every edge, to
-        // keep.
+        // the from-place not be the one guessed, every edge. (A parse to keep in the cache
+        // reads every edge.)
         let edges = GraphFileContents.edges(for: request, filtered: filter != nil)
         guard let (file, contents) = try read(locked: false, keepingHours: true, edges: edges, cache: cachePath) else {
             return RouteGraph().suggestions(for: request, filter: stringFilter)
@@ -254,7 +258,7 @@ public struct GraphFile: Sendable {
                 try contents(of: file, keepingHours: keepingHours, edges: cache == nil ? edges : .every)
             }
             if case .success(let contents) = parsed, !file.wasCutShort {
-                if let cache { GraphFileCache.store(contents, of: file, at: cache) }
+                if let cache { GraphFileCache.store(contents, of: file, at: cache, now: cacheClock()) }
                 return (file, contents)
             }
             if !judging {

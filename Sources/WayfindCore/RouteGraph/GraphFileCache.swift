@@ -19,22 +19,48 @@
 /// (`GraphFileContents.RecordKeys`) and a fingerprint of each edge's origin key. Names
 /// stay in the graph file, which is mapped as before; only names with escapes are
 /// copied. A read whose file has the same stamp takes the contents from here instead of
-/// parsing 1.7 MB of JSON (10,000 edges), and keeps only the edges it asks for (those
-/// leaving the from-place, found by their fingerprints) as a parse would: equal stamps
-/// mean equal bytes, since no write leaves the change time as it was, and every save of
-/// ours renames a new file (a new inode). Whatever answers, `RouteGraph.scannedSuggestions`
-/// then reads the same contents.
+/// parsing 1.7 MB of JSON (10,000 edges), keeping only the edges it asks for (those
+/// leaving the from-place, found by their fingerprints and checked by their keys).
+/// Whatever answers, `RouteGraph.scannedSuggestions` then reads the same contents.
+///
+/// Equal stamps mean equal bytes only for a file that had settled: a write sets the
+/// change time, which cannot be set back, but from a clock that ticks coarsely, so two
+/// writes of the same size in one tick (an inode reused by two quick saves) keep the
+/// stamp. As git does with its index, a file changed in the last `settledSeconds` is
+/// parsed and not kept: a later write then has a later change time.
+///
+/// The header holds what must match for the arrays to mean the same: their layout, the
+/// machine's byte order, and the key rule (`ruleFingerprint`: the keys of names that
+/// exercise folding, so a build that folds names otherwise reads no cache of another).
 ///
 /// The file is ours alone: written atomically (a new file renamed over the old, without
 /// `fsync`: a cache lost in a crash is read again from the graph), one per graph path,
-/// replaced when the graph changes. Every span and count is checked when it is loaded,
-/// so a damaged, cut or foreign file is read as no cache (the graph is parsed, and the
-/// cache written again), never trusted beyond the graph's bounds. A cache that cannot be
-/// written (a read-only home) costs nothing but the speed.
+/// replaced when the graph changes; a cache another user owns is not read. Every span,
+/// range and count is checked when it is loaded, so a damaged, cut or foreign file is
+/// read as no cache (the graph is parsed, and the cache written again); a byte changed
+/// in a number (a time, a count of visits) reads, but no span leaves the graph's bytes.
+/// A cache that cannot be written (a read-only home) costs nothing but the speed.
 package enum GraphFileCache {
     /// The first bytes of a cache file, with the layout's version: a layout change makes
     /// older caches unreadable, to be replaced.
     static let magic = Array("wayfind graph contents 2\n".utf8)
+
+    /// A file changed less than this many seconds ago is parsed and not kept: its stamp
+    /// may not change with its next write (see above). Two seconds cover the coarsest
+    /// clocks of local file systems.
+    static let settledSeconds: Int64 = 2
+
+    /// The key rule's fingerprint: the keys (`PlaceName.withKey`) of names that exercise
+    /// case, accents, whitespace and scripts, and a number in the machine's byte order.
+    static let ruleFingerprint: UInt64 = {
+        var print: UInt64 = 0x0102_0304_0506_0708
+        for name in ["  Zürich  Süd ", "ΑΘΗΝΑ", "Straße", "İstanbul", "Ångström", "Москва", "東京", "Ǆemal", "Ⅻ ﬁ", "ŁÓDŹ"] {
+            var name = name
+            print = (print ^ name.withUTF8 { PlaceName.withKey(UnsafeRawBufferPointer($0), GraphFileContents.RecordKeys.fingerprint) })
+                &* 0x9E37_79B9_7F4A_7C15
+        }
+        return print
+    }()
 
     /// The sizes and field offsets of the values stored as they are in memory: a build
     /// that lays them out otherwise reads no cache of another.
@@ -71,6 +97,7 @@ package enum GraphFileCache {
     {
         guard let cache = try? FileSystem.mapFile(at: cachePath) else { return nil }
         return withExtendedLifetime(cache) {
+            guard cache.isOwnedByCurrentUser else { return nil }
             let contents = self.contents(ofImage: cache.bytes, file: file.bytes, stamp: file.stamp, edges: selection)
             return cache.wasCutShort ? nil : contents
         }
@@ -78,11 +105,14 @@ package enum GraphFileCache {
 
     /// Keeps `contents`, read from `file` with every edge and every record's hours, at
     /// `cachePath`; quietly does nothing when it cannot (the cache only saves time).
-    static func store(_ contents: GraphFileContents, of file: FileMapping, at cachePath: String) {
-        guard contents.keptOrigin == nil, contents.keepsHours, !file.hasChanged else { return }
+    /// Only a file that had settled (`settledSeconds`) is kept.
+    static func store(_ contents: GraphFileContents, of file: FileMapping, at cachePath: String, now: Int64) {
+        guard contents.keptOrigin == nil, contents.keepsHours, file.secondsSinceChange(now: now) >= settledSeconds else { return }
+        let image = image(of: contents, file: file.bytes, stamp: file.stamp)
+        guard !file.hasChanged else { return }
         do {
             try FileSystem.createDirectories(FileSystem.directory(of: cachePath))
-            try FileSystem.writeAtomically(image(of: contents, file: file.bytes, stamp: file.stamp), to: cachePath, durable: false)
+            try FileSystem.writeAtomically(image, to: cachePath, durable: false)
         } catch {}
     }
 
@@ -92,7 +122,7 @@ package enum GraphFileCache {
         precondition(contents.keptOrigin == nil && contents.keepsHours, "a cache holds every edge and every record's hours")
         var writer = Writer()
         writer.bytes += magic
-        for value in layout + stamp { writer.u64(value) }
+        for value in layout + [ruleFingerprint] + stamp { writer.u64(value) }
         writer.contents(contents, file: file)
         return writer.bytes
     }
@@ -106,7 +136,7 @@ package enum GraphFileCache {
     ) -> GraphFileContents? {
         var reader = Reader(bytes: image, file: file)
         guard reader.take(magic.count).map({ $0.elementsEqual(magic) }) == true else { return nil }
-        for value in layout + stamp { guard reader.u64() == value else { return nil } }
+        for value in layout + [ruleFingerprint] + stamp { guard reader.u64() == value else { return nil } }
         guard let contents = reader.contents(edges: selection), reader.isAtEnd else { return nil }
         return contents
     }
@@ -242,7 +272,7 @@ package enum GraphFileCache {
             guard let memberCount = u64(), memberCount <= UInt64(bytes.count - offset) / 32 else { return nil }
             for _ in 0..<memberCount {
                 guard let key = u64(), key < UInt64(GraphFileCache.keys.count), let start = i32(), let lower = i32(), let upper = i32(),
-                    0 <= start, Int(start) <= file.count, lower <= upper, isValid(lower..<upper)
+                    0 <= start, start <= lower, lower <= upper, isValid(lower..<upper)
                 else { return nil }
                 c.members.append(.init(key: GraphFileCache.keys[Int(key)], start: start, value: lower..<upper))
             }

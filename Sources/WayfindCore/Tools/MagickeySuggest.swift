@@ -96,7 +96,9 @@ package enum MagickeySuggest {
                 kept in ${XDG_CACHE_HOME:-$HOME/.cache}/wayfind/graph-*.contents, so that \
                 the next keystroke takes it from there instead of parsing FILE again, as \
                 long as FILE is the same file, unchanged (its inode, size, modification \
-                and change times); a cache file that cannot be written only costs time. \
+                and change times; a FILE changed in the last two seconds is read whole, \
+                and kept once it has settled); a cache file that cannot be written, or \
+                another user's, only costs time. \
                 A gazetteer on standard input \
                 (--places -) does not go with --graph, which reads the gazetteer once per \
                 predicted place: give its file. With --json, a predicted suggestion has \
@@ -193,7 +195,7 @@ package enum MagickeySuggest {
             }
             let graphFile: GraphFile?
             do throws(GraphFileError) {
-                graphFile = try graphPath.map { (path) throws(GraphFileError) in try GraphFile(resolving: path).caching(in: context.environment.cacheDirectory) }
+                graphFile = try graphPath.map { (path) throws(GraphFileError) in try GraphFile(resolving: path).caching(in: context.environment.cacheDirectory, now: context.now) }
             } catch {
                 throw ToolError(error.description)
             }

@@ -13,7 +13,8 @@ struct GraphFileCacheTests {
         let scratch: ScratchDirectory
         let path: String
         let cacheDirectory: String
-        var file: GraphFile { GraphFile(path: path).caching(in: cacheDirectory) }
+        /// Through the cache, by a clock at which the file has settled.
+        var file: GraphFile { GraphFile(path: path).caching(in: cacheDirectory, now: { Platform.currentTime() + 10 }) }
         var cachePath: String { GraphFileCache.path(of: path, in: cacheDirectory) }
 
         init(_ bytes: [UInt8]) throws {
@@ -100,6 +101,46 @@ struct GraphFileCacheTests {
             }
         }
         #expect(answered > 200, "\(answered)")
+    }
+
+    /// Contents no read could find, written to a cache (as a damaged or crafted file may
+    /// hold them), are refused: a member's key after its value, a name or element out of
+    /// the file, a negative count, hours out of the list.
+    @Test func contentsNoReadCouldFindAreRefused() throws {
+        let bytes = Self.seed().json()
+        try bytes.withUnsafeBytes { buffer in
+            let read = try RouteGraph.contents(of: buffer, keepingHours: true)
+            let stamp: [UInt64] = [1, 2, 3, 4, 5, 6, 7]
+            func taken(_ contents: GraphFileContents) -> Bool {
+                GraphFileCache.image(of: contents, file: buffer, stamp: stamp).withUnsafeBytes {
+                    GraphFileCache.contents(ofImage: $0, file: buffer, stamp: stamp, edges: .every) != nil
+                }
+            }
+            #expect(taken(read))
+            var damaged: [GraphFileContents] = []
+            var c = read
+            c.members[0].start = c.members[0].value.lowerBound + 1
+            damaged.append(c)
+            c = read
+            c.records[0].name.start = Int32(buffer.count - 2)
+            damaged.append(c)
+            c = read
+            c.edges[0].element = 0..<Int32(buffer.count + 1)
+            damaged.append(c)
+            c = read
+            c.edges[0].weight = -1
+            damaged.append(c)
+            c = read
+            c.records[0].hoursIndex = Int32(-2 - c.hourCounts.count)
+            damaged.append(c)
+            c = read
+            c.records[0].hoursIndex = 5
+            damaged.append(c)
+            c = read
+            c.lastName = .init(start: -5, count: 3)
+            damaged.append(c)
+            for contents in damaged { #expect(!taken(contents)) }
+        }
     }
 
     /// Names with escapes (decoded, not spans of the file) survive the cache.
@@ -206,9 +247,9 @@ struct GraphFileCacheTests {
         try Data(graph.json()).write(to: URL(fileURLWithPath: path))
         let blocker = try scratch.write("a file", to: "blocker")
         let request = SuggestionRequest(limit: 3, now: RandomGraphs.epoch + 40_000)
-        let file = GraphFile(path: path).caching(in: blocker + "/wayfind")
+        let file = GraphFile(path: path).caching(in: blocker + "/wayfind", now: { Platform.currentTime() + 10 })
         #expect(try file.suggestions(for: request) == graph.suggestions(for: request))
-        let taken = GraphFile(path: path).caching(in: scratch.path)
+        let taken = GraphFile(path: path).caching(in: scratch.path, now: { Platform.currentTime() + 10 })
         try FileManager.default.createDirectory(atPath: try #require(taken.cachePath), withIntermediateDirectories: true)
         #expect(try taken.suggestions(for: request) == graph.suggestions(for: request))
         #expect(try taken.suggestions(for: request) == graph.suggestions(for: request))
@@ -224,6 +265,29 @@ struct GraphFileCacheTests {
         _ = try setup.file.suggestions(for: SuggestionRequest(limit: 3, now: RandomGraphs.epoch + 40_000))
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
         #expect(try setup.cached() != nil)
+    }
+
+    /// A file changed within `settledSeconds` is parsed and not kept; the same file,
+    /// settled, is.
+    @Test func onlyASettledFileIsKept() throws {
+        let setup = try Setup(Self.seed().json())
+        defer { setup.scratch.remove() }
+        let request = SuggestionRequest(limit: 3, now: RandomGraphs.epoch + 40_000)
+        let now = GraphFile(path: setup.path).caching(in: setup.cacheDirectory, now: { Platform.currentTime() })
+        #expect(try now.suggestions(for: request) == Self.seed().suggestions(for: request))
+        #expect(!FileManager.default.fileExists(atPath: setup.cachePath))
+        _ = try setup.file.suggestions(for: request)
+        #expect(try setup.cached() != nil)
+    }
+
+    /// A cache another user owns is not read (root can give it away).
+    @Test(.enabled(if: geteuid() == 0)) func anotherUsersCacheIsNotRead() throws {
+        let setup = try Setup(Self.seed().json())
+        defer { setup.scratch.remove() }
+        _ = try setup.file.suggestions(for: SuggestionRequest(limit: 3, now: RandomGraphs.epoch + 40_000))
+        #expect(try setup.cached() != nil)
+        #expect(chown(setup.cachePath, 65534, 65534) == 0)
+        #expect(try setup.cached() == nil)
     }
 
     /// One cache per graph path, relative paths made absolute.
@@ -248,10 +312,16 @@ struct GraphFileCacheTests {
         let arguments = ["--graph", graph, "--at", "2024-05-02T08:30:00Z", "--location", "42.36,-71.06", "b"]
         let plain = runInProcess("magickey-suggest", arguments)
         let cache = scratch.file("cache")
-        let first = runInProcess("magickey-suggest", arguments, environment: ["XDG_CACHE_HOME": cache])
+        // A graph changed this very second is not kept (its next write might keep its
+        // stamp); one that has settled is.
+        let unsettled = runInProcess("magickey-suggest", arguments, environment: ["XDG_CACHE_HOME": cache], now: Platform.currentTime())
+        #expect(!FileManager.default.fileExists(atPath: cache + "/wayfind"))
+        let later = Platform.currentTime() + 10
+        let first = runInProcess("magickey-suggest", arguments, environment: ["XDG_CACHE_HOME": cache], now: later)
         let names = try FileManager.default.contentsOfDirectory(atPath: cache + "/wayfind")
         #expect(names.count == 1 && names[0].hasPrefix("graph-"), "\(names)")
-        let second = runInProcess("magickey-suggest", arguments, environment: ["XDG_CACHE_HOME": cache])
+        let second = runInProcess("magickey-suggest", arguments, environment: ["XDG_CACHE_HOME": cache], now: later)
+        #expect(unsettled.out == plain.out)
         #expect(plain.status == 0 && plain.out.contains("\tfalse"))
         #expect(first.out == plain.out && second.out == plain.out && second.stderr.isEmpty)
     }
