@@ -41,6 +41,8 @@ rm -f "$WORK/graph.json"*
 "$B/routegraph-visit" --graph "$WORK/graph.json" --at 1700000000 - < "$WORK/walk.txt"
 edges=$(grep -c '"origin"' "$WORK/graph.json")
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); graph: $edges edges, $(wc -c < "$WORK/graph.json") bytes"
+# The cache keeps a graph only once it has not changed for two seconds (GraphFileCache).
+sleep 2
 cp "$WORK/graph.json" "$WORK/graph-find.json"
 cp "$WORK/graph.json" "$WORK/graph-visit.json"
 KEY=$("$B/magickey-suggest" --location 42.36,-71.06 boston | head -1 | cut -f2)
