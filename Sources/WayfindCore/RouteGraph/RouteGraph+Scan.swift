@@ -393,7 +393,7 @@ private struct NameSet: ~Copyable {
 
     /// Adds `string` (copied); true if it is new, false if it was there.
     mutating func insert(_ string: UnsafeRawBufferPointer) -> Bool {
-        let hash = fingerprint(string)
+        let hash = bytesFingerprint(string)
         let tag = (hash >> 32 | 1) << 32
         let mask = slots.count &- 1
         var slot = Int(truncatingIfNeeded: hash) & mask
@@ -430,7 +430,7 @@ private struct NameSet: ~Copyable {
         slots.initialize(repeating: 0)
         let mask = slots.count &- 1
         for entry in old where entry != 0 {
-            var slot = Int(truncatingIfNeeded: fingerprint(stored(entry))) & mask
+            var slot = Int(truncatingIfNeeded: bytesFingerprint(stored(entry))) & mask
             while slots[slot] != 0 { slot = (slot &+ 1) & mask }
             slots[slot] = entry
         }
@@ -471,14 +471,14 @@ extension GraphFileContents {
 
         /// The fingerprint of `key`: `emptyKey` only for the empty key.
         static func fingerprint(_ key: UnsafeRawBufferPointer) -> UInt64 {
-            key.isEmpty ? emptyKey : max(1, WayfindCore.fingerprint(key))
+            key.isEmpty ? emptyKey : max(1, bytesFingerprint(key))
         }
     }
 }
 
 /// A 64-bit fingerprint of `bytes` (not for security: only to tell keys apart quickly,
 /// with equal keys always equal).
-private func fingerprint(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+private func bytesFingerprint(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: bytes.count)
     var index = 0
     while index &+ 8 <= bytes.count {
