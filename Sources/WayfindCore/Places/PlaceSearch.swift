@@ -499,6 +499,53 @@ package final class PlaceSearch {
             }
             return false
         }
+        /// Several pieces near a location, once the head has filled the list: rows after
+        /// `skipped` can enter only as a whole name (tier 0, at any distance) or from a cell
+        /// whose band may still beat the last of the list. So every row the query may spell
+        /// whole is considered, then the grid's cells of such bands, nearest first, their
+        /// rows by the signatures of every piece (`new y` near Chicago: the New… places
+        /// within the bands of the head's five, not the union of every word that starts
+        /// with `y`). False, with nothing done, when those cells hold more rows than the
+        /// grid walk's budget (matches a continent away: the union is cheaper), or the
+        /// pieces' postings are fewer than the grid's cells.
+        func walkNearCells(after skipped: Int, totals: [Int], _ progress: inout Progress) throws(GazetteerError) -> Bool {
+            guard let location = bias.location, abs(location.latitude) <= 90, location.longitude.isFinite,
+                progress.best.count == limit, progress.prefixesMayEnter,
+                usesGrid ?? ((totals.min() ?? 0) > PlacesIndex.gridMinimumPostings)
+            else { return false }
+            func mayEnter(_ band: Int) -> Bool {
+                Self.qualifies(RankKey(tier: 1, band: band, importance: .infinity, ownName: true, order: 0), progress.best, limit: limit)
+            }
+            let (cells, cellBands) = gridCells(index)
+            var end = 0
+            var rows = 0
+            while end < cells.count && mayEnter(Int(cellBands[Int(cells[end])])) {
+                rows += index.gridRowCount(ofCell: Int(cells[end]))
+                end += 1
+            }
+            guard rows <= (gridRowLimit ?? Self.gridRowBudget(rows: index.rowCount)) else { return false }
+            let whole = wholeRows()
+            for r in whole where Int(r) > skipped {
+                if try !consider(Int(r), mayBeOwn: true, mayBeWhole: true, unverified: true, &progress) { break }
+            }
+            let required = pieces.reduce(0) { $0 | PlacesIndex.signature(ofWord: $1) }
+            for cell in cells[..<end] {
+                if !mayEnter(Int(cellBands[Int(cell)])) { break }
+                let entries = index.gridEntries(ofCell: Int(cell))
+                var e = 0
+                while e < entries.count {
+                    let signature = UInt64(entries[e + 1]) | UInt64(entries[e + 2]) << 32
+                    let r = Int(entries[e])
+                    e += PlacesIndex.gridEntryWords
+                    guard signature & required == required, r > skipped, !Self.contains(whole, UInt32(r)) else { continue }
+                    guard r < index.rowCount else { throw .damagedIndex(path: path) }
+                    // Rows are ascending in a cell, not across cells.
+                    progress.prefixesMayEnter = true
+                    if try !consider(r, mayBeOwn: true, mayBeWhole: false, unverified: true, &progress) { break }
+                }
+            }
+            return true
+        }
         // Several pieces: the most important rows first (`headShare`), whose bitmaps are
         // small; most walks stop among them, before the postings of every row are united.
         if united == nil && words.count > 1 {
@@ -523,6 +570,9 @@ package final class PlaceSearch {
                 }
             }
             consideredThrough = max(consideredThrough, head - 1)
+            if try walkNearCells(after: consideredThrough, totals: totals, &progress) {
+                return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
+            }
         }
         _ = try walk(united ?? unitedBitmaps(words, whole: wholeRows(), index: index), below: index.rowCount, after: consideredThrough, &progress)
         return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)

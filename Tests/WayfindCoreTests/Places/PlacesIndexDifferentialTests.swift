@@ -108,6 +108,22 @@ import WayfindTestSupport
         }
     }
 
+    /// Several pieces near places all over the Earth (a second word begun, two whole
+    /// words): past the head, the grid's near cells and every whole name.
+    @Test func severalPiecesNearAnywhereFindWhatTheScanFinds() throws {
+        let locations = [
+            Coordinate(latitude: 41.88, longitude: -87.63), Coordinate(latitude: 48.85, longitude: 2.35),
+            Coordinate(latitude: -33.87, longitude: 151.2), Coordinate(latitude: 0, longitude: -150),
+            Coordinate(latitude: -23.55, longitude: -46.63), Coordinate(latitude: 41.88, longitude: 272.37),
+        ]
+        for query in ["new y", "san j", "sao p", "los a", "st p", "salt l", "new york", "san jose", "paris t", "a b", "s s", "la p"] {
+            for location in locations {
+                try Self.compare(query, near: location, limit: 5)
+            }
+            try Self.compare(query, near: locations[0], limit: 15)
+        }
+    }
+
     @Test func randomQueriesFindWhatTheScanFinds() throws {
         var random = SplitMix64(seed: 29)
         let rows = String(decoding: Self.dump.bytes, as: UTF8.self).split(separator: "\n")
