@@ -57,6 +57,8 @@ def main():
     hits = {half: {m: [0] * len(LETTERS) for m in METHODS} for half in ("tuning", "test")}
     asked = {"tuning": 0, "test": 0}
     with tempfile.TemporaryDirectory() as tmp:
+        # The graphs' cache (magickey-suggest --graph) with the graphs, not in the user's.
+        ENV["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
         for person, visits in sorted(people.items()):
             half = "tuning" if person % 2 == 0 else "test"
             graph = os.path.join(tmp, f"{person}.json")
@@ -74,12 +76,15 @@ def main():
                             if label in found[:5]:
                                 hits[half][m][j] += 1
                 run(["routegraph-visit", "--graph", graph, "--at", str(t), label])
-    for half in ("tuning", "test"):
+    hits["both"] = {m: [a + b for a, b in zip(hits["tuning"][m], hits["test"][m])] for m in METHODS}
+    asked["both"] = asked["tuning"] + asked["test"]
+    for half in ("tuning", "test", "both"):
         n = asked[half]
-        print(f"{half} half: {n} visits asked, {len([p for p in people if (p % 2 == 0) == (half == 'tuning')])} people")
-        print("  letters      " + "".join(f"{k:>7}" for k in LETTERS))
+        people_in = len([p for p in people if half == "both" or (p % 2 == 0) == (half == "tuning")])
+        print(f"{half} half: {n} visits asked, {people_in} people" if half != "both" else f"both halves: {n} visits asked, {people_in} people")
+        print("  letters      " + "".join(f"{k:>14}" for k in LETTERS))
         for m in METHODS:
-            print(f"  {m:<12} " + "".join(f"{100 * h / max(n, 1):6.1f}%" for h in hits[half][m]))
+            print(f"  {m:<12} " + "".join(f"{100 * h / max(n, 1):6.1f}% ({h:>4})" for h in hits[half][m]))
 
 
 if __name__ == "__main__":
