@@ -363,6 +363,20 @@ package final class PlaceSearch {
         }
         // The postings united in bitmaps, once made (`unitedBitmaps`).
         var united: (candidates: [UInt64], own: [UInt64], exact: [UInt64])? = nil
+        /// Gives `body` the rows of grid cell `cell` whose signature holds every bit of
+        /// `required`, ascending (only within a cell), until it returns false.
+        func gridRows(ofCell cell: Int32, holding required: UInt64, _ body: (Int) throws(GazetteerError) -> Bool) throws(GazetteerError) {
+            let entries = index.gridEntries(ofCell: Int(cell))
+            var e = 0
+            while e < entries.count {
+                let signature = UInt64(entries[e + 1]) | UInt64(entries[e + 2]) << 32
+                let r = Int(entries[e])
+                e += PlacesIndex.gridEntryWords
+                guard signature & required == required else { continue }
+                guard r < index.rowCount else { throw .damagedIndex(path: path) }
+                if try !body(r) { return }
+            }
+        }
         // A short query near a location: the grid's cells, nearest first (see
         // `PlacesIndex`), while the piece has postings enough to be worth it.
         let postingsOfShortQuery = isShort && !words.isEmpty ? index.postingTotal(words[0].range) : 0
@@ -399,28 +413,18 @@ package final class PlaceSearch {
                 }
                 read += rows
                 for cell in cells[next..<end] {
-                    let entries = index.gridEntries(ofCell: Int(cell))
-                    var e = 0
-                    while e < entries.count {
-                        let signature = UInt64(entries[e + 1]) | UInt64(entries[e + 2]) << 32
-                        let r = Int(entries[e])
-                        e += PlacesIndex.gridEntryWords
-                        guard signature & required == required else { continue }
-                        guard r < index.rowCount else { throw .damagedIndex(path: path) }
+                    try gridRows(ofCell: cell, holding: required) { (r) throws(GazetteerError) in
                         // Rows are ascending in a cell, not across cells.
                         progress.prefixesMayEnter = true
-                        let stop: Bool
                         if united == nil && progress.linesRead * Self.postingsPerLine > postingsOfShortQuery {
                             united = unitedBitmaps(words, whole: whole, index: index)
                         }
                         if let united {
                             let bit: UInt64 = 1 << UInt64(r & 63)
-                            guard united.candidates[r >> 6] & bit != 0 else { continue }
-                            stop = try !consider(r, mayBeOwn: united.own[r >> 6] & bit != 0, mayBeWhole: united.exact[r >> 6] & bit != 0, &progress)
-                        } else {
-                            stop = try !consider(r, mayBeOwn: true, mayBeWhole: Self.contains(whole, UInt32(r)), unverified: true, &progress)
+                            guard united.candidates[r >> 6] & bit != 0 else { return true }
+                            return try consider(r, mayBeOwn: united.own[r >> 6] & bit != 0, mayBeWhole: united.exact[r >> 6] & bit != 0, &progress)
                         }
-                        if stop { break }
+                        return try consider(r, mayBeOwn: true, mayBeWhole: Self.contains(whole, UInt32(r)), unverified: true, &progress)
                     }
                 }
                 next = end
@@ -531,17 +535,11 @@ package final class PlaceSearch {
             let required = pieces.reduce(0) { $0 | PlacesIndex.signature(ofWord: $1) }
             for cell in cells[..<end] {
                 if !mayEnter(Int(cellBands[Int(cell)])) { break }
-                let entries = index.gridEntries(ofCell: Int(cell))
-                var e = 0
-                while e < entries.count {
-                    let signature = UInt64(entries[e + 1]) | UInt64(entries[e + 2]) << 32
-                    let r = Int(entries[e])
-                    e += PlacesIndex.gridEntryWords
-                    guard signature & required == required, r > skipped, !Self.contains(whole, UInt32(r)) else { continue }
-                    guard r < index.rowCount else { throw .damagedIndex(path: path) }
+                try gridRows(ofCell: cell, holding: required) { (r) throws(GazetteerError) in
+                    guard r > skipped, !Self.contains(whole, UInt32(r)) else { return true }
                     // Rows are ascending in a cell, not across cells.
                     progress.prefixesMayEnter = true
-                    if try !consider(r, mayBeOwn: true, mayBeWhole: false, unverified: true, &progress) { break }
+                    return try consider(r, mayBeOwn: true, mayBeWhole: false, unverified: true, &progress)
                 }
             }
             return true
