@@ -166,7 +166,7 @@ package struct MagickeyOptions {
         on standard error (and a percentage on a terminal): about two minutes and a half and \
         1.3 GB of memory for a 12-million-row GeoNames allCountries dump, whose index is \
         about 0.54 times its size (words, rows by importance, and a grid of one-degree \
-        cells for short queries near a --location). It is kept in ${XDG_CACHE_HOME:-$HOME/.cache}/wayfind/ \
+        cells for short queries, and second words begun, near a --location). It is kept in ${XDG_CACHE_HOME:-$HOME/.cache}/wayfind/ \
         (places-HASH.index, one per file, named by its device and inode) and used by later \
         runs, which then read only the rows that can be results. A file whose size, \
         modification time or sampled content changed is indexed again; a cache file that \
