@@ -150,7 +150,7 @@ package struct GazetteerScanner {
             var isCandidate = true
             if finder != nil {
                 if !hitIsFresh || (hit != nil && hit! < p) {
-                    hit = nextHit(from: p, finder: finder!, anchor: anchor, anchorOffset: anchorOffset, start: start, end: end)
+                    hit = finder!.nextHit(from: p, matcher: matcher, anchor: anchor, anchorOffset: anchorOffset, start: start, end: end)
                     hitIsFresh = true
                 }
                 isCandidate = hit != nil && hit! < lineEnd
@@ -203,7 +203,7 @@ package struct GazetteerScanner {
                 let span = DumpRowFilter.nameSpan(columnStarts)
                 let spanStart = p + span.lowerBound
                 if !searched || (hit != nil && hit! < spanStart) {
-                    hit = nextHit(from: spanStart, finder: finder, anchor: anchor, anchorOffset: anchorOffset, start: start, end: end)
+                    hit = finder.nextHit(from: spanStart, matcher: matcher, anchor: anchor, anchorOffset: anchorOffset, start: start, end: end)
                     searched = true
                 }
                 isCandidate = (hit != nil && hit! < p + span.upperBound) || filter.regionHoldsAnchor(p, columnStarts)
@@ -217,30 +217,6 @@ package struct GazetteerScanner {
             p = lineEnd + 1
         }
         return true
-    }
-
-    /// The next hit of the finder at or after `from` that a direct check does not rule out.
-    @inline(__always)
-    private func nextHit(
-        from: UnsafePointer<UInt8>, finder: CandidateFinder, anchor: UnsafeBufferPointer<UInt8>?,
-        anchorOffset: Int, start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>
-    ) -> UnsafePointer<UInt8>? {
-        var from = from
-        while let h = finder.next(from: from) {
-            // A lead byte whose character does not fold to the anchor: ł shares ž's C5, not its z.
-            if h.pointee >= 0x80 && !finder.characterFoldsToAnchor(at: h) {
-                from = h + 1
-                continue
-            }
-            if h.pointee < 0x80, let anchor, let matcher,
-                matcher.startsWord(anchor, at: h - anchorOffset, blockStart: start, blockEnd: end, terminator: 0x0A) == .no
-            {
-                from = h + 1
-                continue
-            }
-            return h
-        }
-        return nil
     }
 }
 

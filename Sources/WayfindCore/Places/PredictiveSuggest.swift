@@ -126,19 +126,25 @@ extension Geocoder {
     /// `st petersburg` keeps a habit of Saint Petersburg); nil (all places) for empty text.
     ///
     /// Each name is first looked at as smartgrep looks at its lines (`CandidateFinder`):
-    /// one without the rarest byte of the query (or a character folding to it) cannot
-    /// match. A query few places match (`bos`) is tried on every name of the graph.
+    /// one where the rarest byte of the query (or a character folding to it) is nowhere,
+    /// or nowhere its query word may start a word, cannot match. A query few places match
+    /// (`bos`) is tried on every name of the graph.
     package static func predictionFilter(_ text: String) -> RouteGraph.NameFilter? {
         guard !MatchQuery(text).matchesEverything else { return nil }
         let checks = SearchText.queryVariants(text, lastWordComplete: SearchText.endsWithFinishedWord(text)).map {
             let query = MatchQuery($0)
-            return (matcher: LineMatcher(query), finder: CandidateFinder(query: query))
+            let matcher = LineMatcher(query)
+            let finder = CandidateFinder(query: query)
+            return (matcher: matcher, finder: finder, anchor: finder?.anchorWord.map { matcher.wordBuffers[$0] })
         }
         return { name in
             checks.contains { check in
                 if let finder = check.finder, let base = name.baseAddress {
                     finder.reset(base, count: name.count)
-                    guard finder.next(from: base) != nil else { return false }
+                    let hit = finder.nextHit(
+                        from: base, matcher: check.matcher, anchor: check.anchor, anchorOffset: finder.anchorOffset, start: base,
+                        end: base + name.count)
+                    guard hit != nil else { return false }
                 }
                 return check.matcher.matches(name)
             }

@@ -214,3 +214,31 @@ package enum ByteFrequency {
     @inline(__always)
     package static func rank(_ b: UInt8) -> Int { table[Int(b)] }
 }
+
+extension CandidateFinder {
+    /// The next hit at or after `from` that a direct check does not rule out: a lead byte
+    /// whose character folds to the anchor (ł shares ž's C5, not its z), or an ASCII hit
+    /// where `matcher`'s `anchor` word (`anchorWord`'s bytes, `anchorOffset` before the
+    /// hit) may start a word. Nil when no hit is left before `end`.
+    @inline(__always)
+    package func nextHit(
+        from: UnsafePointer<UInt8>, matcher: LineMatcher?, anchor: UnsafeBufferPointer<UInt8>?, anchorOffset: Int,
+        start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>
+    ) -> UnsafePointer<UInt8>? {
+        var from = from
+        while let h = next(from: from) {
+            if h.pointee >= 0x80 && !characterFoldsToAnchor(at: h) {
+                from = h + 1
+                continue
+            }
+            if h.pointee < 0x80, let anchor, let matcher,
+                matcher.startsWord(anchor, at: h - anchorOffset, blockStart: start, blockEnd: end, terminator: 0x0A) == .no
+            {
+                from = h + 1
+                continue
+            }
+            return h
+        }
+        return nil
+    }
+}
