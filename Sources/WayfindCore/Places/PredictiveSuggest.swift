@@ -125,10 +125,11 @@ extension Geocoder {
     /// or any of its other spellings (`SearchText.queryVariants`, as the geocoder searches:
     /// `st petersburg` keeps a habit of Saint Petersburg); nil (all places) for empty text.
     ///
-    /// Each name is first looked at as smartgrep looks at its lines (`CandidateFinder`):
-    /// one where the rarest byte of the query (or a character folding to it) is nowhere,
-    /// or nowhere its query word may start a word, cannot match. A query few places match
-    /// (`bos`) is tried on every name of the graph.
+    /// Each name is first looked at as smartgrep looks at its lines (`CandidateFinder`),
+    /// as the file spells it (`NameFilter.mayAccept`): one where the rarest byte of the
+    /// query (or a character folding to it) is nowhere, or nowhere its query word may
+    /// start a word, cannot match, and its display name is not made. A query few places
+    /// match (`bos`) is tried on every name of the graph.
     package static func predictionFilter(_ text: String) -> RouteGraph.NameFilter? {
         guard !MatchQuery(text).matchesEverything else { return nil }
         let checks = SearchText.queryVariants(text, lastWordComplete: SearchText.endsWithFinishedWord(text)).map {
@@ -137,18 +138,21 @@ extension Geocoder {
             let finder = CandidateFinder(query: query)
             return (matcher: matcher, finder: finder, anchor: finder?.anchorWord.map { matcher.wordBuffers[$0] })
         }
-        return { name in
-            checks.contains { check in
-                if let finder = check.finder, let base = name.baseAddress {
-                    finder.reset(base, count: name.count)
-                    let hit = finder.nextHit(
-                        from: base, matcher: check.matcher, anchor: check.anchor, anchorOffset: finder.anchorOffset, start: base,
-                        end: base + name.count)
-                    guard hit != nil else { return false }
-                }
-                return check.matcher.matches(name)
+        /// Whether the bytes of a name may match a variant (smartgrep's first look).
+        func mayMatch(_ name: UnsafeRawBufferPointer) -> Bool {
+            let name = name.bindMemory(to: UInt8.self)
+            return checks.contains { check in
+                guard let finder = check.finder, let base = name.baseAddress else { return true }
+                finder.reset(base, count: name.count)
+                return finder.nextHit(
+                    from: base, matcher: check.matcher, anchor: check.anchor, anchorOffset: finder.anchorOffset, start: base,
+                    end: base + name.count) != nil
             }
         }
+        return RouteGraph.NameFilter(
+            accepts: { name in
+                mayMatch(UnsafeRawBufferPointer(name)) && checks.contains { $0.matcher.matches(name) }
+            }, mayAccept: mayMatch, initials: checks.map(\.matcher.requiredInitials))
     }
 
     /// The blend of the geocoder's matches for `text` with `predictions`, the route

@@ -16,7 +16,9 @@
 /// they are in memory (edges, records, hours: arrays of plain values, copied whole when
 /// loaded), with the stamp of the file they came from (`FileMapping.stamp`: device,
 /// inode, size, modification and change time), the records' keys
-/// (`GraphFileContents.RecordKeys`) and a fingerprint of each edge's origin key. Names
+/// (`GraphFileContents.RecordKeys`), the initials of their display names (for a search
+/// box's filter, `GraphFileContents.recordInitials`) and a fingerprint of each edge's
+/// origin key. Names
 /// stay in the graph file, which is mapped as before; only names with escapes are
 /// copied. A read whose file has the same stamp takes the contents from here instead of
 /// parsing 1.7 MB of JSON (10,000 edges), keeping only the edges it asks for (those
@@ -30,8 +32,9 @@
 /// parsed and not kept: a later write then has a later change time.
 ///
 /// The header holds what must match for the arrays to mean the same: their layout, the
-/// machine's byte order, and the key rule (`ruleFingerprint`: the keys of names that
-/// exercise folding, so a build that folds names otherwise reads no cache of another).
+/// machine's byte order, and the key rule (`ruleFingerprint`: the keys and initials of
+/// names that exercise folding, so a build that folds or splits names otherwise reads no
+/// cache of another).
 ///
 /// The file is ours alone: written atomically (a new file renamed over the old, without
 /// `fsync`: a cache lost in a crash is read again from the graph), one per graph path,
@@ -43,24 +46,34 @@
 package enum GraphFileCache {
     /// The first bytes of a cache file, with the layout's version: a layout change makes
     /// older caches unreadable, to be replaced.
-    static let magic = Array("wayfind graph contents 2\n".utf8)
+    static let magic = Array("wayfind graph contents 3\n".utf8)
 
     /// A file changed less than this many seconds ago is parsed and not kept: its stamp
     /// may not change with its next write (see above). Two seconds cover the coarsest
     /// clocks of local file systems.
     static let settledSeconds: Int64 = 2
 
-    /// The key rule's fingerprint: the keys (`PlaceName.withKey`) of names that exercise
-    /// case, accents, whitespace and scripts, and a number in the machine's byte order.
+    /// The key rule's fingerprint: the keys (`PlaceName.withKey`) and initials
+    /// (`initials(of:)`) of names that exercise case, accents, whitespace, scripts and
+    /// word splitting, and a number in the machine's byte order.
     static let ruleFingerprint: UInt64 = {
         var print: UInt64 = 0x0102_0304_0506_0708
-        for name in ["  Zürich  Süd ", "ΑΘΗΝΑ", "Straße", "İstanbul", "Ångström", "Москва", "東京", "Ǆemal", "Ⅻ ﬁ", "ŁÓDŹ"] {
+        let names = ["  Zürich  Süd ", "ΑΘΗΝΑ", "Straße", "İstanbul", "Ångström", "Москва", "東京", "Ǆemal", "Ⅻ ﬁ", "ŁÓDŹ", "McDonald's 7-Eleven", "Øresund·Ærø"]
+        let matcher = LineMatcher(MatchQuery(""))
+        for name in names {
             var name = name
             print = (print ^ name.withUTF8 { PlaceName.withKey(UnsafeRawBufferPointer($0), GraphFileContents.RecordKeys.fingerprint) })
                 &* 0x9E37_79B9_7F4A_7C15
+            print = (print ^ name.withUTF8 { initials(of: UnsafeRawBufferPointer($0), matcher) }) &* 0x9E37_79B9_7F4A_7C15
         }
         return print
     }()
+
+    /// The initials (`LineMatcher.initials`) of the display name of the place spelled
+    /// `name`, in the default word mode (that of `Geocoder.predictionFilter`'s queries).
+    static func initials(of name: UnsafeRawBufferPointer, _ matcher: LineMatcher) -> UInt64 {
+        PlaceName.withDisplay(name, matcher.initials)
+    }
 
     /// The sizes and field offsets of the values stored as they are in memory: a build
     /// that lays them out otherwise reads no cache of another.
@@ -178,6 +191,8 @@ package enum GraphFileCache {
             let keys = c.recordKeys ?? GraphFileContents.RecordKeys(c, in: file)
             u64(keys.allDifferent ? 1 : 0)
             values(keys.fingerprints)
+            let matcher = LineMatcher(MatchQuery(""))
+            values(c.recordInitials ?? c.records.map { GraphFileCache.initials(of: c.bytes(of: $0.name, in: file), matcher) })
             values(c.edges.map { PlaceName.withKey(c.bytes(of: $0.origin, in: file), GraphFileContents.RecordKeys.fingerprint) })
             values(c.edges)
             values(c.hourCounts)
@@ -276,8 +291,11 @@ package enum GraphFileCache {
                 else { return nil }
                 c.members.append(.init(key: GraphFileCache.keys[Int(key)], start: start, value: lower..<upper))
             }
-            guard let allDifferent = u64(), let prints = values(of: UInt64.self) else { return nil }
+            guard let allDifferent = u64(), let prints = values(of: UInt64.self), let initials = values(of: UInt64.self),
+                initials.count == prints.count
+            else { return nil }
             c.recordKeys = .init(fingerprints: prints, allDifferent: allDifferent != 0)
+            c.recordInitials = initials
             // The edges: every one, or those leaving the place of one key, found by the
             // fingerprints of their origins' keys and checked by the key itself.
             var kept: [UInt8]? = nil

@@ -127,6 +127,9 @@ struct GraphFileContents {
     /// The records' keys, when the contents come from the cache (`GraphFileCache`);
     /// else made when needed.
     var recordKeys: RecordKeys? = nil
+    /// The initials of the records' display names (`LineMatcher.initials`, in the default
+    /// word mode), when the contents come from the cache; else nil.
+    var recordInitials: [UInt64]? = nil
     /// The top-level members, in file order.
     var members: [Member] = []
     /// `lastVisitedLocation`, nil when missing or null.

@@ -224,19 +224,58 @@ struct BestCandidates {
 extension RouteGraph {
     /// A filter on the UTF-8 bytes of a place's display name: what a scan of a file's
     /// names calls, without making a string of each.
-    package typealias NameFilter = (UnsafeBufferPointer<UInt8>) -> Bool
+    package struct NameFilter {
+        /// Whether the place of this display name passes.
+        package var accepts: (UnsafeBufferPointer<UInt8>) -> Bool
+        /// A first look at a name as a file spells it, which differs from its display
+        /// name in whitespace at most: false when the name cannot pass, so that a scan
+        /// need not make the display name of every name it rejects. Nil: none.
+        package var mayAccept: ((UnsafeRawBufferPointer) -> Bool)? = nil
+        /// The initials (`LineMatcher.requiredInitials`, in the default word mode) a name
+        /// that passes holds all of, for one of the values at least: a scan that knows
+        /// the names' initials (`GraphFileContents.recordInitials`) skips the others. Nil:
+        /// none told.
+        package var initials: [UInt64]? = nil
+
+        package init(
+            accepts: @escaping (UnsafeBufferPointer<UInt8>) -> Bool, mayAccept: ((UnsafeRawBufferPointer) -> Bool)? = nil,
+            initials: [UInt64]? = nil
+        ) {
+            self.accepts = accepts
+            self.mayAccept = mayAccept
+            self.initials = initials
+        }
+
+        /// Whether a name of these initials may pass (`initials`).
+        func mayAccept(initials name: UInt64) -> Bool {
+            initials.map { Self.mayAccept(initials: name, needing: $0) } ?? true
+        }
+
+        /// Whether a name of initials `name` may pass a filter whose `initials` are
+        /// `needed`, for a loop over many names that keeps `needed` at hand.
+        @inline(__always)
+        static func mayAccept(initials name: UInt64, needing needed: [UInt64]) -> Bool {
+            needed.contains { $0 & ~name == 0 }
+        }
+
+        /// Whether the place the file spells `name` passes (`PlaceName.withDisplay`).
+        func accepts(spelling name: UnsafeRawBufferPointer) -> Bool {
+            if let mayAccept, !mayAccept(name) { return false }
+            return PlaceName.withDisplay(name, accepts)
+        }
+    }
 
     /// `filter` on strings.
-    static func stringFilter(_ filter: @escaping NameFilter) -> (String) -> Bool {
+    static func stringFilter(_ filter: NameFilter) -> (String) -> Bool {
         { name in
             var name = name
-            return name.withUTF8(filter)
+            return name.withUTF8(filter.accepts)
         }
     }
 
     /// `filter` on bytes.
     static func nameFilter(_ filter: @escaping (String) -> Bool) -> NameFilter {
-        { filter(String(decoding: $0, as: UTF8.self)) }
+        NameFilter { filter(String(decoding: $0, as: UTF8.self)) }
     }
 
     /// The suggestions for `request`, best first; `filter` keeps only the places whose

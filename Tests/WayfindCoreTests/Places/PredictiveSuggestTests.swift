@@ -54,11 +54,11 @@ struct PredictiveSuggestTests {
     @Test func anAbbreviationKeepsAHabitOfThePlaceItStandsFor() throws {
         let filter = try #require(Geocoder.predictionFilter("st petersburg"))
         for (label, kept) in [("Saint Petersburg, Russia", true), ("St. Petersburg, Florida", true), ("Petersburg", false)] {
-            #expect(Array(label.utf8).withUnsafeBufferPointer { filter($0) } == kept, "\(label)")
+            #expect(Array(label.utf8).withUnsafeBufferPointer { filter.accepts($0) } == kept, "\(label)")
         }
         // A last word still being typed is not swapped.
         let typing = try #require(Geocoder.predictionFilter("st"))
-        #expect(Array("Saint Petersburg".utf8).withUnsafeBufferPointer { typing($0) } == false)
+        #expect(Array("Saint Petersburg".utf8).withUnsafeBufferPointer { typing.accepts($0) } == false)
     }
 
     @Test func aPrefixKeepsAHabitBeforeTheGeocodersFirst() throws {

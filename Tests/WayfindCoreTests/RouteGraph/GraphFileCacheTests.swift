@@ -66,6 +66,35 @@ struct GraphFileCacheTests {
         #expect(fromCache > 300, "\(fromCache)")
     }
 
+    /// A search box's filter (`Geocoder.predictionFilter`), which skips the names whose
+    /// initials the cache keeps and cannot match: the suggestions through the cache are a
+    /// full load's with the same filter, for queries cut from the graph's names.
+    @Test func aSearchBoxsFilterThroughTheCacheIsAFullLoads() throws {
+        var random = SplitMix64(seed: 38)
+        var skipped = 0
+        for _ in 0..<40 {
+            let graph = RandomGraphs.graph(using: &random)
+            let bytes = graph.json()
+            let loaded = try RouteGraph(json: bytes)
+            let setup = try Setup(bytes)
+            defer { setup.scratch.remove() }
+            for _ in 0..<8 {
+                var request = RandomGraphs.request(using: &random)
+                request.limit = [1, 3, 10].randomElement(using: &random)!
+                let name = Array(RandomGraphs.names.randomElement(using: &random)!)
+                let text = String(name.prefix(Int.random(in: 1...name.count, using: &random)))
+                    + (random.next() % 4 == 0 ? " " + ["s", "c", "h", "z"].randomElement(using: &random)! : "")
+                guard let filter = Geocoder.predictionFilter(text) else { continue }
+                let expected = loaded.suggestions(for: request, filter: RouteGraph.stringFilter(filter))
+                #expect(try setup.file.suggestions(for: request, matching: filter) == expected, "\(text) \(request)")
+                let cached = try setup.cached()
+                #expect(try setup.file.suggestions(for: request, matching: filter) == expected, "\(text) \(request), from the cache")
+                if let initials = cached?.recordInitials { skipped += initials.filter { !filter.mayAccept(initials: $0) }.count }
+            }
+        }
+        #expect(skipped > 100, "\(skipped) names skipped by their initials")
+    }
+
     /// The contents taken from a cache image answer every request as the file's own read
     /// does, keeping only the edges asked for.
     @Test func theImageKeepsWhatTheReadFound() throws {

@@ -141,3 +141,66 @@ struct LeadingMarkTests {
         }
     }
 }
+
+/// `LineMatcher.initials`: which letters and digits the words of a line begin with, so
+/// that a scan can pass over a name a query cannot match without matching it.
+@Suite("LineMatcher: initials")
+struct InitialsTests {
+    static func bits(_ letters: String) -> UInt64 {
+        letters.utf8.reduce(0) { bits, byte in
+            bits | (byte >= 0x61 ? 1 << UInt64(byte - 0x61) : 1 << UInt64(26 + byte - 0x30))
+        }
+    }
+
+    static func initials(_ line: String, mode: WordMode = .all) -> UInt64 {
+        var line = line
+        return line.withUTF8 { LineMatcher(MatchQuery("", mode: mode)).initials(of: $0) }
+    }
+
+    @Test func aLineHasTheFoldedFirstLetterOfEachWord() {
+        #expect(Self.initials("São Paulo") == Self.bits("sp"))
+        #expect(Self.initials("Ölberg, Köln 7") == Self.bits("ok7"))
+        // camelCase humps start words, as the matcher splits them; not in space mode.
+        #expect(Self.initials("systemGroupedBackground") == Self.bits("sgb"))
+        #expect(Self.initials("systemGroupedBackground", mode: .space) == Self.bits("s"))
+        // Words of other scripts have no initial here; a ligature folds to its letters,
+        // but Ǆ to ǆ, one letter of its own.
+        #expect(Self.initials("東京 Москва") == 0)
+        #expect(Self.initials("ﬁsh Ǆemal") == Self.bits("f"))
+        #expect(Self.initials("") == 0)
+        #expect(LineMatcher(MatchQuery("Bos sä 7")).requiredInitials == Self.bits("bs7"))
+        #expect(LineMatcher(MatchQuery("москва b")).requiredInitials == Self.bits("b"))
+    }
+
+    /// The rule that makes initials safe to skip by: a line the query matches holds its
+    /// initials. Checked on random lines and on queries cut from them, in every mode.
+    @Test(arguments: WordMode.allCases)
+    func everyMatchHoldsTheQuerysInitials(mode: WordMode) {
+        var random = SplitMix64(seed: 37)
+        let pieces = [
+            "São", "paulo", "Zürich", "ÖL", "berg", "ﬁ", "Ǆ", "straße", "7", "42x", "Москва", "東京", "İs", "mcDonald",
+            "o'neil", "\u{301}e", "e\u{301}", "-", ".", " ", "  ", "\t", "·", "_", "\u{00A0}", "ǅ",
+        ]
+        var matched = 0
+        var skipped = 0
+        for _ in 0..<3000 {
+            let line = (0..<Int.random(in: 1...7, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let words = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                let piece = Array(pieces.randomElement(using: &random)!)
+                return String(piece.prefix(Int.random(in: 1...piece.count, using: &random)))
+            }
+            let matcher = LineMatcher(MatchQuery(words.joined(separator: " "), mode: mode))
+            var copy = line
+            let lineInitials = copy.withUTF8 { LineMatcher(MatchQuery("", mode: mode)).initials(of: $0) }
+            let holds = matcher.requiredInitials & ~lineInitials == 0
+            if copy.withUTF8({ matcher.matches($0) }) {
+                matched += 1
+                #expect(holds, "\(words) in \(line), \(mode)")
+            } else if !holds {
+                skipped += 1
+            }
+        }
+        // Both kinds of line were met: the test can tell a rule that skips too much.
+        #expect(matched > 200 && skipped > 200, "\(matched) matched, \(skipped) skipped")
+    }
+}
