@@ -66,6 +66,49 @@ struct AtomicSaveTests {
         }
     }
 
+    /// Large files, of pieces that begin and end anywhere: their full chunks start on
+    /// their way to disk as they are written (`writebackChunk`), and from
+    /// `dropBackupFrom` on the backup that goes leaves the page cache meanwhile. Each
+    /// save reads back as its pieces, the backup as the version before, and the file a
+    /// reader holds keeps its bytes.
+    @Test func largeFilesOfManyPiecesAreSavedWhole() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let path = scratch.path + "/graph.json"
+        var random = SplitMix64(seed: 24)
+        let chunk = FileSystem.writebackChunk
+        let sizes = [chunk - 1, chunk, chunk + 1, 3 * chunk, FileSystem.dropBackupFrom + 12_345, 2 * FileSystem.dropBackupFrom, 5 * chunk + 7]
+        var previous: [UInt8]? = nil
+        var held: (descriptor: Int32, bytes: [UInt8])? = nil
+        defer { if let held { close(held.descriptor) } }
+        for (round, size) in sizes.enumerated() {
+            let bytes = (0..<size).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            var cuts = (0..<Int.random(in: 0...6, using: &random)).map { _ in Int.random(in: 0...size, using: &random) }
+            cuts = ([0] + cuts.sorted() + [size])
+            try bytes.withUnsafeBytes { buffer in
+                let pieces = zip(cuts, cuts.dropFirst()).map { UnsafeRawBufferPointer(rebasing: buffer[$0..<$1]) }
+                try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: path + ".bak")
+                // A save that need not be durable (a cache) is written in the same chunks.
+                try FileSystem.writeAtomically(pieces: pieces, to: path + ".cache", durable: false)
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes), "\(size), cut at \(cuts)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".cache")) == Data(bytes), "\(size), not durable")
+            if let previous {
+                #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".bak")) == Data(previous), "backup before \(size)")
+            }
+            if round == 3 {
+                let descriptor = open(path, O_RDONLY)
+                #expect(descriptor >= 0)
+                held = (descriptor, bytes)
+            }
+            previous = bytes
+        }
+        let kept = try #require(held)
+        var buffer = [UInt8](repeating: 0, count: kept.bytes.count + 1)
+        #expect(pread(kept.descriptor, &buffer, buffer.count, 0) == kept.bytes.count)
+        #expect(Array(buffer.prefix(kept.bytes.count)) == kept.bytes)
+    }
+
     @Test func aSymlinkAtAnOldTemporaryPathIsNeverFollowed() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
