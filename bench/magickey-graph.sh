@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # magickey-suggest --graph and magickey-find --graph against their peers in the same run:
 #   magickey-suggest --graph G (10,000-edge graph of gazetteer labels) <= 2x the same
-#   query without --graph; magickey-find --graph G KEY <= 1.5x routegraph-visit --graph G.
+#   query without --graph (sa, and bos, which few of the graph's places match);
+#   magickey-find --graph G KEY <= 1.5x routegraph-visit --graph G.
 #
 # Usage: bash bench/magickey-graph.sh        (after `make build`)
 #
@@ -72,6 +73,8 @@ if python3 -c "import sys; sys.exit(0 if $load < $LOAD_MAX else 1)" && command -
     "$B/magickey-suggest --graph $WORK/graph.json --at 1700003600 --location 42.36,-71.06 sa" \
     "$B/magickey-suggest sa" \
     "$B/magickey-suggest --graph $WORK/graph.json --at 1700003600 sa" \
+    "$B/magickey-suggest --location 42.36,-71.06 bos" \
+    "$B/magickey-suggest --graph $WORK/graph.json --at 1700003600 --location 42.36,-71.06 bos" \
     "$B/magickey-find --graph $WORK/graph-find.json --at 1700007200 $KEY" \
     "$B/routegraph-visit --graph $WORK/graph-visit.json --at 1700007200 '$LABEL'"
 else
