@@ -183,8 +183,10 @@ package enum SearchText {
     static let maximumQueryVariants = 6
 
     /// The texts a query is searched as: itself, then the same with its words that have
-    /// `abbreviationSwaps` swapped, in every combination (at most `maximumQueryVariants`
-    /// in all). Words end at whitespace, `-` and `.` (`st-etienne`, `St.Louis`); a word
+    /// `abbreviationSwaps` swapped, in every combination, then each of those with its
+    /// hyphens as spaces (`new-york` is also `new york`); at most `maximumQueryVariants`
+    /// in all. Words
+    /// end at whitespace, `-` and `.` (`st-etienne`, `St.Louis`); a word
     /// counts once something follows it, the last word only when `lastWordComplete` (a
     /// suggestion's last word may still be being typed: `st` may become `stockholm`). A
     /// full stop after a swapped word goes (`Mt. Vernon`: `mount Vernon`).
@@ -207,6 +209,14 @@ package enum SearchText {
             }
             variants = variants.flatMap { prefix in pieces.map { prefix + $0 } }
             if variants.count > maximumQueryVariants { variants.removeLast(variants.count - maximumQueryVariants) }
+        }
+        // A hyphen may join words a name spells apart (`new-york`, `Санкт-Петербург`): each
+        // variant with hyphens is also searched with spaces, after every variant as typed.
+        // (Its hyphens as spaces all at once: a matcher splits a name's words at hyphens
+        // anyway, so a query word of two may only fit a name that has the hyphen.)
+        if text.contains("-") {
+            let spaced = variants.map { String($0.map { $0 == "-" ? " " : $0 }) }.filter { !variants.contains($0) }
+            variants += spaced.prefix(max(0, maximumQueryVariants - variants.count))
         }
         return variants
     }

@@ -21,7 +21,8 @@ package enum MagickeySuggest {
             'zurich' and 'krakow' work, and so do 'usa', 'uk', 'uae' and Canada's and \
             Australia's province and state abbreviations ('vancouver bc', 'sydney nsw'); \
             st, saint and sankt, ste and sainte, ft and fort, mt and mount stand for each \
-            other in a finished word ('st petersburg', 'st-etienne', 'ft worth'), in every \
+            other in a finished word ('st petersburg', 'st-etienne', 'ft worth'), and a \
+            hyphen also stands for a space ('new-york', 'Санкт-Петербург'), in every \
             gazetteer. A query that names a category ('capitals', \
             'admin seat', or a value of a --places file's category column, such as \
             'coffee') is also suggested as a collection. With --graph, the places a \

@@ -50,6 +50,9 @@ struct GeocoderTests {
         #expect(try geocoder.suggest("mt vernon").map(\.text) == ["Mount Vernon"])
         #expect(try geocoder.suggest("st-etienne").map(\.text) == ["Saint-Étienne"])
         #expect(try geocoder.suggest("ste-foy").map(\.text) == ["Sainte-Foy"])
+        // A hyphen joins what a name may spell apart, and the other way round.
+        #expect(try geocoder.suggest("saint-petersburg").map(\.text) == both)
+        #expect(try geocoder.suggest("saint-etienne").map(\.text) == ["Saint-Étienne"])
         // A last word may still be being typed: `st` stays a prefix (of Stockholm, and of
         // St. Petersburg's `St`), and is swapped only once complete.
         #expect(try geocoder.suggest("st").map(\.text) == ["Stockholm", "St. Petersburg"])
@@ -66,8 +69,21 @@ struct GeocoderTests {
         #expect(SearchText.queryVariants("paris st", lastWordComplete: true) == ["paris st", "paris saint", "paris sankt"])
         #expect(SearchText.queryVariants("", lastWordComplete: true) == [""])
         // Words end at `-` and `.` too.
-        #expect(SearchText.queryVariants("st-etienne", lastWordComplete: false) == ["st-etienne", "saint-etienne", "sankt-etienne"])
-        #expect(SearchText.queryVariants("ste-foy", lastWordComplete: false) == ["ste-foy", "sainte-foy"])
+        #expect(
+            SearchText.queryVariants("st-etienne", lastWordComplete: false) == [
+                "st-etienne", "saint-etienne", "sankt-etienne", "st etienne", "saint etienne", "sankt etienne",
+            ])
+        #expect(SearchText.queryVariants("ste-foy", lastWordComplete: false) == ["ste-foy", "sainte-foy", "ste foy", "sainte foy"])
+        // A hyphen is also a space: a name may spell apart what the query joins.
+        #expect(SearchText.queryVariants("new-york", lastWordComplete: false) == ["new-york", "new york"])
+        #expect(SearchText.queryVariants("Санкт-Петербург", lastWordComplete: false) == ["Санкт-Петербург", "Санкт Петербург"])
+        #expect(SearchText.queryVariants("a-b-c-d", lastWordComplete: false) == ["a-b-c-d", "a b c d"])
+        // Many hyphens keep the swaps: each variant is spaced whole, after them.
+        #expect(
+            SearchText.queryVariants("st-jean-de-la-ruelle", lastWordComplete: false) == [
+                "st-jean-de-la-ruelle", "saint-jean-de-la-ruelle", "sankt-jean-de-la-ruelle", "st jean de la ruelle",
+                "saint jean de la ruelle", "sankt jean de la ruelle",
+            ])
         #expect(SearchText.queryVariants("St.Louis", lastWordComplete: false) == ["St.Louis", "saint Louis", "sankt Louis"])
         // Every combination, up to six.
         let many = SearchText.queryVariants("st st st", lastWordComplete: true)
