@@ -7,8 +7,9 @@
 # Usage: bash bench/magickey-graph.sh        (after `make build`)
 #
 # Instructions by callgrind on stripped copies (they do not drift with the machine's load),
-# and wall-clock medians by hyperfine when the load average is below LOAD_MAX (1.2).
-# Environment: BIN (the release build), BENCH_DIR (/tmp/wayfind-bench-magickey-graph).
+# and wall-clock medians by bench/interleave.c when the load average is below LOAD_MAX
+# (1.2). Environment: BIN (the release build), BENCH_DIR
+# (/tmp/wayfind-bench-magickey-graph), RUNS (interleaved rounds, 100).
 # The graph's cache (GraphFileCache) is kept in BENCH_DIR/cache; the figures with --graph
 # are of a cached graph (as every keystroke after the first), and one line gives the
 # first read's.
@@ -67,16 +68,30 @@ visit=$(instructions "$B/routegraph-visit" --graph "$WORK/graph-visit.json" --at
 printf "  find --graph %.2f, routegraph-visit %.2f, ratio %s\n" "$(echo "$find/1000000" | bc -l)" "$(echo "$visit/1000000" | bc -l)" "$(ratio "$find" "$visit")"
 
 load=$(cut -d' ' -f1 /proc/loadavg)
-if python3 -c "import sys; sys.exit(0 if $load < $LOAD_MAX else 1)" && command -v hyperfine >/dev/null; then
-  hyperfine -N -w 5 -r 100 \
-    "$B/magickey-suggest --location 42.36,-71.06 sa" \
-    "$B/magickey-suggest --graph $WORK/graph.json --at 1700003600 --location 42.36,-71.06 sa" \
-    "$B/magickey-suggest sa" \
-    "$B/magickey-suggest --graph $WORK/graph.json --at 1700003600 sa" \
-    "$B/magickey-suggest --location 42.36,-71.06 bos" \
-    "$B/magickey-suggest --graph $WORK/graph.json --at 1700003600 --location 42.36,-71.06 bos" \
-    "$B/magickey-find --graph $WORK/graph-find.json --at 1700007200 $KEY" \
-    "$B/routegraph-visit --graph $WORK/graph-visit.json --at 1700007200 '$LABEL'"
+if python3 -c "import sys; sys.exit(0 if $load < $LOAD_MAX else 1)" && command -v cc >/dev/null; then
+  # Wall clock by bench/interleave.c, which alternates the commands run by run (this VM's
+  # speed drifts more than the margins between hyperfine's back-to-back blocks), with
+  # each binary first dropped from the page cache and read back (as bench/routegraph.sh
+  # explains). Each line's ratio is to the last command of its run (the peer).
+  cc -O2 -o "$WORK/interleave" "$HERE/interleave.c"
+  python3 - "$B/magickey-suggest" "$B/magickey-find" "$B/routegraph-visit" <<'PY'
+import os, subprocess, sys
+for path in sys.argv[1:]:
+    descriptor = os.open(path, os.O_RDONLY)
+    os.fsync(descriptor)
+    os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_DONTNEED)
+    os.close(descriptor)
+    subprocess.run([path, "--version"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+PY
+  RUNS="${RUNS:-100}"
+  echo "wall clock, interleaved ($RUNS rounds): median, p25, p10, ratio to the last command"
+  for query in "--location 42.36,-71.06 sa" "sa" "--location 42.36,-71.06 bos" "bos"; do
+    # shellcheck disable=SC2086
+    "$WORK/interleave" "$RUNS" "$B/magickey-suggest" --graph "$WORK/graph.json" --at 1700003600 $query \
+      ::: "$B/magickey-suggest" $query | sed "s|$B/||g; s|$WORK/||g"
+  done
+  "$WORK/interleave" "$RUNS" "$B/magickey-find" --graph "$WORK/graph-find.json" --at 1700007200 "$KEY" \
+    ::: "$B/routegraph-visit" --graph "$WORK/graph-visit.json" --at 1700007200 "$LABEL" | sed "s|$B/||g; s|$WORK/||g"
 else
   echo "load average $load >= $LOAD_MAX: no wall-clock timing (instructions above)"
 fi
