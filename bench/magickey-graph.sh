@@ -71,18 +71,10 @@ load=$(cut -d' ' -f1 /proc/loadavg)
 if python3 -c "import sys; sys.exit(0 if $load < $LOAD_MAX else 1)" && command -v cc >/dev/null; then
   # Wall clock by bench/interleave.c, which alternates the commands run by run (this VM's
   # speed drifts more than the margins between hyperfine's back-to-back blocks), with
-  # each binary first dropped from the page cache and read back (as bench/routegraph.sh
-  # explains). Each line's ratio is to the last command of its run (the peer).
+  # each binary first read back from disk (bench/read-back.py). Each line's ratio is to
+  # the last command of its run (the peer).
   cc -O2 -o "$WORK/interleave" "$HERE/interleave.c"
-  python3 - "$B/magickey-suggest" "$B/magickey-find" "$B/routegraph-visit" <<'PY'
-import os, subprocess, sys
-for path in sys.argv[1:]:
-    descriptor = os.open(path, os.O_RDONLY)
-    os.fsync(descriptor)
-    os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_DONTNEED)
-    os.close(descriptor)
-    subprocess.run([path, "--version"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-PY
+  python3 "$HERE/read-back.py" "$B/magickey-suggest" "$B/magickey-find" "$B/routegraph-visit"
   RUNS="${RUNS:-100}"
   echo "wall clock, interleaved ($RUNS rounds): median, p25, p10, ratio to the last command"
   for query in "--location 42.36,-71.06 sa" "sa" "--location 42.36,-71.06 bos" "bos"; do

@@ -50,19 +50,8 @@ cc -O2 -o "$WORK/interleave" "$HERE/interleave.c"
 printf '#if canImport(Glibc)\nimport Glibc\n#endif\nexit(0)\n' > "$WORK/empty.swift"
 (cd "$WORK" && swiftc -O -static-executable -module-name Empty empty.swift -o empty-swift >/dev/null 2>&1 && strip empty-swift)
 
-# Every program timed is dropped from the page cache and read back once, so that each is
-# mapped from pages as a read from disk leaves them (a file just written by `install` or
-# the compiler sits in larger folios, which changes the number of page faults at start-up
-# by a third).
-python3 - "$BIN/routegraph-visit" "$BIN/routegraph-suggest" "$WORK/empty-swift" "$(command -v zoxide)" <<'PY'
-import os, subprocess, sys
-for path in sys.argv[1:]:
-    descriptor = os.open(path, os.O_RDONLY)
-    os.fsync(descriptor)
-    os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_DONTNEED)
-    os.close(descriptor)
-    subprocess.run([path, "--version"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-PY
+# Every program timed is dropped from the page cache and read back once (bench/read-back.py).
+python3 "$HERE/read-back.py" "$BIN/routegraph-visit" "$BIN/routegraph-suggest" "$WORK/empty-swift" "$(command -v zoxide)"
 
 # Fresh copies each run: both tools change their file on every add/visit.
 export _ZO_MAXAGE=1000000000   # keep zoxide from ageing entries away mid-run
