@@ -22,7 +22,7 @@ package enum MagickeySuggest {
             Australia's province and state abbreviations ('vancouver bc', 'sydney nsw'); \
             st, saint and sankt, ste and sainte, ft and fort, mt and mount stand for each \
             other in a finished word ('st petersburg', 'st-etienne', 'ft worth'), and a \
-            hyphen also stands for a space ('new-york', 'Санкт-Петербург'), in every \
+            hyphen also stands for a space ('new-york', 'saint-petersburg'), in every \
             gazetteer. A query that names a category ('capitals', \
             'admin seat', or a value of a --places file's category column, such as \
             'coffee') is also suggested as a collection. With --graph, the places a \
