@@ -150,9 +150,8 @@ extension Geocoder {
             }
         }
         return RouteGraph.NameFilter(
-            accepts: { name in
-                mayMatch(UnsafeRawBufferPointer(name)) && checks.contains { $0.matcher.matches(name) }
-            }, mayAccept: mayMatch, initials: checks.map(\.matcher.requiredInitials))
+            accepts: { name in checks.contains { $0.matcher.matches(name) } }, mayAccept: mayMatch,
+            initials: checks.map(\.matcher.requiredInitials))
     }
 
     /// The blend of the geocoder's matches for `text` with `predictions`, the route

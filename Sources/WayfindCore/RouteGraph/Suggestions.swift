@@ -246,11 +246,6 @@ extension RouteGraph {
             self.initials = initials
         }
 
-        /// Whether a name of these initials may pass (`initials`).
-        func mayAccept(initials name: UInt64) -> Bool {
-            initials.map { Self.mayAccept(initials: name, needing: $0) } ?? true
-        }
-
         /// Whether a name of initials `name` may pass a filter whose `initials` are
         /// `needed`, for a loop over many names that keeps `needed` at hand.
         @inline(__always)
