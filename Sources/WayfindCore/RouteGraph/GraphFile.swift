@@ -206,13 +206,13 @@ public struct GraphFile: Sendable {
         }
     }
 
-    /// Writes `pieces` as the new file (see `FileSystem.writeAtomically`), after removing
-    /// what saves that died left; fails, writing nothing, when `file`, whose bytes the
+    /// Writes `pieces` as the new file (see `FileSystem.writeAtomically`), removing what
+    /// saves that died left meanwhile; fails, writing nothing, when `file`, whose bytes the
     /// pieces may show, was cut short meanwhile.
     private func save(_ pieces: [UnsafeRawBufferPointer], readFrom file: FileMapping? = nil) throws(GraphFileError) {
         try Self.fileSystem { () throws(FileSystemError) in
-            FileSystem.removeLeftovers(of: path)
-            try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: backupPath) { () throws(FileSystemError) in
+            try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: backupPath, removingLeftovers: true) {
+                () throws(FileSystemError) in
                 if file?.wasCutShort == true { throw .changedWhileRead(path: path) }
             }
         }

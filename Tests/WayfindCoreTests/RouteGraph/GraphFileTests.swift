@@ -41,6 +41,33 @@ struct GraphFileTests {
         #expect(scratch.contents() == ["graph.json", "graph.json.bak", "graph.json.lock"])
     }
 
+    /// A save keeps the backup it replaces under a leftover's name (so that the rename
+    /// does not free it), and the next save removes it: one such file at a time, the
+    /// version before the backup, whether a save is a patch or a full one.
+    @Test func theBackupBeforeTheBackupStaysUntilTheNextSave() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = GraphFile(path: scratch.path + "/graph.json")
+        var versions: [[UInt8]?] = []
+        for (round, place) in ["A", "B", "C", "D", "E", "F"].enumerated() {
+            if round.isMultiple(of: 2) {
+                try file.record(VisitRequest(visits: [.init(place: place, time: Int64(round))]))
+            } else {
+                try file.update { $0.visit(place, at: Int64(round)) }
+            }
+            versions.append(fileBytes(file.path))
+            let kept = scratch.contents().filter { $0.hasPrefix("graph.json.bak.") }
+            #expect(kept.count == (round >= 2 ? 1 : 0), "after \(place): \(scratch.contents())")
+            let others: Set = round == 0 ? ["graph.json", "graph.json.lock"] : ["graph.json", "graph.json.bak", "graph.json.lock"]
+            #expect(Set(scratch.contents()).subtracting(kept) == others)
+            if round >= 1 { #expect(fileBytes(file.backupPath) == versions[round - 1]) }
+            if round >= 2, let name = kept.first {
+                #expect(fileBytes(scratch.path + "/" + name) == versions[round - 2])
+                #expect(name.count == "graph.json.bak.".count + FileSystem.randomNameLength)
+            }
+        }
+    }
+
     @Test func anUpdateThatChangesNothingDoesNotWrite() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
