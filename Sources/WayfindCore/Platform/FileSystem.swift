@@ -13,12 +13,13 @@ import WayfindUnicodeData
 /// in the same directory, created with `O_CREAT|O_EXCL|O_NOFOLLOW`, mode 0600, under a
 /// name no one can guess (`FILE.tmp.` and twelve random letters and digits: nothing at
 /// that path, a stale file from a crash or something planted, is ever opened or followed),
-/// and `fsync` it, while another thread removes, if asked, what killed saves left
-/// (`removeLeftovers(of:)`); (2) hard-link the current file under another such name
+/// and `fsync` it, while another thread (on Linux) removes, if asked, what killed saves
+/// left and the backup the last save kept (`removeLeftovers(of:)`); (2) hard-link the current file under another such name
 /// (`FILE.bak.` and twelve random characters), if a backup is asked for; (3) `rename` the
 /// temporary file over the target, atomically; (4) rename the link to `FILE.bak`, when
-/// leftovers are removed having first linked the old backup under a third such name, for
-/// the next save to remove; (5) `fsync` the directory.
+/// leftovers are removed having first linked the old backup (a regular file of this
+/// user's, in a folder of this user's) under a third such name, so that the rename does
+/// not free it, for the next save to remove; (5) `fsync` the directory.
 ///
 /// So every file that was ever the target is never written again, only unlinked: a
 /// reader that opened the target, ours or not (`cp`, `rsync`, a backup tool), reads one
@@ -117,9 +118,10 @@ package enum FileSystem {
     /// `writeAtomically(_:to:backupPath:)` does. The pieces may point into a mapping of the
     /// file being replaced, which is never written; `check` runs once they are on disk,
     /// before the target changes, and may fail the save (the mapping was cut short).
-    /// With `removingLeftovers`, what saves of `path` killed before they finished left
-    /// next to it goes too (`removeLeftovers`): only under the lock every save of `path`
-    /// takes.
+    /// With `removingLeftovers` (only under the lock every save of `path` takes), what
+    /// saves of `path` killed before they finished left next to it goes too
+    /// (`removeLeftovers`), and the backup this save replaces is kept under a leftover's
+    /// name for the next save to remove, when this user owns the folder and the backup.
     package static func writeAtomically(
         pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil, durable: Bool = true,
         removingLeftovers: Bool = false, check: () throws(FileSystemError) -> Void = {}
@@ -165,11 +167,12 @@ package enum FileSystem {
                 if durable && fsync(descriptor) != 0 { throw .cannotSync(path: temporary, errno: errno) }
             }
         }
-        // While the new file is written and goes to disk, another thread removes what
-        // killed saves left, and the backup the last save replaced (see below).
+        // While the new file is written and goes to disk, another thread (on Linux)
+        // removes what killed saves left, and the backup the last save replaced (below).
+        var listed = false
         if removingLeftovers {
             let ours = name(of: temporary)
-            Platform.concurrently({ removeLeftovers(of: path, except: ours) }, while: writeAndSync)
+            Platform.concurrently({ listed = removeLeftovers(of: path, except: ours) }, while: writeAndSync)
         } else {
             writeAndSync()
         }
@@ -196,7 +199,8 @@ package enum FileSystem {
         // for 1.5 MB here, 0.15 ms for 156 KB. (Removed on another thread during this
         // save's fsync, it slowed the journal's commit as much as it saved.)
         if let newBackup {
-            if removingLeftovers { keepUntilNextSave(backupPath, of: path) }
+            // (Only when the next save can find it: after a look through the folder.)
+            if listed { keepUntilNextSave(backupPath, of: path) }
             if rename(newBackup, backupPath) != 0 { unlink(newBackup) }
         }
         try syncDirectory(of: path)
@@ -204,10 +208,15 @@ package enum FileSystem {
 
     /// Links the regular file of this user's at `backupPath` under a name that
     /// `removeLeftovers(of: path)` removes (`FILE.bak.` and random characters), so that
-    /// replacing it does not free it; nothing if there is none, or the link fails.
+    /// replacing it does not free it; nothing if there is none, if the folder is another
+    /// user's (whose saves would not remove it), or if the link fails.
     private static func keepUntilNextSave(_ backupPath: String, of path: String) {
         var info = stat()
-        guard lstat(backupPath, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else { return }
+        var folder = stat()
+        let user = geteuid()
+        guard stat(directory(of: path), &folder) == 0, folder.st_uid == user, lstat(backupPath, &info) == 0,
+            info.st_mode & S_IFMT == S_IFREG, info.st_uid == user
+        else { return }
         _ = link(backupPath, randomName(path + backupInfix))
     }
 
@@ -228,13 +237,15 @@ package enum FileSystem {
     /// backup before the backup, which a save keeps for the next to remove: this user's
     /// regular files named as `writeAtomically` names its temporary files, and those of
     /// earlier versions (the spare `FILE.tmp`, `FILE.tmp.PID.RANDOM`,
-    /// `FILE.bak.new`). Only safe while no save of `path` runs: call it holding the
-    /// lock that all of them take. Another user's file is left alone, and so is the file
-    /// named `except` (the temporary file of the save that calls it).
-    package static func removeLeftovers(of path: String, except: String? = nil) {
+    /// `FILE.bak.new`). Only safe while no other save of `path` runs: call it holding
+    /// the lock that all of them take, and, from a save, with the name of its own
+    /// temporary file as `except`, which stays. Another user's file is left alone.
+    /// False when the folder cannot be listed.
+    @discardableResult
+    package static func removeLeftovers(of path: String, except: String? = nil) -> Bool {
         let folder = directory(of: path)
         let base = Array(name(of: path).utf8)
-        guard let stream = opendir(folder) else { return }
+        guard let stream = opendir(folder) else { return false }
         defer { closedir(stream) }
         var leftovers: [String] = []
         while let entry = readdir(stream) {
@@ -252,10 +263,11 @@ package enum FileSystem {
             guard lstat(leftover, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == user else { continue }
             unlink(leftover)
         }
+        return true
     }
 
     /// Whether the file name `name` is one a save of the file named `base` leaves only
-    /// when it dies (see `removeLeftovers`).
+    /// when it dies, or keeps for the next save to remove (see `removeLeftovers`).
     static func isLeftover(_ name: [UInt8], of base: [UInt8]) -> Bool {
         guard name.count > base.count, name.starts(with: base) else { return false }
         let rest = name[base.count...]

@@ -9,10 +9,10 @@
 extension Platform {
     /// Runs `other` on a thread of its own while `body` runs on this one, and returns
     /// when both have: the two halves of one read, or a save and the removal of what
-    /// earlier saves left, for the machine's second core. `other` runs here after `body` when no
-    /// thread can be started (and off Linux). The caller keeps what the
-    /// two share apart (each writes only its own results; the join orders the writes
-    /// before the return).
+    /// earlier saves left, for the machine's second core. `other` runs here after `body`
+    /// when no thread can be started (and off Linux). The caller keeps what the two
+    /// share apart (each writes only its own results; the join orders the writes before
+    /// the return).
     static func concurrently(_ other: @escaping () -> Void, while body: () -> Void) {
         #if !os(Linux)
             body()

@@ -50,8 +50,9 @@ extension GraphLocation {
             the --graph option; $ROUTEGRAPH_FILE; $XDG_STATE_HOME/wayfind/routegraph.json when \
             XDG_STATE_HOME is an absolute path; $HOME/.local/state/wayfind/routegraph.json. Missing \
             directories are created with mode 0700 and a new file with mode 0600. Next to it live \
-            FILE.lock (the lock every change takes) and FILE.bak (the previous version, kept by \
-            every save); a save writes a new file, FILE.tmp. and twelve random characters, and \
+            FILE.lock (the lock every change takes), FILE.bak (the previous version, kept by \
+            every save) and, until the next save, the version before it as FILE.bak. and twelve \
+            random characters; a save writes a new file, FILE.tmp. and twelve random characters, and \
             renames it over FILE, so no file that was FILE is ever written again. \
             A symbolic link at FILE is followed, and stays a link, with two exceptions: a link that \
             another user owns, in a directory that others may write to or that is sticky (such as \
