@@ -185,8 +185,7 @@ package enum SearchText {
     /// The texts a query is searched as: itself, then the same with its words that have
     /// `abbreviationSwaps` swapped, in every combination, then each of those with its
     /// hyphens as spaces (`new-york` is also `new york`); at most `maximumQueryVariants`
-    /// in all. Words
-    /// end at whitespace, `-` and `.` (`st-etienne`, `St.Louis`); a word
+    /// in all. Words end at whitespace, `-` and `.` (`st-etienne`, `St.Louis`); a word
     /// counts once something follows it, the last word only when `lastWordComplete` (a
     /// suggestion's last word may still be being typed: `st` may become `stockholm`). A
     /// full stop after a swapped word goes (`Mt. Vernon`: `mount Vernon`).

@@ -14,12 +14,13 @@ import WayfindUnicodeData
 /// name no one can guess (`FILE.tmp.` and twelve random letters and digits: nothing at
 /// that path, a stale file from a crash or something planted, is ever opened or followed),
 /// and `fsync` it, while another thread (on Linux) removes, if asked, what killed saves
-/// left and the backup the last save kept (`removeLeftovers(of:)`); (2) hard-link the current file under another such name
-/// (`FILE.bak.` and twelve random characters), if a backup is asked for; (3) `rename` the
-/// temporary file over the target, atomically; (4) rename the link to `FILE.bak`, when
-/// leftovers are removed having first linked the old backup (a regular file of this
-/// user's, in a folder of this user's) under a third such name, so that the rename does
-/// not free it, for the next save to remove; (5) `fsync` the directory.
+/// left and the backup the last save kept (`removeLeftovers(of:)`); (2) hard-link the
+/// current file under another such name (`FILE.bak.` and twelve random characters), if a
+/// backup is asked for; (3) `rename` the temporary file over the target, atomically;
+/// (4) rename the link to `FILE.bak`, when leftovers are removed having first linked the
+/// old backup (a regular file of this user's, in a folder of this user's) under a third
+/// such name, so that the rename does not free it, for the next save to remove;
+/// (5) `fsync` the directory.
 ///
 /// So every file that was ever the target is never written again, only unlinked: a
 /// reader that opened the target, ours or not (`cp`, `rsync`, a backup tool), reads one

@@ -18,8 +18,7 @@
 /// inode, size, modification and change time), the records' keys
 /// (`GraphFileContents.RecordKeys`), the initials of their display names (for a search
 /// box's filter, `GraphFileContents.recordInitials`) and a fingerprint of each edge's
-/// origin key. Names
-/// stay in the graph file, which is mapped as before; only names with escapes are
+/// origin key. Names stay in the graph file, which is mapped as before; only names with escapes are
 /// copied. A read whose file has the same stamp takes the contents from here instead of
 /// parsing 1.7 MB of JSON (10,000 edges), keeping only the edges it asks for (those
 /// leaving the from-place, found by their fingerprints and checked by their keys).
@@ -59,7 +58,7 @@ package enum GraphFileCache {
     static let ruleFingerprint: UInt64 = {
         var print: UInt64 = 0x0102_0304_0506_0708
         let names = ["  Zürich  Süd ", "ΑΘΗΝΑ", "Straße", "İstanbul", "Ångström", "Москва", "東京", "Ǆemal", "Ⅻ ﬁ", "ŁÓDŹ", "McDonald's 7-Eleven", "Øresund·Ærø"]
-        let matcher = LineMatcher(MatchQuery(""))
+        let matcher = initialsMatcher()
         for name in names {
             var name = name
             print = (print ^ name.withUTF8 { PlaceName.withKey(UnsafeRawBufferPointer($0), GraphFileContents.RecordKeys.fingerprint) })
@@ -69,8 +68,12 @@ package enum GraphFileCache {
         return print
     }()
 
+    /// The matcher whose word mode splits names for their initials: the default mode,
+    /// that of `Geocoder.predictionFilter`'s queries.
+    static func initialsMatcher() -> LineMatcher { LineMatcher(MatchQuery("")) }
+
     /// The initials (`LineMatcher.initials`) of the display name of the place spelled
-    /// `name`, in the default word mode (that of `Geocoder.predictionFilter`'s queries).
+    /// `name`; `matcher` is an `initialsMatcher()`.
     static func initials(of name: UnsafeRawBufferPointer, _ matcher: LineMatcher) -> UInt64 {
         PlaceName.withDisplay(name, matcher.initials)
     }
@@ -191,7 +194,7 @@ package enum GraphFileCache {
             let keys = c.recordKeys ?? GraphFileContents.RecordKeys(c, in: file)
             u64(keys.allDifferent ? 1 : 0)
             values(keys.fingerprints)
-            let matcher = LineMatcher(MatchQuery(""))
+            let matcher = initialsMatcher()
             values(c.recordInitials ?? c.records.map { GraphFileCache.initials(of: c.bytes(of: $0.name, in: file), matcher) })
             values(c.edges.map { PlaceName.withKey(c.bytes(of: $0.origin, in: file), GraphFileContents.RecordKeys.fingerprint) })
             values(c.edges)
