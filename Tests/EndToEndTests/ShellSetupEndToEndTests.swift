@@ -215,6 +215,9 @@ import WayfindTestSupport
         let home = try Home()
         let seed = "trip Airport; trip 'São Paulo'; trip 'New York'; trip \"Ann's Café\"; trip 'Back\\slash $HOME'; trip Home"
         _ = try await home.run("bash", "\(Self.setupLine("bash", ["trip"]))\n\(seed)")
+        // The visits are recorded in the background: complete once they all are.
+        let seeded: Set = ["Airport", "São Paulo", "New York", "Ann's Café", #"Back\slash $HOME"#, "Home"]
+        #expect(try await home.places(home.tripGraph, expecting: seeded) == seeded)
         let cases: [(String, String)] = [
             (#"trip ai\t"#, "<trip><Airport>"), (#"trip sao\t"#, "<trip><São Paulo>"),
             (#"trip 'New Y\t"#, "<trip><New York>"), (#"trip "New Y\t"#, "<trip><New York>"),
