@@ -80,6 +80,40 @@ struct ShellSafetyEndToEndTests {
         return home
     }
 
+    /// What Tab put in the word before the set-up, it still puts there: a learned place
+    /// does not stop `cd al<Tab>` from completing the folder `alpha/` here (it is added
+    /// when the usual completion would put nothing in the word), and places that share
+    /// less than what was typed leave the word as typed (zsh would cut it to what they
+    /// share). Also in bash under `set -u`, and in zsh with `shwordsplit`, where a folder
+    /// with a space is still recorded whole.
+    @Test(arguments: shells)
+    func whatTabPutInTheWordBeforeItStillPuts(shell: String) async throws {
+        let home = try Home()
+        for folder in ["work/alpha", "work/alpine", "work/beta", "far/alpha2", "far/with space"] {
+            try FileManager.default.createDirectory(at: home.home.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        let path = { (folder: String) in home.home.appendingPathComponent(folder).path }
+        _ = try await Binaries.run("routegraph-visit", ["--graph", home.cdGraph, path("work/alpha"), path("far/alpha2"), path("work/beta")])
+        _ = try await Binaries.run("routegraph-visit", ["--graph", home.tripGraph, "North Gate", "South Gate"])
+        let cases = [#"cd alph\t"#, #"cd be\t"#, #"cd al\t"#, #"cd alpha2\t"#, #"trip gate\t"#]
+        let plain = try await home.completed(shell, setup: "cd work", cases: cases, locale: "C.UTF-8")
+        let options = shell == "bash" ? "set -u" : shell == "zsh" ? "setopt shwordsplit" : "true"
+        let setup = "\(options)\n\(ShellSetupEndToEndTests.setupLine(shell, ["cd", "trip"]))\ncd 'far/with space'\ncd ../../work"
+        let learned = try await home.completed(shell, setup: setup, cases: cases, locale: "C.UTF-8")
+        #expect(plain.count == cases.count && learned.count == cases.count, "\(shell): \(plain) \(learned)")
+        guard plain.count == cases.count, learned.count == cases.count else { return }
+        // The folders here, as without the set-up (alpha/, beta/, and alp that alpha and
+        // alpine share).
+        #expect(Array(learned[0..<3]) == Array(plain[0..<3]), "\(shell): \(learned) \(plain)")
+        #expect(plain[0].hasPrefix("RESULT: <cd><alpha"), "\(shell): \(plain)")
+        // No folder here: the learned one.
+        #expect(learned[3] == "RESULT: <cd><\(path("far/alpha2"))\(shell == "fish" ? "/" : "")>", "\(shell): \(learned)")
+        // Two places that share nothing: the word stays as typed.
+        #expect(learned[4] == "RESULT: <trip><gate>", "\(shell): \(learned)")
+        let visited: Set = [path("work/alpha"), path("far/alpha2"), path("work/beta"), path("far/with space"), path("work")]
+        #expect(try await home.places(home.cdGraph, expecting: visited) == visited, "\(shell)")
+    }
+
     /// Points 1 and 2: the usual completion of cd and ssh still runs; learned places are
     /// added to it; a path goes to the usual completion alone; a learned directory that
     /// was deleted is neither offered nor kept.

@@ -86,15 +86,20 @@ package enum RouteGraphSuggest {
                 --learn CMD:N, the Nth argument that is not an option; otherwise the last \
                 argument that does not start with '-'. Then, when the word at the cursor is \
                 CMD's place and does not look like a path (., .., or starting with /, ./, \
-                ../ or ~), Tab adds the learned places to what CMD's completion offers, \
-                first where the shell keeps an order: what usually comes next, then the \
-                others by frecency, the last place included, narrowed by the word typed as \
-                QUERY is ('trip sao' Tab gives São Paulo).
+                ../ or ~), Tab adds the learned places to what CMD's completion offers (in \
+                bash before them): what usually comes next, then the others by frecency, the last place included, narrowed by the word typed \
+                as QUERY is ('trip sao' Tab gives São Paulo). Places that share less than \
+                what was typed leave the word as typed.
 
                 What is left alone. The completion CMD had still runs and its candidates \
                 are still offered: bash-completion's _ssh and _cd in bash (or the files \
                 bash offers without a completion), _ssh, _cd and _default in zsh, fish's \
-                own completions. A word that looks like a path is completed by them alone.
+                own completions. What it would put in the word by itself (its one \
+                candidate, or a longer beginning its candidates share: cd al Tab gives \
+                alpha/ when a folder alpha is here) Tab still puts there, alone: the \
+                places are added only when it would put nothing. A word that looks like a \
+                path is completed by it alone. bash's set -u and zsh's options (such as \
+                shwordsplit) do not change what the set-up does.
 
                 Names come back quoted for where the cursor is (bare, in single or in \
                 double quotes), so that the command gets them byte for byte: with history \

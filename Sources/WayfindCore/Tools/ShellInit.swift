@@ -204,10 +204,13 @@ enum ShellInit {
         }
 
         # The completion of a learned command: what completed it before the set-up (for cd and
-        # ssh, bash-completion's), after the places learned when the word is the command's place
-        # and does not look like a path.
+        # ssh, bash-completion's), after the places learned when the word is the command's place,
+        # does not look like a path, and that completion would put nothing in it by itself.
+        # (Options set here, such as set +u for a user's set -u, end with the function.)
         __wayfind_complete() {
-            local cmd=$1 spec function option REPLY i __wayfind_dirs=''
+            local -
+            set +u
+            local cmd=$1 spec function='' option REPLY i __wayfind_dirs=''
             local -a learned=() words=() compgen=()
             COMPREPLY=()
             spec=${__wayfind_specs[$cmd]-}
@@ -233,6 +236,15 @@ enum ShellInit {
             # A word that looks like a path: the usual completion alone, as it is.
             __wayfind_scan
             [[ ${__wayfind_words[-1]} == @(/|./|../|\~)* || ${__wayfind_words[-1]} == @(.|..) ]] && return 0
+            # What the usual completion puts in the word by itself (its one candidate, or the
+            # longer beginning its candidates share), Tab still puts there, alone.
+            if ((${#COMPREPLY[@]})); then
+                local typed=${__wayfind_words[-1]:${#__wayfind_lead}} common=${COMPREPLY[0]}
+                for option in "${COMPREPLY[@]:1}"; do
+                    while [[ $option != "$common"* ]]; do common=${common%?}; done
+                done
+                ((${#COMPREPLY[@]} == 1 || ${#common} > ${#typed})) && return 0
+            fi
             local -a theirs=("${COMPREPLY[@]}")
             COMPREPLY=()
             # Names readline would quote itself (-o filenames): quoted here instead, as
@@ -374,11 +386,14 @@ enum ShellInit {
             builtin command routegraph-visit --graph $REPLY --lock-timeout 10 -- $place &>/dev/null &!
         }
 
-        # The completion of a learned command: the places learned, when the word is the
-        # command's place and does not look like a path, then what completed it before the
-        # set-up (_cd, _ssh, else _default).
+        # The completion of a learned command: what completed it before the set-up (_cd, _ssh,
+        # else _default), then the places learned, when the word is the command's place, does
+        # not look like a path, and that completion would put nothing in it by itself (its one
+        # match, or a longer beginning its matches share: Tab still puts that there, alone).
         __wayfind_complete() {
-            local cmd=$words[1] REPLY __wayfind_dirs='' ret=1 word=${(Q)PREFIX}
+            local cmd=$words[1] REPLY __wayfind_dirs='' ret=1 word=${(Q)PREFIX} typed=$PREFIX
+            ${__wayfind_comps[$cmd]:-_default} "$@" && ret=0
+            (( compstate[nmatches] == 1 || (compstate[nmatches] > 1 && $#compstate[unambiguous] > $#typed) )) && return ret
             if [[ $word != (/|./|../|\~)* && $word != (.|..) ]]; then
                 __wayfind_place_index ${=__wayfind_rules[$cmd]} "${(@Q)words[2,CURRENT]}"
                 if (( REPLY == CURRENT - 1 )) && [[ ${__wayfind_rules[$cmd]} != -* ]]; then
@@ -387,7 +402,11 @@ enum ShellInit {
                     __wayfind_complete_places --graph $REPLY && ret=0
                 fi
             fi
-            ${__wayfind_comps[$cmd]:-_default} "$@" && ret=0
+            # Matches that share less than what was typed: list them and keep the word, which
+            # zsh would cut to what they share (to nothing, say); the next Tab starts the menu.
+            if (( compstate[nmatches] > 1 && $#compstate[unambiguous] < $#typed )) && [[ $compstate[insert] == *unambiguous* ]]; then
+                compstate[insert]=''
+            fi
             return ret
         }
 
@@ -415,6 +434,7 @@ enum ShellInit {
                 # At the prompt, not on chpwd: completion functions change directories too.
                 typeset -g __wayfind_cd_last=${__wayfind_cd_last-$PWD}
                 __wayfind_cd_hook() {
+                    emulate -L zsh
                     local REPLY
                     [[ $PWD == $__wayfind_cd_last ]] && return 0
                     __wayfind_cd_last=$PWD
@@ -513,8 +533,9 @@ enum ShellInit {
         end
 
         # Whether the word at the cursor is the place of the learned command, and does not
-        # look like a path.
+        # look like a path (never while __wayfind_usual_offers asks fish's completion).
         function __wayfind_at_place
+            set -q __wayfind_usual; and return 1
             set -l tokens (commandline -opc)
             set -l word (commandline -ct | string unescape)
             string match -q -r -- '^(/|\./|\.\./|~)' "$word"; and return 1
@@ -531,19 +552,33 @@ enum ShellInit {
             set -eg __wayfind_dirs
         end
 
-        # fish keeps only completions that contain what was typed, without folding
-        # accents: first put in the longest beginning the suggestions share.
+        # Whether the usual completion offers anything for the word at the cursor (the places
+        # left out).
+        function __wayfind_usual_offers
+            set -g __wayfind_usual 1
+            set -l offered (complete -C (commandline -cp))
+            set -e __wayfind_usual
+            set -q offered[1]
+        end
+
+        # fish keeps only completions that contain what was typed, without folding accents:
+        # first put in the word the one place that matches, or the beginning that several
+        # share when it is at least as long as the word; but only when the usual completion
+        # offers nothing, so that Tab does what it did before the set-up.
         function __wayfind_tab
-            if __wayfind_at_place
+            if __wayfind_at_place; and not __wayfind_usual_offers
+                set -l word (commandline -ct)
                 set -l places (__wayfind_places)
-                if test (count $places) -ge 1
-                    set -l common $places[1]
-                    for place in $places[2..-1]
-                        while test -n "$common"; and not string match -q -- (string escape --style=wildcard -- $common)'*' $place
-                            set common (string sub -e -1 -- $common)
-                        end
+                set -l common $places[1]
+                for place in $places[2..-1]
+                    while test -n "$common"
+                        set -l head (string sub -l (string length -- "$common") -- "$place")
+                        test "$head" = "$common"; and break
+                        set common (string sub -e -1 -- "$common")
                     end
-                    test -n "$common"; and commandline -rt -- (string escape -- $common)
+                end
+                if set -q places[1]; and test (string length -- "$common") -ge (string length -- "$word")
+                    commandline -rt -- (string escape -- $common)
                 end
             end
             commandline -f complete
