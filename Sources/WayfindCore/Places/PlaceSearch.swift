@@ -213,9 +213,18 @@ package final class PlaceSearch {
     /// The found place for a row the query matches, ranked `key`.
     func found(_ row: PlaceRow, names: RegionNames?, key: RankKey) -> FoundPlace {
         let place = Place(row: row, names: names)
+        let matched = key.ownName ? nil : matchedAlternate(row, names: names)
+        // The name the query spelled (its own, or the alternate it matched), and the
+        // region and the country as the label has them when the query needs them (`roma`
+        // for Iaşi, Romania): the share typed is of all their letters.
+        var spelled = matched ?? place.name
+        if !Array(spelled.utf8).withUnsafeBufferPointer({ matcher.matches($0) }) {
+            if !place.region.isEmpty && place.region != place.name { spelled += " " + place.region }
+            if !place.country.isEmpty { spelled += " " + place.country }
+        }
         return FoundPlace(
-            place: place, rank: key, score: matchScore(tier: key.wholeName ? 0 : 1, queryLetters: queryLetters, name: place.name),
-            matched: key.ownName ? nil : matchedAlternate(row, names: names))
+            place: place, rank: key, score: matchScore(tier: key.wholeName ? 0 : 1, queryLetters: queryLetters, name: spelled),
+            matched: matched)
     }
 
     /// Keeps the best `limit` entries of `best`, sorted.

@@ -200,7 +200,8 @@ package func placeImportance(population: Int, category: String) -> Double {
 }
 
 /// The `score` (0–100) `magickey-find` reports: 100 for a key or a whole-name match;
-/// for a prefix, the share of the name's letters the query typed, at least 50.
+/// for a prefix, the share of the name's letters the query typed, at least 50 (`name`:
+/// what the query spelled, with the region and the country when it needs them).
 package func matchScore(tier: Int, queryLetters: Int, name: String) -> Int {
     if tier == 0 { return 100 }
     let nameLetters = TextFolding.fold(name).filter { $0 != 0x20 }.count

@@ -62,7 +62,9 @@ package enum MagickeyFind {
                 A place that --text found by one of its alternate names says which, in a \
                 "matched" member before "attributes" ("matched":"Roma" for 'roma'). \
                 The score is 100 for a key and for a --text query that spells the whole \
-                name; for a prefix, the share of the name typed (at least 50).
+                name; for a prefix, the share of the name typed (at least 50), of the \
+                name with its region and country when the query needs them to match \
+                ('roma' finds Iaşi, Romania at 50, not as if 'roma' spelled most of Iaşi).
                 """),
             ManSection(
                 "VISITS",

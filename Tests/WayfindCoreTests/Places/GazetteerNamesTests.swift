@@ -86,6 +86,21 @@ import Testing
         #expect(moscows.map(\.place.label) == ["Moscow, Moskva, Russia", "Moscow, Idaho, United States"])
     }
 
+    /// The score is the share of the letters typed of what the query spelled: the name,
+    /// or the name with its region and country when the query needs them to match.
+    @Test func aPlaceFoundByItsCountryScoresTheShareOfItsCountryTyped() throws {
+        func score(_ query: String, _ name: String) throws -> Int {
+            let places = try PlacesTestSupport.suggest(query, limit: 20).places
+            return try #require(places.first { $0.place.name == name }, "\(name) for \(query)").score
+        }
+        // 7 letters of Iaşi, its region and Romania: 50 (the least), no longer 99 as if
+        // Iaşi had been typed; so for Bucharest and Houston (Texas).
+        let scores = try [score("romania", "Iaşi"), score("romania", "Bucharest"), score("texas", "Houston"),
+            // A prefix of the name itself: its share of the name; the whole alternate name Roma.
+            score("bucha", "Bucharest"), score("roma", "Rome")]
+        #expect(scores == [50, 50, 50, 100 * 5 / 9, 100])
+    }
+
     @Test func theLocationBiasBeatsAnAlternateNameInAnotherCountry() throws {
         #expect(try PlacesTestSupport.suggest("roma", near: Self.rome).places.first?.place.label == "Rome, Lazio, Italy")
         // St. Petersburg, Florida is named so; Saint Petersburg has it as an alternate name.
