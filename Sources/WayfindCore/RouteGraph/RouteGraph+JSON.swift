@@ -24,7 +24,8 @@
 /// - No `version` is the seed's format (0); a newer version than `currentVersion` is
 ///   refused even when the rest does not parse ("upgrade", not "syntax error").
 /// - Unknown keys of any type are validated and ignored (`successors`, which earlier
-///   versions wrote, is one). A missing `edges` is none, a missing `weight` 1; edges whose
+///   versions wrote, is one); those of the top-level object are written back, those
+///   inside an edge or a place record are not (man 5 routegraph). A missing `edges` is none, a missing `weight` 1; edges whose
 ///   places fold together are merged (weights added, the later time kept), edges with an
 ///   empty place name dropped; anything else unexpected is an error with its position and
 ///   a path such as `edges[3].weight`.
