@@ -36,5 +36,5 @@ key_ours=$("$OURS/magickey-suggest" paris | head -1 | cut -f2)
 key_base=$("$BASE_BIN/magickey-suggest" paris | head -1 | cut -f2)
 out=$("$WORK/interleave" "$RUNS" "$OURS/magickey-find" "$key_ours" ::: "$BASE_BIN/magickey-find" "$key_base")
 printf '| `magickey-find KEY` (Paris) | %s ms | %s ms | %s |\n' "$(echo "$out" | sed -n 1p | awk '{print $1}')" \
-  "$(echo "$out" | sed -n 2p | awk '{print $1}')" "$(echo "$out" | sed -n 1p | grep -o '[0-9.]*x')"
+  "$(echo "$out" | sed -n 2p | awk '{print $1}')" "$(echo "$out" | sed -n 1p | awk '{for (i = 1; i <= NF; i++) if ($i ~ /x$/) { print $i; exit }}')"
 for t in smartgrep routegraph-visit routegraph-suggest magickey-suggest magickey-find; do pair "\`$t --version\`" "$t" --version; done

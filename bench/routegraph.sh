@@ -14,8 +14,10 @@
 #   BENCH_RUNS       rounds per interleaved run (default 100)
 #   SIZES            the sizes (default "1000 10000 100000")
 #
-# Every ratio is measured in one run of bench/interleave.c, which alternates the commands
-# run by run (this VM's speed drifts more than the margins between hyperfine's blocks).
+# Every ratio is measured in one run of bench/interleave.c, which alternates two commands
+# run by run, each first in every other round (this VM's speed drifts more than the
+# margins between hyperfine's blocks), and is the median of the rounds' ratios, printed
+# with its 95% interval.
 # Visits are timed with INTERLEAVE_SYNC=1 (sync before each command, untimed) and, for
 # reference, without.
 # Targets:
@@ -64,7 +66,7 @@ for n in $SIZES; do
   dir="$WORK/dirs-$n/north/project-7"
   [ -d "$dir" ] || dir=$(head -8 "$WORK/zoxide-$n.txt" | tail -1 | cut -d'|' -f1)
   echo
-  echo "== $n edges / entries, interleaved: median, p25, p10, ratio to the last command"
+  echo "== $n edges / entries, interleaved: median, p25, p10, ratio to the second command (of medians; paired: the rounds' median, 95% interval)"
   # Visits twice: with sync(2) before each command (the target: a visit's fsyncs then
   # wait for its own writes, not for the 1-14 MB zoxide add left to the kernel just
   # before), and without (for reference).
@@ -75,9 +77,16 @@ for n in $SIZES; do
       "$BIN/routegraph-visit" --graph "$WORK/run-graph-$n.json" "$place" ::: zoxide add "$dir" \
       | sed "s|$BIN/||g; s|$WORK/||g" | tee "$WORK/results/visit-$n$suffix.txt"
   done
-  floor=()
-  [ "$n" = "${SIZES%% *}" ] && floor=("$WORK/empty-swift" :::)
-  _ZO_DATA_DIR="$WORK/run-zoxide-$n" "$WORK/interleave" "$RUNS" "${floor[@]}" \
+  # Against the start-up floor at the smallest size, in a run of its own: a program
+  # is slower right after another than after itself, so only two commands, each first
+  # in every other round, share that alike.
+  if [ "$n" = "${SIZES%% *}" ]; then
+    "$WORK/interleave" "$RUNS" "$BIN/routegraph-suggest" --graph "$WORK/run-graph-$n.json" ::: "$WORK/empty-swift" \
+      | sed "s|$BIN/||g; s|$WORK/||g" | tee "$WORK/results/floor-$n.txt"
+  else
+    rm -f "$WORK/results/floor-$n.txt"
+  fi
+  _ZO_DATA_DIR="$WORK/run-zoxide-$n" "$WORK/interleave" "$RUNS" \
     "$BIN/routegraph-suggest" --graph "$WORK/run-graph-$n.json" ::: zoxide query project \
     | sed "s|$BIN/||g; s|$WORK/||g" | tee "$WORK/results/suggest-$n.txt"
 done
@@ -99,23 +108,27 @@ hyperfine --output=pipe --warmup 1 --runs 10 --export-json "$WORK/results/batch-
 
 echo
 python3 - "$WORK/results" "$SIZES" <<'PY'
-import json, sys
+import json, os, re, sys
 results, sizes = sys.argv[1], sys.argv[2].split()
-def medians(path):
-    """The median (ms) of each command of an interleave run, by its first word."""
-    return {line.split()[7]: float(line.split()[0]) for line in open(path)}
-def row(what, ours, peer_name, peer, target):
-    ratio = ours / peer
-    print(f"{what:<28} {ours:8.2f} ms  {peer_name:<20} {peer:8.2f} ms  {ratio:5.2f}x  ≤ {target:.1f}x  {'pass' if ratio <= target else 'FAIL'}")
+def run(path):
+    """The first command of an interleave run against the second: their medians (ms),
+    and the median of the rounds' ratios with its 95% interval."""
+    lines = open(path).read().splitlines()
+    ours, peer = (float(line.split()[0]) for line in lines[:2])
+    ratio, low, high = map(float, re.search(r"paired +([0-9.]+)x \[([0-9.]+) ([0-9.]+)\]", lines[0]).groups())
+    return ours, peer, ratio, low, high
+def row(what, path, peer_name, target):
+    ours, peer, ratio, low, high = run(path)
+    verdict = "pass" if ratio <= target else "FAIL"
+    print(f"{what:<24} {ours:8.2f} ms  {peer_name:<20} {peer:8.2f} ms  {ratio:5.2f}x [{low:.2f} {high:.2f}]  ≤ {target:.1f}x  {verdict}")
 for n in sizes:
-    v, s = medians(f"{results}/visit-{n}.txt"), medians(f"{results}/suggest-{n}.txt")
-    row(f"routegraph-visit {n}", v["routegraph-visit"], "zoxide add", v["zoxide"], {"1000": 1.2, "100000": 1.5}.get(n, 1.0))
-    u = medians(f"{results}/visit-{n}-unsettled.txt")
-    print(f"  (no sync between: {u['routegraph-visit']:.2f} ms against {u['zoxide']:.2f} ms, {u['routegraph-visit'] / u['zoxide']:.2f}x)")
-    if "empty-swift" in s:
-        row(f"routegraph-suggest {n}", s["routegraph-suggest"], "empty Swift program", s["empty-swift"], 2.0)
+    row(f"routegraph-visit {n}", f"{results}/visit-{n}.txt", "zoxide add", {"1000": 1.2, "100000": 1.5}.get(n, 1.0))
+    ours, peer, ratio, low, high = run(f"{results}/visit-{n}-unsettled.txt")
+    print(f"  (no sync between: {ours:.2f} ms against {peer:.2f} ms, {ratio:.2f}x [{low:.2f} {high:.2f}])")
+    if os.path.exists(f"{results}/floor-{n}.txt"):
+        row(f"routegraph-suggest {n}", f"{results}/floor-{n}.txt", "empty Swift program", 2.0)
     if n != "1000":
-        row(f"routegraph-suggest {n}", s["routegraph-suggest"], "zoxide query", s["zoxide"], 1.0)
+        row(f"routegraph-suggest {n}", f"{results}/suggest-{n}.txt", "zoxide query", 1.0)
 b = next(r["median"] for r in json.load(open(f"{results}/batch-10000.json"))["results"]) * 1000
 print(f"10,000 visits on stdin (10k-edge graph): median {b:.1f} ms (≤ 1000 ms: {'pass' if b <= 1000 else 'FAIL'})")
 PY
