@@ -556,7 +556,7 @@ enum ShellInit {
         # left out).
         function __wayfind_usual_offers
             set -g __wayfind_usual 1
-            set -l offered (complete -C (commandline -cp))
+            set -l offered (complete -C (commandline -cp | string collect))
             set -e __wayfind_usual
             set -q offered[1]
         end
