@@ -532,8 +532,9 @@ enum ShellInit {
             disown $last_pid 2>/dev/null
         end
 
-        # Whether the word at the cursor is the place of the learned command, and does not
-        # look like a path (never while __wayfind_usual_offers asks fish's completion).
+        # Whether the word at the cursor is the place of the learned command, does not look
+        # like a path, and the usual completion would put nothing in it by itself (so that
+        # Tab does what it did before the set-up); never while __wayfind_usual_inserts asks.
         function __wayfind_at_place
             set -q __wayfind_usual; and return 1
             set -l tokens (commandline -opc)
@@ -542,7 +543,8 @@ enum ShellInit {
             contains -- "$word" . ..; and return 1
             set -l rule (__wayfind_rule $tokens[1]); or return 1
             test $rule[1] -ge 0; or return 1
-            test (__wayfind_place_index $rule $tokens[2..-1] "$word") -eq (count $tokens)
+            test (__wayfind_place_index $rule $tokens[2..-1] "$word") -eq (count $tokens); or return 1
+            not __wayfind_usual_inserts
         end
 
         function __wayfind_places
@@ -552,21 +554,31 @@ enum ShellInit {
             set -eg __wayfind_dirs
         end
 
-        # Whether the usual completion offers anything for the word at the cursor (the places
-        # left out).
-        function __wayfind_usual_offers
+        # Whether the usual completion would put something in the word at the cursor by
+        # itself (the places left out): its one candidate, or a longer beginning its
+        # candidates share.
+        function __wayfind_usual_inserts
             set -g __wayfind_usual 1
-            set -l offered (complete -C (commandline -cp | string collect))
+            set -l offered (complete -C (commandline -cp | string collect) | string replace -r -- '\t.*' '')
             set -e __wayfind_usual
-            set -q offered[1]
+            set -q offered[1]; or return 1
+            set -q offered[2]; or return 0
+            set -l common $offered[1]
+            for candidate in $offered[2..-1]
+                while test -n "$common"
+                    set -l head (string sub -l (string length -- "$common") -- "$candidate")
+                    test "$head" = "$common"; and break
+                    set common (string sub -e -1 -- "$common")
+                end
+            end
+            test (string length -- "$common") -gt (string length -- (commandline -ct | string collect))
         end
 
         # fish keeps only completions that contain what was typed, without folding accents:
         # first put in the word the one place that matches, or the beginning that several
-        # share when it is at least as long as the word; but only when the usual completion
-        # offers nothing, so that Tab does what it did before the set-up.
+        # share when it is at least as long as the word.
         function __wayfind_tab
-            if __wayfind_at_place; and not __wayfind_usual_offers
+            if __wayfind_at_place
                 set -l word (commandline -ct)
                 set -l places (__wayfind_places)
                 set -l common $places[1]
