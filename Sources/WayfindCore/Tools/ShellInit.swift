@@ -563,15 +563,21 @@ enum ShellInit {
             set -e __wayfind_usual
             set -q offered[1]; or return 1
             set -q offered[2]; or return 0
-            set -l common $offered[1]
-            for candidate in $offered[2..-1]
+            set -l common (__wayfind_common $offered)
+            test (string length -- "$common") -gt (string length -- (commandline -ct | string collect))
+        end
+
+        # The longest beginning all the arguments share.
+        function __wayfind_common
+            set -l common $argv[1]
+            for item in $argv[2..-1]
                 while test -n "$common"
-                    set -l head (string sub -l (string length -- "$common") -- "$candidate")
+                    set -l head (string sub -l (string length -- "$common") -- "$item")
                     test "$head" = "$common"; and break
                     set common (string sub -e -1 -- "$common")
                 end
             end
-            test (string length -- "$common") -gt (string length -- (commandline -ct | string collect))
+            printf '%s' "$common"
         end
 
         # fish keeps only completions that contain what was typed, without folding accents:
@@ -581,14 +587,7 @@ enum ShellInit {
             if __wayfind_at_place
                 set -l word (commandline -ct)
                 set -l places (__wayfind_places)
-                set -l common $places[1]
-                for place in $places[2..-1]
-                    while test -n "$common"
-                        set -l head (string sub -l (string length -- "$common") -- "$place")
-                        test "$head" = "$common"; and break
-                        set common (string sub -e -1 -- "$common")
-                    end
-                end
+                set -l common (__wayfind_common $places)
                 if set -q places[1]; and test (string length -- "$common") -ge (string length -- "$word")
                     commandline -rt -- (string escape -- $common)
                 end
