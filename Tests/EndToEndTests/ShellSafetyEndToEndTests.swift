@@ -114,6 +114,34 @@ struct ShellSafetyEndToEndTests {
         #expect(try await home.places(home.cdGraph, expecting: visited) == visited, "\(shell)")
     }
 
+    /// The user's options change nothing of that: readline's completion-ignore-case in
+    /// bash; zsh's nounset and ksharrays (which broke the set-up itself) and a
+    /// case-insensitive matcher-list (whose second pass the places stopped); in fish, a
+    /// word typed with escapes, and an empty word (Tab once put '' there).
+    @Test(arguments: shells)
+    func theUsersShellOptionsChangeNothingOfIt(shell: String) async throws {
+        let home = try Home()
+        for folder in ["ci1/Alpha", "ci2/Alpha", "ci2/alpine", "esc/a b c d1", "esc/a b c d2", "empty", "far/alpha2", "far/a b c x"] {
+            try FileManager.default.createDirectory(at: home.home.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        let path = { (folder: String) in home.home.appendingPathComponent(folder).path }
+        _ = try await Binaries.run("routegraph-visit", ["--graph", home.cdGraph, path("far/alpha2"), path("far/a b c x")])
+        _ = try await Binaries.run("routegraph-visit", ["--graph", home.tripGraph, "North Gate", "South Gate"])
+        let options =
+            shell == "bash" ? "bind 'set completion-ignore-case on'"
+            : shell == "zsh" ? "zstyle ':completion:*' matcher-list '' 'm:{a-zA-Z}={A-Za-z}'\nsetopt nounset ksharrays" : "true"
+        let learn = ShellSetupEndToEndTests.setupLine(shell, ["cd", "trip"])
+        let cases = [("ci1", #"cd al\t"#), ("ci2", #"cd al\t"#), ("esc", #"cd a\ b\ c\t"#), ("empty", #"trip \t"#)]
+        for (folder, keys) in cases {
+            let plain = try await home.completed(shell, setup: "\(options)\ncd \(folder)", cases: [keys], locale: "C.UTF-8")
+            let learned = try await home.completed(shell, setup: "\(options)\n\(learn)\ncd \(folder)", cases: [keys], locale: "C.UTF-8")
+            #expect(plain.count == 1 && learned == plain, "\(shell) in \(folder), \(keys): \(learned) against \(plain)")
+        }
+        // And the places still complete, where the usual completion has nothing.
+        let learned = try await home.completed(shell, setup: "\(options)\n\(learn)\ncd ci1", cases: [#"cd alpha2\t"#], locale: "C.UTF-8")
+        #expect(learned == ["RESULT: <cd><\(path("far/alpha2"))\(shell == "fish" ? "/" : "")>"], "\(shell): \(learned)")
+    }
+
     /// Points 1 and 2: the usual completion of cd and ssh still runs; learned places are
     /// added to it; a path goes to the usual completion alone; a learned directory that
     /// was deleted is neither offered nor kept.

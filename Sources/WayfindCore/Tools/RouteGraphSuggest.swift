@@ -87,9 +87,10 @@ package enum RouteGraphSuggest {
                 argument that does not start with '-'. Then, when the word at the cursor is \
                 CMD's place and does not look like a path (., .., or starting with /, ./, \
                 ../ or ~), Tab adds the learned places to what CMD's completion offers (in \
-                bash before them): what usually comes next, then the others by frecency, the last place included, narrowed by the word typed \
-                as QUERY is ('trip sao' Tab gives São Paulo). Places that share less than \
-                what was typed leave the word as typed.
+                bash before them): what usually comes next, then the others by frecency, \
+                the last place included, narrowed by the word typed as QUERY is ('trip sao' \
+                Tab gives São Paulo). In zsh and fish, places that share less than what was \
+                typed leave the word as typed (readline, in bash, puts in what they share).
 
                 What is left alone. The completion CMD had still runs and its candidates \
                 are still offered: bash-completion's _ssh and _cd in bash (or the files \
@@ -98,8 +99,9 @@ package enum RouteGraphSuggest {
                 candidate, or a longer beginning its candidates share: cd al Tab gives \
                 alpha/ when a folder alpha is here) Tab still puts there, alone: the \
                 places are added only when it would put nothing. A word that looks like a \
-                path is completed by it alone. bash's set -u and zsh's options (such as \
-                shwordsplit) do not change what the set-up does.
+                path is completed by it alone. bash's set -u and completion-ignore-case, \
+                and zsh's shwordsplit, ksharrays, nounset and matcher-list, do not change \
+                what the set-up does.
 
                 Names come back quoted for where the cursor is (bare, in single or in \
                 double quotes), so that the command gets them byte for byte: with history \
@@ -130,8 +132,10 @@ package enum RouteGraphSuggest {
                     fzf --disabled --bind 'change:reload:routegraph-suggest --include-from -n0 --graph ~/.local/state/wayfind/learn/cd.json -- {q} || true'
 
                 In fish, which keeps only the completions that contain what was typed and \
-                does not ignore accents, Tab first replaces the typed word with the longest \
-                beginning the suggestions share ('sao' becomes 'São '), then completes.
+                does not ignore accents, Tab first replaces the typed word with the one \
+                place that matches, or the beginning several share when it is at least as \
+                long as the word ('sao' becomes 'São Paulo'), then completes; only when \
+                fish's own completion offers nothing for the word.
 
                 To turn it off, delete the line and start a new shell:
 

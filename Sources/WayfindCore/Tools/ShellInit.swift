@@ -238,10 +238,16 @@ enum ShellInit {
             [[ ${__wayfind_words[-1]} == @(/|./|../|\~)* || ${__wayfind_words[-1]} == @(.|..) ]] && return 0
             # What the usual completion puts in the word by itself (its one candidate, or the
             # longer beginning its candidates share), Tab still puts there, alone.
+            # (In any case with readline's completion-ignore-case.)
             if ((${#COMPREPLY[@]})); then
-                local typed=${__wayfind_words[-1]:${#__wayfind_lead}} common=${COMPREPLY[0]}
+                local typed=${__wayfind_words[-1]:${#__wayfind_lead}} common=${COMPREPLY[0]} fold=''
+                [[ $(builtin bind -v 2>/dev/null) == *'completion-ignore-case on'* ]] && fold=1
                 for option in "${COMPREPLY[@]:1}"; do
-                    while [[ $option != "$common"* ]]; do common=${common%?}; done
+                    if [[ -n $fold ]]; then
+                        while [[ ${option,,} != "${common,,}"* ]]; do common=${common%?}; done
+                    else
+                        while [[ $option != "$common"* ]]; do common=${common%?}; done
+                    fi
                 done
                 ((${#COMPREPLY[@]} == 1 || ${#common} > ${#typed})) && return 0
             fi
@@ -334,6 +340,7 @@ enum ShellInit {
         typeset -gA __wayfind_rules __wayfind_comps
 
         __wayfind_graph() {
+            emulate -L zsh
             local state=${XDG_STATE_HOME-}
             [[ $state == /* ]] || state=$HOME/.local/state
             REPLY=$state/wayfind/learn/$1.json
@@ -394,6 +401,9 @@ enum ShellInit {
             local cmd=$words[1] REPLY __wayfind_dirs='' ret=1 word=${(Q)PREFIX} typed=$PREFIX
             ${__wayfind_comps[$cmd]:-_default} "$@" && ret=0
             (( compstate[nmatches] == 1 || (compstate[nmatches] > 1 && $#compstate[unambiguous] > $#typed) )) && return ret
+            # Nothing yet, and a matcher-list has another pass to try (case-insensitive,
+            # say): that pass first (_main_complete's own variables count the passes).
+            (( compstate[nmatches] == 0 && ${_matcher_num:-1} < ${#_matchers} )) && return ret
             if [[ $word != (/|./|../|\~)* && $word != (.|..) ]]; then
                 __wayfind_place_index ${=__wayfind_rules[$cmd]} "${(@Q)words[2,CURRENT]}"
                 if (( REPLY == CURRENT - 1 )) && [[ ${__wayfind_rules[$cmd]} != -* ]]; then
@@ -403,9 +413,11 @@ enum ShellInit {
                 fi
             fi
             # Matches that share less than what was typed: list them and keep the word, which
-            # zsh would cut to what they share (to nothing, say); the next Tab starts the menu.
+            # zsh would cut to what they share (to nothing, say); the next Tab starts the menu
+            # (with autolist; without it, each Tab lists them).
             if (( compstate[nmatches] > 1 && $#compstate[unambiguous] < $#typed )) && [[ $compstate[insert] == *unambiguous* ]]; then
                 compstate[insert]=''
+                [[ -o autolist ]] || compstate[list]='list'
             fi
             return ret
         }
@@ -413,15 +425,17 @@ enum ShellInit {
         # Makes CMD's completion __wayfind_complete, keeping the one it had to run inside it;
         # once, however often the set-up is read.
         __wayfind_adopt() {
-            [[ -n ${__wayfind_rules[$1]} ]] || __wayfind_comps[$1]=${_comps[$1]-}
+            emulate -L zsh
+            [[ -n ${__wayfind_rules[$1]-} ]] || __wayfind_comps[$1]=${_comps[$1]-}
             __wayfind_rules[$1]=$2
-            (( $+functions[compdef] )) && compdef __wayfind_complete $1
+            (( ${+functions[compdef]} )) && compdef __wayfind_complete $1
             return 0
         }
 
         # Keeps a function CMD of the user's as __wayfind_original_CMD, for the wrapper to call.
         __wayfind_keep() {
-            (( $+functions[$1] )) || return 0
+            emulate -L zsh
+            (( ${+functions[$1]} )) || return 0
             [[ $functions[$1] == *__wayfind_record* ]] && return 0
             functions[__wayfind_original_$1]=$functions[$1]
         }
@@ -450,7 +464,7 @@ enum ShellInit {
         return #"""
             __wayfind_keep \#(name)
             function \#(name) {
-                if (( $+functions[__wayfind_original_\#(name)] )); then __wayfind_original_\#(name) "$@"; else builtin command \#(name) "$@"; fi
+                if (( ${+functions[__wayfind_original_\#(name)]} )); then __wayfind_original_\#(name) "$@"; else builtin command \#(name) "$@"; fi
                 local ret=$?
                 (( ret )) || __wayfind_record \#(name) "$@"
                 return ret
@@ -556,15 +570,30 @@ enum ShellInit {
 
         # Whether the usual completion would put something in the word at the cursor by
         # itself (the places left out): its one candidate, or a longer beginning its
-        # candidates share.
+        # candidates share; of those, as fish does, only the best kind that it has: those
+        # that start with the word, else those that start with it in another case, else
+        # the rest. __wayfind_offered: how many it offers.
         function __wayfind_usual_inserts
             set -g __wayfind_usual 1
             set -l offered (complete -C (commandline -cp | string collect) | string replace -r -- '\t.*' '')
             set -e __wayfind_usual
+            set -g __wayfind_offered (count $offered)
+            set -l word (commandline -ct | string unescape)
+            set -l length (string length -- "$word")
+            set -l exact
+            set -l folded
+            for candidate in $offered
+                set -l head (string sub -l $length -- "$candidate")
+                if test "$head" = "$word"
+                    set -a exact $candidate
+                else if test (string lower -- "$head") = (string lower -- "$word")
+                    set -a folded $candidate
+                end
+            end
+            set -q exact[1]; and set offered $exact; or begin; set -q folded[1]; and set offered $folded; end
             set -q offered[1]; or return 1
             set -q offered[2]; or return 0
-            set -l common (__wayfind_common $offered)
-            test (string length -- "$common") -gt (string length -- (commandline -ct | string collect))
+            test (string length -- (__wayfind_common $offered)) -gt $length
         end
 
         # The longest beginning all the arguments share.
@@ -581,14 +610,16 @@ enum ShellInit {
         end
 
         # fish keeps only completions that contain what was typed, without folding accents:
-        # first put in the word the one place that matches, or the beginning that several
-        # share when it is at least as long as the word.
+        # when the usual completion offers nothing, first put in the word the one place
+        # that matches, or the beginning that several share when it is at least as long as
+        # the word (so 'sao' becomes 'São Paulo').
         function __wayfind_tab
-            if __wayfind_at_place
-                set -l word (commandline -ct)
+            set -e __wayfind_usual
+            if __wayfind_at_place; and test "$__wayfind_offered" = 0
+                set -l word (commandline -ct | string unescape)
                 set -l places (__wayfind_places)
                 set -l common (__wayfind_common $places)
-                if set -q places[1]; and test (string length -- "$common") -ge (string length -- "$word")
+                if test -n "$common"; and test (string length -- "$common") -ge (string length -- "$word")
                     commandline -rt -- (string escape -- $common)
                 end
             end
