@@ -136,7 +136,8 @@ import WayfindTestSupport
         /// runs `setup` (its lines at prompts of their own), then for each of `cases` types
         /// the keys (ending with a Tab), then Ctrl-A and a `printf` that shows each word of
         /// the completed line as `<word>`, and Enter; each case waits for the one before.
-        /// Returns the lines those `printf`s printed, as `RESULT: <word><word>`.
+        /// Returns the lines those `printf`s printed, as `RESULT: <word><word>`, then any
+        /// line of the screen with an error of the set-up's, as `SHELL ERROR: …`.
         func completed(_ shell: String, setup: String, cases: [String], locale: String) async throws -> [String] {
             let (command, shellPrompt) = Self.interactive(shell)
             let prompt = shellPrompt + "\n"
@@ -163,6 +164,12 @@ import WayfindTestSupport
                 zpty -d sh
                 output=${output//$'\r'/$'\n'}
                 print -rl -- ${(M)${(f)output}:#RESULT: <*}
+                # An error of the set-up's functions (their names are in zsh's and fish's
+                # messages), or bash's set -u, shown on the screen though the line came out right.
+                for line in ${(f)output}; do
+                  [[ $line == *(__wayfind_|unbound variable)* ]] && print -r -- "SHELL ERROR: $line"
+                done
+                true
                 """#
             var environment = self.environment
             environment["LANG"] = locale

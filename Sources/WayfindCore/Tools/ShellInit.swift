@@ -250,6 +250,8 @@ enum ShellInit {
                     fi
                 done
                 ((${#COMPREPLY[@]} == 1 || ${#common} > ${#typed})) && return 0
+                # (A shared beginning in another case: readline puts it in.)
+                [[ -n $fold && ${#common} -eq ${#typed} && $common != "$typed" ]] && return 0
             fi
             local -a theirs=("${COMPREPLY[@]}")
             COMPREPLY=()
@@ -437,7 +439,9 @@ enum ShellInit {
             emulate -L zsh
             (( ${+functions[$1]} )) || return 0
             [[ $functions[$1] == *__wayfind_record* ]] && return 0
-            functions[__wayfind_original_$1]=$functions[$1]
+            # functions -c (zsh 5.8) copies an autoloaded function and one written with
+            # rcquotes too, which the copy of its text does not.
+            builtin functions -c $1 __wayfind_original_$1 2>/dev/null || functions[__wayfind_original_$1]=$functions[$1]
         }
         """#
 
@@ -593,7 +597,8 @@ enum ShellInit {
             set -q exact[1]; and set offered $exact; or begin; set -q folded[1]; and set offered $folded; end
             set -q offered[1]; or return 1
             set -q offered[2]; or return 0
-            test (string length -- (__wayfind_common $offered)) -gt $length
+            set -l common (__wayfind_common $offered)
+            test (string length -- "$common") -gt $length
         end
 
         # The longest beginning all the arguments share.
