@@ -89,10 +89,8 @@ struct ShellSafetyEndToEndTests {
     @Test(arguments: shells)
     func whatTabPutInTheWordBeforeItStillPuts(shell: String) async throws {
         let home = try Home()
-        for folder in ["work/alpha", "work/alpine", "work/beta", "far/alpha2", "far/with space"] {
-            try FileManager.default.createDirectory(at: home.home.appendingPathComponent(folder), withIntermediateDirectories: true)
-        }
-        let path = { (folder: String) in home.home.appendingPathComponent(folder).path }
+        try home.makeFolders(["work/alpha", "work/alpine", "work/beta", "far/alpha2", "far/with space"])
+        let path = home.path
         _ = try await Binaries.run("routegraph-visit", ["--graph", home.cdGraph, path("work/alpha"), path("far/alpha2"), path("work/beta")])
         _ = try await Binaries.run("routegraph-visit", ["--graph", home.tripGraph, "North Gate", "South Gate"])
         let cases = [#"cd alph\t"#, #"cd be\t"#, #"cd al\t"#, #"cd alpha2\t"#, #"trip gate\t"#, #"cd \t"#]
@@ -124,10 +122,8 @@ struct ShellSafetyEndToEndTests {
     @Test(arguments: shells)
     func theUsersShellOptionsChangeNothingOfIt(shell: String) async throws {
         let home = try Home()
-        for folder in ["ci1/Alpha", "ci2/Alpha", "ci2/alpine", "esc/a b c d1", "esc/a b c d2", "empty", "far/alpha2", "far/a b c x"] {
-            try FileManager.default.createDirectory(at: home.home.appendingPathComponent(folder), withIntermediateDirectories: true)
-        }
-        let path = { (folder: String) in home.home.appendingPathComponent(folder).path }
+        try home.makeFolders(["ci1/Alpha", "ci2/Alpha", "ci2/alpine", "esc/a b c d1", "esc/a b c d2", "empty", "far/alpha2", "far/a b c x"])
+        let path = home.path
         _ = try await Binaries.run("routegraph-visit", ["--graph", home.cdGraph, path("far/alpha2"), path("far/a b c x")])
         _ = try await Binaries.run("routegraph-visit", ["--graph", home.tripGraph, "North Gate", "South Gate"])
         let options =

@@ -27,6 +27,16 @@ import WayfindTestSupport
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: trip.path)
         }
 
+        /// Makes these folders (paths relative to the home folder), with their parents.
+        func makeFolders(_ folders: [String]) throws {
+            for folder in folders {
+                try FileManager.default.createDirectory(at: home.appendingPathComponent(folder), withIntermediateDirectories: true)
+            }
+        }
+
+        /// The absolute path of `folder`, relative to the home folder.
+        func path(_ folder: String) -> String { home.appendingPathComponent(folder).path }
+
         /// The arguments of each run of `trip`, in order.
         func tripRuns() -> [[String]] {
             guard let data = FileManager.default.contents(atPath: home.appendingPathComponent("trip.log").path) else { return [] }

@@ -218,7 +218,7 @@ package final class PlaceSearch {
         // region and the country as the label has them when the query needs them (`roma`
         // for Iaşi, Romania): the share typed is of all their letters.
         var spelled = matched ?? place.name
-        if !Array(spelled.utf8).withUnsafeBufferPointer({ matcher.matches($0) }) {
+        if !matcher.matches(spelled) {
             if !place.region.isEmpty && place.region != place.name { spelled += " " + place.region }
             if !place.country.isEmpty { spelled += " " + place.country }
         }

@@ -14,9 +14,10 @@
 ///   another name, or `command CMD`); defined as `function CMD`, so that an alias CMD
 ///   cannot reach its definition;
 /// - adds to CMD's completion: the completion CMD had (bash-completion's `_ssh`, zsh's
-///   `_cd`, fish's files) still runs, and when the word is CMD's place and does not
-///   look like a path, the learned places come first, narrowed by the word typed with
-///   smartgrep's rules (`trip sao<Tab>` → São Paulo), the last place included.
+///   `_cd`, fish's files) runs first, and what it would put in the word by itself Tab
+///   still puts there, alone; when it would put nothing, the word is CMD's place and
+///   does not look like a path, the learned places are added, narrowed by the word typed
+///   with smartgrep's rules (`trip sao<Tab>` → São Paulo), the last place included.
 ///
 /// `--learn cd` is the zoxide case: no wrapper; a prompt hook records the directory when
 /// the prompt comes back in another one (so not the one a shell starts in, nor those a
@@ -211,7 +212,7 @@ enum ShellInit {
             local -
             set +u
             local cmd=$1 spec function='' option REPLY i __wayfind_dirs=''
-            local -a learned=() words=() compgen=()
+            local -a words=() compgen=()
             COMPREPLY=()
             spec=${__wayfind_specs[$cmd]-}
             builtin eval "words=($spec)"
