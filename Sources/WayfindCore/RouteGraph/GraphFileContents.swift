@@ -217,10 +217,22 @@ struct GraphFileContents {
     static func read(_ bytes: UnsafeRawBufferPointer, keepingHours: Bool = false, edges selection: EdgeSelection = .every)
         throws(JSONError) -> GraphFileContents
     {
+        let contents = try read(bytes, keepingHours: keepingHours, edges: selection, inParallel: true)
+        // A file whose edges were not all in the writer's layout, read again in order
+        // (see `readEdgesAndRestInParallel`).
+        if contents.mustReadInOrder { return try read(bytes, keepingHours: keepingHours, edges: selection, inParallel: false) }
+        return contents
+    }
+
+    /// `read(_:keepingHours:edges:)` on this thread alone, without `inParallel` (for
+    /// tests, which compare the two).
+    static func read(
+        _ bytes: UnsafeRawBufferPointer, keepingHours: Bool, edges selection: EdgeSelection, inParallel: Bool
+    ) throws(JSONError) -> GraphFileContents {
         var contents = GraphFileContents()
         contents.keepsHours = keepingHours
         let tail = bytes.count >= parallelReadMinimum || selection == .leavingLastPlace ? LayoutTail(bytes) : LayoutTail()
-        contents.parallelEdgesEnd = tail.edgesEnd
+        contents.parallelEdgesEnd = inParallel ? tail.edgesEnd : nil
         switch selection {
         case .every: break
         case .leaving(let key): contents.keptOrigin = key
@@ -236,6 +248,14 @@ struct GraphFileContents {
             throw JSONError(message: "the file is larger than 2 GiB", offset: 0, line: 1, column: 1)
         }
         try within("the top level", &reader) { (reader) throws(JSONError) in try reader.beginObject() }
+        try contents.readMembers(&reader)
+        if !contents.mustReadInOrder { try reader.finish() }
+        return contents
+    }
+
+    /// Reads the members of the top-level object from the reader's position to its end.
+    private mutating func readMembers(_ reader: inout JSONReader) throws(JSONError) {
+        let bytes = reader.bytes
         while true {
             let keyStart = Int32(reader.offset)
             guard let key = try reader.nextKeyBytes(Key.init) else { break }
@@ -243,30 +263,37 @@ struct GraphFileContents {
             let valueStart = Int32(reader.offset)
             switch key {
             case .edges, .places:
-                try contents.readList(&reader, edges: key == .edges)
+                if key == .edges, let end = parallelEdgesEnd {
+                    // (One list at most is read so.)
+                    parallelEdgesEnd = nil
+                    if try readEdgesAndRestInParallel(&reader, key: Self.keyQuote(bytes, keyStart), value: valueStart, to: end) { return }
+                }
+                try readList(&reader, edges: key == .edges)
             case .lastVisitedLocation:
-                contents.lastName = try within("lastVisitedLocation", &reader) { (reader) throws(JSONError) in
-                    try reader.readNullIfPresent() ? nil : try contents.readName(&reader)
+                lastName = try Self.within("lastVisitedLocation", &reader) { (reader) throws(JSONError) in
+                    try reader.readNullIfPresent() ? nil : try readName(&reader)
                 }
             case .lastVisitedAt:
-                let time = try within("lastVisitedAt", &reader) { (reader) throws(JSONError) in
+                let time = try Self.within("lastVisitedAt", &reader) { (reader) throws(JSONError) in
                     try reader.readNullIfPresent() ? nil : try reader.readInt64()
                 }
                 // Int64.min means "no time" here as in every edge and record (`timeValue`).
-                contents.lastVisitedAt = time == .min ? nil : time
+                lastVisitedAt = time == .min ? nil : time
             case .version:
                 let start = reader.offset
-                contents.version = try within("version", &reader) { (reader) throws(JSONError) in try reader.readInt64() }
-                if contents.version < 0 { throw reader.error("version: must not be negative", at: start) }
+                version = try Self.within("version", &reader) { (reader) throws(JSONError) in try reader.readInt64() }
+                if version < 0 { throw reader.error("version: must not be negative", at: start) }
             case .other, .successors:
                 try reader.skipValue()
             }
-            // Only whitespace and a comma come before the key's opening quote.
-            let quote = Int32(bytes[Int(keyStart)...].firstIndex(of: UInt8(ascii: "\"")) ?? Int(keyStart))
-            contents.members.append(Member(key: key, start: quote, value: valueStart..<Int32(reader.offset)))
+            members.append(Member(key: key, start: Self.keyQuote(bytes, keyStart), value: valueStart..<Int32(reader.offset)))
         }
-        try reader.finish()
-        return contents
+    }
+
+    /// Where the opening quote of a member's key is: only whitespace and a comma come
+    /// before it from `keyStart`, where the reader was before the key.
+    private static func keyQuote(_ bytes: UnsafeRawBufferPointer, _ keyStart: Int32) -> Int32 {
+        Int32(bytes[Int(keyStart)...].firstIndex(of: UInt8(ascii: "\"")) ?? Int(keyStart))
     }
 
     /// Reads the array of `edges` or of `places`: each element in the writer's layout by
@@ -281,9 +308,6 @@ struct GraphFileContents {
         }
         while try reader.nextElement() {
             let start = reader.offset
-            if isEdges, position == 0, let end = parallelEdgesEnd, readWrittenEdgesInParallel(&reader, to: end) {
-                continue
-            }
             if readWritten(&reader) {
                 var end = reader.offset
                 position += 1
@@ -300,17 +324,18 @@ struct GraphFileContents {
         }
     }
 
-    /// Files at least this large may have their edges read in two halves at once
-    /// (`readWrittenEdgesInParallel`): a thread costs some 50 µs, reading half the edges
+    /// Files at least this large may have their edges read in two parts at once
+    /// (`readEdgesAndRestInParallel`): a thread costs some 50 µs, reading half the edges
     /// of a 256 KiB file about 0.3 ms.
     static let parallelReadMinimum = 256 * 1024
 
     /// Where a parallel read of the edges from `start` (the list's first) to `end`
     /// splits them: the offset of the separator (`,\n    `) after the last edge of the
     /// first part, at the first line after its middle; nil for a list too short to
-    /// split. The first part goes to this thread, which goes on to the records: they
-    /// follow the edges in the writer's layout and cost about as much a byte, so it
-    /// takes fewer edges, and both threads finish together.
+    /// split. The first part goes to this thread, which goes on to the rest of the file
+    /// (the header and the records, which follow the edges in the writer's layout and
+    /// cost about as much a byte), so it takes fewer edges, and both threads finish
+    /// together.
     static func parallelSplit(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int? {
         let records = bytes.count - end
         let middle = start + max(end - start - records, (end - start) / 4) / 2
@@ -321,51 +346,83 @@ struct GraphFileContents {
         return newline - base - 1
     }
 
-    /// Reads the edges from the reader's position, at the list's first, to `end` (the
-    /// list's end, `LayoutTail.edgesEnd`) in two parts at once (`parallelSplit`), the
-    /// second on another thread (`Platform.concurrently`): true, with the reader at
-    /// `end`, when both parts are in the writer's layout throughout and meet; false, with
-    /// nothing kept and the reader where it was, otherwise (the list is then read as any
-    /// other). Each part keeps and counts its edges as `readWrittenEdge` does; the second
-    /// part's follow the first's, as they do in the file.
-    private mutating func readWrittenEdgesInParallel(_ reader: inout JSONReader, to end: Int) -> Bool {
+    /// Whether the edges read in parallel were not all in the writer's layout after the
+    /// rest of the file had been read: the file is then read again, in order.
+    private var mustReadInOrder = false
+
+    /// Reads the `edges` list whose value starts at the reader's position (`value`; its
+    /// key's quote at `key`) and ends at `end` (`LayoutTail.edgesEnd`) in two parts at
+    /// once (`parallelSplit`): the second on another thread (`Platform.concurrently`),
+    /// while this one reads the first part and then the rest of the top-level object.
+    /// Each part keeps and counts its edges as `readWrittenEdge` does; the second part's
+    /// follow the first's, as they do in the file. True when it has read to the object's
+    /// end (or, should the second part not be in the writer's layout, set
+    /// `mustReadInOrder`); false, with no edge kept and the reader where it was, when
+    /// the list cannot be split or its first part is not in the writer's layout (the list
+    /// is then read as any other).
+    private mutating func readEdgesAndRestInParallel(_ reader: inout JSONReader, key: Int32, value: Int32, to end: Int)
+        throws(JSONError) -> Bool
+    {
         let bytes = reader.bytes
-        let start = reader.offset
+        var list = reader
+        try Self.within("edges", &list) { (reader) throws(JSONError) in try reader.beginArray() }
+        guard try list.nextElement() else { return false }
+        let start = list.offset
         guard let firstEnd = Self.parallelSplit(bytes, from: start, to: end) else { return false }
         let secondStart = firstEnd + GraphFileFormat.elementSeparator.utf8CodeUnitCount
-        // The separator between the halves, which neither reads.
+        // The separator between the parts, which neither reads.
         guard firstEnd > start, secondStart < end else { return false }
-        var between = reader
+        var between = list
         between.rewind(to: firstEnd)
         guard between.skipLiteral(GraphFileFormat.elementSeparator) else { return false }
 
-        final class Half: @unchecked Sendable {
+        final class Part: @unchecked Sendable {
             var contents = GraphFileContents()
             var isWhole = false
         }
-        let second = Half()
+        let second = Part()
         second.contents.keptOrigin = keptOrigin
         second.contents.edges.reserveCapacity((end - secondStart) / 50)
         let (edgesBefore, countBefore, lastBefore) = (edges.count, edgeCount, lastEdgeStart)
         var firstIsWhole = false
+        var firstCount = 0
+        var rest: Result<JSONReader, JSONError> = .success(list)
         Platform.concurrently({
             var reader = JSONReader(bytes)
             reader.rewind(to: secondStart)
             second.isWhole = second.contents.readWrittenEdges(&reader, to: end)
         }, while: {
-            firstIsWhole = readWrittenEdges(&reader, to: firstEnd)
+            firstIsWhole = readWrittenEdges(&list, to: firstEnd)
+            guard firstIsWhole else { return }
+            firstCount = edges.count
+            // The list's end (the tail found it there), then the other members.
+            rest = Result { () throws(JSONError) -> JSONReader in
+                var reader = list
+                reader.rewind(to: end)
+                guard try !reader.nextElement() else {
+                    mustReadInOrder = true
+                    return reader
+                }
+                members.append(Member(key: .edges, start: key, value: value..<Int32(reader.offset)))
+                try readMembers(&reader)
+                return reader
+            }
         })
-        guard firstIsWhole, second.isWhole else {
+        guard firstIsWhole else {
             edges.removeLast(edges.count - edgesBefore)
             (edgeCount, lastEdgeStart) = (countBefore, lastBefore)
-            reader.rewind(to: start)
             return false
         }
-        edges.append(contentsOf: second.contents.edges)
+        guard second.isWhole else {
+            mustReadInOrder = true
+            return true
+        }
+        // (Before any list of edges that the rest of the file had.)
+        edges.insert(contentsOf: second.contents.edges, at: firstCount)
         edgeCount += second.contents.edgeCount
-        lastEdgeStart = second.contents.lastEdgeStart
+        lastEdgeStart = max(lastEdgeStart, second.contents.lastEdgeStart)
         readEdgesInParallel = true
-        reader.rewind(to: end)
+        reader = try rest.get()
         return true
     }
 

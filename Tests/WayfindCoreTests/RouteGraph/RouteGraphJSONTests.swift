@@ -138,6 +138,19 @@ struct RouteGraphJSONTests {
                 #expect(Int(edge.element.lowerBound) == line.startIndex + 4)
             }
             #expect(whole.lastEdgeStart == whole.edges.last?.element.lowerBound)
+            // The rest of the file, which this thread read while the other read the
+            // edges' second part, as a read in order on one thread finds it.
+            let inOrder = try GraphFileContents.read(buffer, keepingHours: false, edges: .every, inParallel: false)
+            #expect(!inOrder.readEdgesInParallel)
+            #expect(whole.edges.map(\.element) == inOrder.edges.map(\.element) && whole.edgeCount == inOrder.edgeCount)
+            #expect(whole.records.map(\.element) == inOrder.records.map(\.element))
+            #expect(whole.records.map(\.name) == inOrder.records.map(\.name))
+            #expect(whole.members.map(\.key) == [.edges, .lastVisitedAt, .lastVisitedLocation, .places, .version])
+            #expect(whole.members.map(\.key) == inOrder.members.map(\.key))
+            #expect(whole.members.map(\.start) == inOrder.members.map(\.start))
+            #expect(whole.members.map(\.value) == inOrder.members.map(\.value))
+            #expect(whole.lastName == inOrder.lastName && whole.lastVisitedAt == inOrder.lastVisitedAt)
+            #expect(whole.version == inOrder.version && whole.lastEdgeStart == inOrder.lastEdgeStart)
             // Keeping only the edges leaving one place: kept as in one read.
             let key = Array(RouteGraph.placeKey(places[7]).utf8)
             let leaving = try GraphFileContents.read(buffer, edges: .leaving(key: key))
@@ -178,6 +191,46 @@ struct RouteGraphJSONTests {
             return
         }
         #expect(error.message.hasPrefix("edges[\(edgeLines.count * 3 / 4)].weight"), "\(error.message)")
+        // A bad record too, which this thread reads while the other reads that edge:
+        // the error is still the first in the file, the edge's.
+        let lastRecord = try #require(lines.lastIndex { $0.hasPrefix("    {") })
+        var both = lines
+        both[lastRecord] = both[lastRecord].replacingOccurrences(of: "\"visits\":", with: "\"visits\":-")
+        guard case .invalid(let first)? = decodingError(both.joined(separator: "\n")) else {
+            Issue.record("a negative weight and a negative count of visits were accepted")
+            return
+        }
+        #expect(first.message == error.message)
+        // The bad record alone, every edge in the writer's layout: its error, as read in
+        // order.
+        var plain = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        plain[lastRecord] = plain[lastRecord].replacingOccurrences(of: "\"visits\":", with: "\"visits\":-")
+        guard case .invalid(let recordError)? = decodingError(plain.joined(separator: "\n")) else {
+            Issue.record("a negative count of visits was accepted")
+            return
+        }
+        #expect(recordError.message.hasPrefix("places[") && recordError.message.contains("visits"), "\(recordError.message)")
+    }
+
+    /// A visit patches a file whose edges are read in two parts as a full rewrite would
+    /// write it: the header and records found while the other thread read edges.
+    @Test func aVisitPatchesALargeFileAsAFullRewriteWould() throws {
+        var graph = RouteGraph()
+        var random = SplitMix64(seed: 31)
+        let places = (0..<400).map { "Stop \(["Ä", "a", "B", "ç"].randomElement(using: &random)!)\($0)" }
+        for step in 0..<6_000 {
+            graph.visit(places.randomElement(using: &random)!, at: RandomGraphs.epoch + Int64(step) * 600, timeZone: .utc)
+        }
+        let bytes = graph.json()
+        #expect(try bytes.withUnsafeBytes { try GraphFileContents.read($0).readEdgesInParallel })
+        let time = RandomGraphs.epoch + 6_000 * 600
+        for place in [places[3], graph.lastVisitedLocation ?? "", "A new stop"] {
+            let expected = try VisitPatchTests.fullVisit(
+                bytes, place: place, at: time, selfLoops: false, newTrip: false, tripGap: nil, maxPlaces: 50_000
+            ).json()
+            let actual = try #require(patchedVisit(bytes, place: place, at: time, maxPlaces: 50_000), "\(place)")
+            #expect(String(decoding: actual, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "\(place)")
+        }
     }
 
     /// Every line `json()` writes, records with `hours` and without, edges with a time and
