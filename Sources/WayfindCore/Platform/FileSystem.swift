@@ -127,84 +127,200 @@ package enum FileSystem {
         pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil, durable: Bool = true,
         removingLeftovers: Bool = false, check: () throws(FileSystemError) -> Void = {}
     ) throws(FileSystemError) {
-        // A write beyond RLIMIT_FSIZE fails with EFBIG instead of killing the process
-        // (process-wide, and harmless to repeat).
-        signal(SIGXFSZ, SIG_IGN)
-        var mode = privateFileMode
-        var existing = stat()
-        let exists = stat(path, &existing) == 0
-        if exists {
-            guard existing.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
-            // Root may write anything: the owner's write bit says whether the file may change.
-            guard existing.st_mode & S_IWUSR != 0 else { throw .readOnly(path: path) }
-            mode = existing.st_mode & 0o7777
-        }
-        let (descriptor, temporary) = try createTemporaryFile(path + temporaryInfix)
-        var needsCleanup = true
-        defer {
-            if needsCleanup { unlink(temporary) }
-            close(descriptor)
-        }
+        let save = try Save(path: path, backupPath: backupPath, durable: durable)
         var written: Result<Void, FileSystemError> = .success(())
         func writeAndSync() {
             written = Result { () throws(FileSystemError) in
-                // A large file's full chunks start on their way to disk while the next is written.
-                var offset = 0
-                var unstarted = 0
-                for piece in pieces {
-                    var rest = piece
-                    while !rest.isEmpty {
-                        let chunk = UnsafeRawBufferPointer(rebasing: rest.prefix(writebackChunk - (offset - unstarted)))
-                        try writeAll(chunk, to: descriptor, at: offset, path: temporary)
-                        offset += chunk.count
-                        rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(chunk.count))
-                        if offset - unstarted == writebackChunk {
-                            if durable { _ = wayfind_start_writeback(descriptor, Int64(unstarted), Int64(writebackChunk)) }
-                            unstarted = offset
-                        }
-                    }
-                }
-                if mode != privateFileMode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
-                if durable && fsync(descriptor) != 0 { throw .cannotSync(path: temporary, errno: errno) }
+                _ = try save.write(pieces, at: 0)
+                try save.sync()
             }
         }
         // While the new file is written and goes to disk, another thread (on Linux)
         // removes what killed saves left, and the backup the last save replaced (below).
         var listed = false
         if removingLeftovers {
-            let ours = name(of: temporary)
-            Platform.concurrently({ listed = removeLeftovers(of: path, except: ours) }, while: writeAndSync)
+            Platform.concurrently({ listed = removeLeftovers(of: path, except: name(of: save.temporary)) }, while: writeAndSync)
         } else {
             writeAndSync()
         }
         try written.get()
-        try check()
-        guard let backupPath, exists else {
-            guard rename(temporary, path) == 0 else { throw .cannotRename(from: temporary, to: path, errno: errno) }
-            needsCleanup = false
-            if durable { try syncDirectory(of: path) }
-            return
+        try save.commit(check: check, keepingBackup: listed)
+    }
+
+    /// A save of the file at `path` begun before its new bytes are known, for a change of
+    /// a few lines to a large file: the current version's bytes go to the new file on
+    /// another thread (with what killed saves left removed after, as `writeAtomically`
+    /// does with `removingLeftovers`) while the caller works out the change, which
+    /// `finish(with:check:)` then writes over them; `abandon()` when it turns out to be a
+    /// save of other bytes. The new file then takes only the changed lines (and, from the
+    /// first that changes length, the rest of the file) once the change is known, and its
+    /// `fsync` waits only for those: the rest went to disk while the caller worked. The
+    /// same save otherwise, on the same terms (only under the lock every save takes).
+    final class BegunSave {
+        private let save: Save
+        /// The file whose bytes are the new file's start; kept mapped until the thread is done.
+        private let file: FileMapping
+        private let writer: Platform.Background
+        private let outcome: Outcome
+        private var isOver = false
+
+        /// What the thread did, read after `wait()`.
+        private final class Outcome: @unchecked Sendable {
+            var written: Result<Void, FileSystemError> = .success(())
+            var listed = false
         }
-        let newBackup = try linkBackup(of: path, near: path + backupInfix)
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            if let newBackup { unlink(newBackup) }
-            throw .cannotRename(from: temporary, to: path, errno: code)
+
+        /// Begins a save of `path` that starts from `file`'s bytes; nil when no new file
+        /// can be made there (the save that follows, made another way, says why).
+        init?(of path: String, from file: FileMapping, backupPath: String?) {
+            guard let save = try? Save(path: path, backupPath: backupPath, durable: true) else { return nil }
+            (self.save, self.file) = (save, file)
+            let outcome = Outcome()
+            self.outcome = outcome
+            let bytes = file.bytes
+            writer = Platform.Background {
+                outcome.written = Result { () throws(FileSystemError) in _ = try save.write([bytes], at: 0) }
+                outcome.listed = removeLeftovers(of: path, except: name(of: save.temporary))
+            }
         }
-        needsCleanup = false
-        // The new file is in place: from here on nothing fails the save. The previous
-        // version becomes the backup (unless something not ours sits at its name: the
-        // link then goes, and the old backup stays). The old backup, linked under a
-        // leftover's name first, is not freed by the rename but by the next save's
-        // removal of leftovers, on its other thread: freeing a file took 0.5 to 0.7 ms
-        // for 1.5 MB here, 0.15 ms for 156 KB. (Removed on another thread during this
-        // save's fsync, it slowed the journal's commit as much as it saved.)
-        if let newBackup {
-            // (Only when the next save can find it: after a look through the folder.)
-            if listed { keepUntilNextSave(backupPath, of: path) }
-            if rename(newBackup, backupPath) != 0 { unlink(newBackup) }
+
+        /// Finishes the save with `changes` (in file order, not overlapping) made to the
+        /// bytes it began with, as `writeAtomically` would save them; `check` as there.
+        func finish(with changes: [FileChange], check: () throws(FileSystemError) -> Void) throws(FileSystemError) {
+            writer.wait()
+            isOver = true
+            try outcome.written.get()
+            // Changes of the same length go where they are; from the first that is not,
+            // the rest of the file is written again where it now lies.
+            let moved = changes.firstIndex { $0.bytes.count != $0.range.count } ?? changes.endIndex
+            for change in changes[..<moved] {
+                try change.bytes.withUnsafeBytes { bytes in
+                    Result { () throws(FileSystemError) in _ = try save.write([bytes], at: change.range.lowerBound) }
+                }.get()
+            }
+            if moved < changes.endIndex {
+                let from = changes[moved].range.lowerBound
+                let end = try FileChange.withPieces(of: file.bytes, with: changes[moved...], copied: from) { pieces in
+                    Result { () throws(FileSystemError) in try save.write(pieces, at: from) }
+                }.get()
+                if end < file.bytes.count { try save.truncate(to: end) }
+            }
+            try save.sync()
+            try save.commit(check: check, keepingBackup: outcome.listed)
         }
-        try syncDirectory(of: path)
+
+        /// Gives the save up: the new file goes.
+        func abandon() {
+            writer.wait()
+            isOver = true
+        }
+
+        deinit {
+            if !isOver { abandon() }
+        }
+    }
+
+    /// One save's new file, from its creation to the rename (see the type's description):
+    /// removed when it goes unless committed.
+    private final class Save: @unchecked Sendable {
+        let path: String
+        let backupPath: String?
+        let durable: Bool
+        /// Whether there is a file at `path` (then its mode is kept).
+        let exists: Bool
+        let mode: mode_t
+        let descriptor: Int32
+        let temporary: String
+        private var isCommitted = false
+
+        /// Checks the target and makes the new, empty file next to it.
+        init(path: String, backupPath: String?, durable: Bool) throws(FileSystemError) {
+            // A write beyond RLIMIT_FSIZE fails with EFBIG instead of killing the process
+            // (process-wide, and harmless to repeat).
+            signal(SIGXFSZ, SIG_IGN)
+            var mode = privateFileMode
+            var existing = stat()
+            exists = stat(path, &existing) == 0
+            if exists {
+                guard existing.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+                // Root may write anything: the owner's write bit says whether the file may change.
+                guard existing.st_mode & S_IWUSR != 0 else { throw .readOnly(path: path) }
+                mode = existing.st_mode & 0o7777
+            }
+            (self.path, self.backupPath, self.durable, self.mode) = (path, backupPath, durable, mode)
+            (descriptor, temporary) = try createTemporaryFile(path + temporaryInfix)
+        }
+
+        deinit {
+            if !isCommitted { unlink(temporary) }
+            close(descriptor)
+        }
+
+        /// Writes `pieces` one after the other from `offset`; where they end. A large
+        /// file's full chunks start on their way to disk while the next is written.
+        func write(_ pieces: [UnsafeRawBufferPointer], at offset: Int) throws(FileSystemError) -> Int {
+            var offset = offset
+            var unstarted = offset
+            for piece in pieces {
+                var rest = piece
+                while !rest.isEmpty {
+                    let chunk = UnsafeRawBufferPointer(rebasing: rest.prefix(writebackChunk - (offset - unstarted)))
+                    try writeAll(chunk, to: descriptor, at: offset, path: temporary)
+                    offset += chunk.count
+                    rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(chunk.count))
+                    if offset - unstarted == writebackChunk {
+                        if durable { _ = wayfind_start_writeback(descriptor, Int64(unstarted), Int64(writebackChunk)) }
+                        unstarted = offset
+                    }
+                }
+            }
+            return offset
+        }
+
+        /// Cuts the new file to `count` bytes.
+        func truncate(to count: Int) throws(FileSystemError) {
+            if ftruncate(descriptor, off_t(count)) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
+        }
+
+        /// Gives the new file the target's mode, and, if durable, puts it on disk.
+        func sync() throws(FileSystemError) {
+            if mode != privateFileMode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
+            if durable && fsync(descriptor) != 0 { throw .cannotSync(path: temporary, errno: errno) }
+        }
+
+        /// Runs `check`, then puts the new file in the target's place (steps 2 to 5 of
+        /// the type's description). `keepingBackup`: whether the removal of leftovers
+        /// looked through the folder, so that the next save can remove the backup this
+        /// one replaces.
+        func commit(check: () throws(FileSystemError) -> Void, keepingBackup: Bool) throws(FileSystemError) {
+            try check()
+            guard let backupPath, exists else {
+                guard rename(temporary, path) == 0 else { throw .cannotRename(from: temporary, to: path, errno: errno) }
+                isCommitted = true
+                if durable { try syncDirectory(of: path) }
+                return
+            }
+            let newBackup = try linkBackup(of: path, near: path + backupInfix)
+            guard rename(temporary, path) == 0 else {
+                let code = errno
+                if let newBackup { unlink(newBackup) }
+                throw .cannotRename(from: temporary, to: path, errno: code)
+            }
+            isCommitted = true
+            // The new file is in place: from here on nothing fails the save. The previous
+            // version becomes the backup (unless something not ours sits at its name: the
+            // link then goes, and the old backup stays). The old backup, linked under a
+            // leftover's name first, is not freed by the rename but by the next save's
+            // removal of leftovers, on its other thread: freeing a file took 0.5 to 0.7 ms
+            // for 1.5 MB here, 0.15 ms for 156 KB. (Removed on another thread during this
+            // save's fsync, it slowed the journal's commit as much as it saved.)
+            if let newBackup {
+                // (Only when the next save can find it: after a look through the folder.)
+                if keepingBackup { keepUntilNextSave(backupPath, of: path) }
+                if rename(newBackup, backupPath) != 0 { unlink(newBackup) }
+            }
+            try syncDirectory(of: path)
+        }
     }
 
     /// Links the regular file of this user's at `backupPath` under a name that

@@ -14,30 +14,55 @@ extension Platform {
     /// share apart (each writes only its own results; the join orders the writes before
     /// the return).
     static func concurrently(_ other: @escaping () -> Void, while body: () -> Void) {
-        #if !os(Linux)
-            body()
-            other()
-        #else
-            start(other, while: body)
-        #endif
+        let thread = Background(other)
+        body()
+        thread.wait()
     }
 
-    #if os(Linux)
-    private static func start(_ other: @escaping () -> Void, while body: () -> Void) {
-        let box = Unmanaged.passRetained(Work(other)).toOpaque()
-        var thread = pthread_t()
-        guard pthread_create(&thread, nil, { context in
-            Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, box) == 0 else {
-            body()
-            Unmanaged<Work>.fromOpaque(box).takeRetainedValue().run()
-            return
+    /// Work started on a thread of its own, which runs until `wait()` returns: a save
+    /// that writes what it can while its caller works out the rest (see
+    /// `FileSystem.BegunSave`). The work runs in `wait()` instead when no thread can be
+    /// started (and off Linux). Until `wait()` returns, the caller must not touch what the
+    /// work writes; afterwards it sees all of it.
+    final class Background {
+        private var work: (() -> Void)?
+        #if os(Linux)
+            private var thread = pthread_t()
+        #endif
+
+        init(_ work: @escaping () -> Void) {
+            self.work = work
+            #if os(Linux)
+                let box = Unmanaged.passRetained(Work(work)).toOpaque()
+                let started = pthread_create(&thread, nil, { context in
+                    Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().run()
+                    return nil
+                }, box) == 0
+                if started {
+                    self.work = nil
+                } else {
+                    Unmanaged<Work>.fromOpaque(box).release()
+                }
+            #endif
         }
-        body()
-        pthread_join(thread, nil)
+
+        /// Returns once the work has run; again at once.
+        func wait() {
+            if let work {
+                self.work = nil
+                work()
+                return
+            }
+            #if os(Linux)
+                if thread != pthread_t() {
+                    pthread_join(thread, nil)
+                    thread = pthread_t()
+                }
+            #endif
+        }
+
+        deinit { wait() }
     }
-    #endif
 
     /// The work handed to the thread.
     private final class Work {

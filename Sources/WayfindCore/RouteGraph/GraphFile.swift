@@ -144,9 +144,12 @@ public struct GraphFile: Sendable {
     /// `body` never runs. When it returns nil, or the file is missing or empty, the graph
     /// is loaded and `body` changes it. A lock held by another process is waited for at
     /// most `lockTimeout` seconds, and `waiting` is called once a second has passed.
+    /// `likelyPatch`: whether `patch` is likely to answer, so that the save may begin,
+    /// with the file's bytes as they are, while the file is read
+    /// (`FileSystem.BegunSave`).
     @discardableResult
     func update<Result>(
-        lockTimeout: Int64 = defaultLockTimeout, waiting: () -> Void = {},
+        lockTimeout: Int64 = defaultLockTimeout, waiting: () -> Void = {}, likelyPatch: Bool = false,
         patching patch: (GraphFileContents, UnsafeRawBufferPointer) -> ([FileChange], Result)?,
         _ body: (inout RouteGraph) throws -> Result
     ) throws -> Result {
@@ -160,18 +163,36 @@ public struct GraphFile: Sendable {
             return try FileLock(exclusiveAt: lockPath, timeout: lockTimeout, waiting: waiting)
         }
         var graph = RouteGraph()
-        if let (file, contents) = try read(locked: true) {
+        // The save of a likely patch begins with the file's bytes while they are read.
+        var begun: FileSystem.BegunSave? = nil
+        defer { begun?.abandon() }
+        let whenMapped: (FileMapping) -> Void = { file in
+            begun?.abandon()
+            begun = likelyPatch ? FileSystem.BegunSave(of: path, from: file, backupPath: backupPath) : nil
+        }
+        if let (file, contents) = try read(locked: true, whenMapped: whenMapped) {
             if let (changes, result) = patch(contents, file.bytes) {
-                // The old bytes go from the mapping to the new file as they are.
-                try withExtendedLifetime(file) { () throws(GraphFileError) in
-                    let saved = FileChange.withPieces(of: file.bytes, with: changes[...]) { pieces in
-                        Swift.Result { () throws(GraphFileError) in try save(pieces, readFrom: file) }
+                if let save = begun {
+                    begun = nil
+                    try Self.fileSystem { () throws(FileSystemError) in
+                        try save.finish(with: changes) { () throws(FileSystemError) in
+                            if file.wasCutShort { throw .changedWhileRead(path: path) }
+                        }
                     }
-                    try saved.get()
+                } else {
+                    // The old bytes go from the mapping to the new file as they are.
+                    try withExtendedLifetime(file) { () throws(GraphFileError) in
+                        let saved = FileChange.withPieces(of: file.bytes, with: changes[...]) { pieces in
+                            Swift.Result { () throws(GraphFileError) in try save(pieces, readFrom: file) }
+                        }
+                        try saved.get()
+                    }
                 }
                 lock.release()
                 return result
             }
+            begun?.abandon()
+            begun = nil
             graph = RouteGraph(contents: contents, in: file.bytes)
             try checkUnchanged(file)
         }
@@ -194,7 +215,8 @@ public struct GraphFile: Sendable {
         _ request: VisitRequest, lockTimeout: Int64 = defaultLockTimeout, waiting: () -> Void = {}
     ) throws(GraphFileError) -> VisitOutcome {
         do {
-            return try update(lockTimeout: lockTimeout, waiting: waiting) { contents, bytes in
+            return try update(lockTimeout: lockTimeout, waiting: waiting, likelyPatch: RouteGraph.mayPatch(request)) {
+                contents, bytes in
                 RouteGraph.visitPatch(contents, in: bytes, request).map { ($0, VisitOutcome(recorded: 1, unknown: [])) }
             } _: { graph in
                 graph.record(request)
@@ -239,7 +261,8 @@ public struct GraphFile: Sendable {
     /// for this version of the file are taken instead of a parse, and a parse is kept
     /// there (`GraphFileCache`).
     private func read(
-        locked: Bool, keepingHours: Bool = false, edges: GraphFileContents.EdgeSelection = .every, cache: String? = nil
+        locked: Bool, keepingHours: Bool = false, edges: GraphFileContents.EdgeSelection = .every, cache: String? = nil,
+        whenMapped: (FileMapping) -> Void = { _ in }
     ) throws(GraphFileError) -> (FileMapping, GraphFileContents)? {
         // Held (when taken) until the judgement is made.
         var sharedLock: FileLock? = nil
@@ -254,6 +277,7 @@ public struct GraphFile: Sendable {
                 return nil
             }
             if let cache, let contents = GraphFileCache.load(for: file, from: cache, edges: edges) { return (file, contents) }
+            whenMapped(file)
             // A parse to keep holds every edge.
             let parsed = Result { () throws(GraphFileError) -> GraphFileContents in
                 try contents(of: file, keepingHours: keepingHours, edges: cache == nil ? edges : .every)

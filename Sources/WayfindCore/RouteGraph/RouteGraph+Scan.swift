@@ -215,7 +215,7 @@ extension RouteGraph {
     static func visitPatch(
         _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, _ request: VisitRequest
     ) -> [FileChange]? {
-        guard request.visits.count == 1, request.forget.isEmpty, contents.version == currentVersion else { return nil }
+        guard mayPatch(request), contents.version == currentVersion else { return nil }
         let (place, time, maxPlaces) = (request.visits[0].place, request.visits[0].time, request.maxPlaces)
         // Each key once, none unknown; the header values' places.
         var timeSpan: Range<Int32>? = nil
@@ -343,6 +343,12 @@ extension RouteGraph {
         _ = put(at: locationSpan, orAfter: nil) { JSONWriter.appendQuoted(stats.name, to: &$0) }
         changes.sort { $0.range.lowerBound < $1.range.lowerBound }
         return changes
+    }
+
+    /// Whether `visitPatch` may describe `request` as changes to a file: one visit, and
+    /// nothing to forget.
+    static func mayPatch(_ request: VisitRequest) -> Bool {
+        request.visits.count == 1 && request.forget.isEmpty
     }
 
     /// Whether the file names at most `limit` places: told by the number of names when
