@@ -179,7 +179,9 @@ package enum FileSystem {
             self.outcome = outcome
             let bytes = file.bytes
             writer = Platform.Background {
-                outcome.written = Result { () throws(FileSystemError) in _ = try save.write([bytes], at: 0) }
+                outcome.written = Result { () throws(FileSystemError) in
+                    _ = try save.write([bytes], at: 0, startingAll: true)
+                }
                 outcome.listed = removeLeftovers(of: path, except: name(of: save.temporary))
             }
         }
@@ -257,8 +259,11 @@ package enum FileSystem {
         }
 
         /// Writes `pieces` one after the other from `offset`; where they end. A large
-        /// file's full chunks start on their way to disk while the next is written.
-        func write(_ pieces: [UnsafeRawBufferPointer], at offset: Int) throws(FileSystemError) -> Int {
+        /// file's full chunks start on their way to disk while the next is written; with
+        /// `startingAll`, the last one too (for bytes written well before the `fsync`).
+        func write(_ pieces: [UnsafeRawBufferPointer], at offset: Int, startingAll: Bool = false) throws(FileSystemError)
+            -> Int
+        {
             var offset = offset
             var unstarted = offset
             for piece in pieces {
@@ -273,6 +278,9 @@ package enum FileSystem {
                         unstarted = offset
                     }
                 }
+            }
+            if startingAll && durable && offset > unstarted {
+                _ = wayfind_start_writeback(descriptor, Int64(unstarted), Int64(offset - unstarted))
             }
             return offset
         }

@@ -144,12 +144,14 @@ public struct GraphFile: Sendable {
     /// `body` never runs. When it returns nil, or the file is missing or empty, the graph
     /// is loaded and `body` changes it. A lock held by another process is waited for at
     /// most `lockTimeout` seconds, and `waiting` is called once a second has passed.
-    /// `likelyPatch`: whether `patch` is likely to answer, so that the save may begin,
-    /// with the file's bytes as they are, while the file is read
-    /// (`FileSystem.BegunSave`).
+    /// `patchEdges`, for a change that `patch` is likely to describe: the edges it needs
+    /// of a file of so many bytes (`RouteGraph.visitEdges`); the save then begins, with
+    /// the file's bytes as they are, while the file is read (`FileSystem.BegunSave`).
+    /// Contents of some edges that `patch` declines are read again whole for `body`.
     @discardableResult
     func update<Result>(
-        lockTimeout: Int64 = defaultLockTimeout, waiting: () -> Void = {}, likelyPatch: Bool = false,
+        lockTimeout: Int64 = defaultLockTimeout, waiting: () -> Void = {},
+        patchEdges: ((Int) -> GraphFileContents.EdgeSelection)? = nil,
         patching patch: (GraphFileContents, UnsafeRawBufferPointer) -> ([FileChange], Result)?,
         _ body: (inout RouteGraph) throws -> Result
     ) throws -> Result {
@@ -168,9 +170,10 @@ public struct GraphFile: Sendable {
         defer { begun?.abandon() }
         let whenMapped: (FileMapping) -> Void = { file in
             begun?.abandon()
-            begun = likelyPatch ? FileSystem.BegunSave(of: path, from: file, backupPath: backupPath) : nil
+            begun = patchEdges == nil ? nil : FileSystem.BegunSave(of: path, from: file, backupPath: backupPath)
         }
-        if let (file, contents) = try read(locked: true, whenMapped: whenMapped) {
+        if let (file, found) = try read(locked: true, edgesOfSize: patchEdges, whenMapped: whenMapped) {
+            var contents = found
             if let (changes, result) = patch(contents, file.bytes) {
                 if let save = begun {
                     begun = nil
@@ -193,6 +196,7 @@ public struct GraphFile: Sendable {
             }
             begun?.abandon()
             begun = nil
+            if contents.keptOrigin != nil { contents = try self.contents(of: file, keepingHours: false, edges: .every) }
             graph = RouteGraph(contents: contents, in: file.bytes)
             try checkUnchanged(file)
         }
@@ -215,7 +219,8 @@ public struct GraphFile: Sendable {
         _ request: VisitRequest, lockTimeout: Int64 = defaultLockTimeout, waiting: () -> Void = {}
     ) throws(GraphFileError) -> VisitOutcome {
         do {
-            return try update(lockTimeout: lockTimeout, waiting: waiting, likelyPatch: RouteGraph.mayPatch(request)) {
+            let edges = { RouteGraph.visitEdges(for: request, fileSize: $0) }
+            return try update(lockTimeout: lockTimeout, waiting: waiting, patchEdges: RouteGraph.mayPatch(request) ? edges : nil) {
                 contents, bytes in
                 RouteGraph.visitPatch(contents, in: bytes, request).map { ($0, VisitOutcome(recorded: 1, unknown: [])) }
             } _: { graph in
@@ -259,10 +264,12 @@ public struct GraphFile: Sendable {
     ///
     /// With a `cache` path (for a read of every edge and hours), the contents kept there
     /// for this version of the file are taken instead of a parse, and a parse is kept
-    /// there (`GraphFileCache`).
+    /// there (`GraphFileCache`). `edgesOfSize`, when given, chooses the edges read by the
+    /// size of the file, in place of `edges`; `whenMapped` is called with each file
+    /// mapped, before it is parsed.
     private func read(
         locked: Bool, keepingHours: Bool = false, edges: GraphFileContents.EdgeSelection = .every, cache: String? = nil,
-        whenMapped: (FileMapping) -> Void = { _ in }
+        edgesOfSize: ((Int) -> GraphFileContents.EdgeSelection)? = nil, whenMapped: (FileMapping) -> Void = { _ in }
     ) throws(GraphFileError) -> (FileMapping, GraphFileContents)? {
         // Held (when taken) until the judgement is made.
         var sharedLock: FileLock? = nil
@@ -280,7 +287,7 @@ public struct GraphFile: Sendable {
             whenMapped(file)
             // A parse to keep holds every edge.
             let parsed = Result { () throws(GraphFileError) -> GraphFileContents in
-                try contents(of: file, keepingHours: keepingHours, edges: cache == nil ? edges : .every)
+                try contents(of: file, keepingHours: keepingHours, edges: cache == nil ? edgesOfSize?(file.bytes.count) ?? edges : .every)
             }
             if case .success(let contents) = parsed, !file.wasCutShort {
                 if let cache { GraphFileCache.store(contents, of: file, at: cache, now: cacheClock()) }

@@ -303,7 +303,8 @@ package enum GraphFileCache {
             // fingerprints of their origins' keys and checked by the key itself.
             var kept: [UInt8]? = nil
             switch selection {
-            case .every: break
+            // (A visit reads no cache; every edge holds those it asks for.)
+            case .every, .touchingLastPlace: break
             case .leaving(let key): kept = key
             case .leavingLastPlace: kept = c.lastName.map { PlaceName.withKey(c.bytes(of: $0, in: file)) { Array($0) } }
             }
@@ -332,6 +333,7 @@ package enum GraphFileCache {
                     guard let edge = edge(i) else { return nil }
                     c.edges.append(edge)
                 }
+                c.lastEdgeEnd = c.edges.last?.element.upperBound ?? .min
             }
             guard let hourCounts = values(of: HourCounts.self), let records = values(of: GraphFileContents.Record.self),
                 prints.count == records.count

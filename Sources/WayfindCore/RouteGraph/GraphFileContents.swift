@@ -85,6 +85,11 @@ struct GraphFileContents {
         /// layout tells it before the edges are read (`LayoutTail.lastPlace`); else every
         /// edge.
         case leavingLastPlace
+        /// For a visit (`RouteGraph.visitPatch`), the edges from or to the place
+        /// `lastVisitedLocation` names, found as for `leavingLastPlace`: the edge a visit
+        /// strengthens, and every spelling of the last place; else every edge. (A visit
+        /// then neither stores 10,000 edges nor looks through them again.)
+        case touchingLastPlace
     }
 
     /// The edges a suggestion reads first: those leaving its from-place; but every edge
@@ -99,15 +104,22 @@ struct GraphFileContents {
     }
 
     /// The edges, in file order (all `edges` arrays, should there be several); only
-    /// those leaving `keptOrigin` when that is set.
+    /// those leaving `keptOrigin` (or arriving there, with `keepsArriving`) when that is
+    /// set.
     var edges: [Edge] = []
     /// Nil when `edges` holds every edge; else the key of the place whose leaving edges
     /// alone it holds.
     var keptOrigin: [UInt8]? = nil
+    /// Whether `edges` also holds the edges arriving at `keptOrigin`.
+    var keepsArriving = false
     /// How many edges the file has, kept or not.
     var edgeCount = 0
     /// Where the file's last edge begins, kept or not; `Int32.min` when it has none.
     var lastEdgeStart = Int32.min
+    /// Where the file's last edge ends, kept or not; `Int32.min` when it has none, or
+    /// when the contents come from the cache with some edges only (a visit, which needs
+    /// it, never reads the cache).
+    var lastEdgeEnd = Int32.min
     /// Where the edges' list ends if the file is in the writer's layout
     /// (`LayoutTail.edgesEnd`), for the parallel read; nil when not known.
     private var parallelEdgesEnd: Int?
@@ -231,12 +243,17 @@ struct GraphFileContents {
     ) throws(JSONError) -> GraphFileContents {
         var contents = GraphFileContents()
         contents.keepsHours = keepingHours
-        let tail = bytes.count >= parallelReadMinimum || selection == .leavingLastPlace ? LayoutTail(bytes) : LayoutTail()
+        let tail =
+            bytes.count >= parallelReadMinimum || selection == .leavingLastPlace || selection == .touchingLastPlace
+            ? LayoutTail(bytes) : LayoutTail()
         contents.parallelEdgesEnd = inParallel ? tail.edgesEnd : nil
         switch selection {
         case .every: break
         case .leaving(let key): contents.keptOrigin = key
         case .leavingLastPlace: contents.keptOrigin = tail.lastPlace.map { Array(RouteGraph.placeKey($0).utf8) }
+        case .touchingLastPlace:
+            contents.keptOrigin = tail.lastPlace.map { Array(RouteGraph.placeKey($0).utf8) }
+            contents.keepsArriving = true
         }
         // Room for as many lines as the file could hold (a line takes 50 bytes or more):
         // pages never used are never touched, and the lists never move as they grow.
@@ -382,8 +399,9 @@ struct GraphFileContents {
         }
         let second = Part()
         second.contents.keptOrigin = keptOrigin
+        second.contents.keepsArriving = keepsArriving
         second.contents.edges.reserveCapacity((end - secondStart) / 50)
-        let (edgesBefore, countBefore, lastBefore) = (edges.count, edgeCount, lastEdgeStart)
+        let (edgesBefore, countBefore, lastBefore) = (edges.count, edgeCount, (lastEdgeStart, lastEdgeEnd))
         var firstIsWhole = false
         var firstCount = 0
         var rest: Result<JSONReader, JSONError> = .success(list)
@@ -410,7 +428,7 @@ struct GraphFileContents {
         })
         guard firstIsWhole else {
             edges.removeLast(edges.count - edgesBefore)
-            (edgeCount, lastEdgeStart) = (countBefore, lastBefore)
+            (edgeCount, (lastEdgeStart, lastEdgeEnd)) = (countBefore, lastBefore)
             return false
         }
         guard second.isWhole else {
@@ -420,7 +438,9 @@ struct GraphFileContents {
         // (Before any list of edges that the rest of the file had.)
         edges.insert(contentsOf: second.contents.edges, at: firstCount)
         edgeCount += second.contents.edgeCount
-        lastEdgeStart = max(lastEdgeStart, second.contents.lastEdgeStart)
+        if second.contents.lastEdgeStart > lastEdgeStart {
+            (lastEdgeStart, lastEdgeEnd) = (second.contents.lastEdgeStart, second.contents.lastEdgeEnd)
+        }
         readEdgesInParallel = true
         reader = try rest.get()
         return true
@@ -457,17 +477,21 @@ struct GraphFileContents {
             Edge(
                 origin: Self.span(origin, in: reader.bytes), destination: Self.span(destination, in: reader.bytes),
                 weight: weight, timeValue: time, element: Int32(start)..<Int32(reader.offset)),
-            origin: origin)
+            origin: origin, destination: destination)
         return true
     }
 
-    /// Counts an edge read, and keeps it unless only the edges leaving another place are
-    /// kept. `origin`: the bytes of its origin.
+    /// Counts an edge read, and keeps it unless only the edges leaving (or arriving at)
+    /// another place are kept. `origin`, `destination`: the bytes of its names.
     @inline(__always)
-    private mutating func addEdge(_ edge: Edge, origin: UnsafeRawBufferPointer) {
+    private mutating func addEdge(_ edge: Edge, origin: UnsafeRawBufferPointer, destination: UnsafeRawBufferPointer) {
         edgeCount += 1
-        lastEdgeStart = edge.element.lowerBound
-        if let keptOrigin, !keptOrigin.withUnsafeBytes({ PlaceName.hasKey(origin, $0) }) { return }
+        (lastEdgeStart, lastEdgeEnd) = (edge.element.lowerBound, edge.element.upperBound)
+        if let keptOrigin,
+            !keptOrigin.withUnsafeBytes({ PlaceName.hasKey(origin, $0) || (keepsArriving && PlaceName.hasKey(destination, $0)) })
+        {
+            return
+        }
         edges.append(edge)
     }
 
@@ -517,8 +541,7 @@ struct GraphFileContents {
             guard let origin else { throw missing("origin") }
             guard let destination else { throw missing("destination") }
             let edge = Edge(origin: origin, destination: destination, weight: count, timeValue: time ?? .min, element: element)
-            let originBytes = bytes(of: origin, in: reader.bytes)
-            addEdge(edge, origin: originBytes)
+            addEdge(edge, origin: bytes(of: origin, in: reader.bytes), destination: bytes(of: destination, in: reader.bytes))
         } else {
             guard let name else { throw missing("name") }
             records.append(

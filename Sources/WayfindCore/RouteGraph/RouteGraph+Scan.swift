@@ -211,7 +211,9 @@ extension RouteGraph {
     ///   with another spelling than the visit's (a full save writes the new one on every
     ///   line), or the edge or the visited place's record is there twice (they would be
     ///   merged);
-    /// - `maxPlaces` might drop a place.
+    /// - `maxPlaces` might drop a place (told by counting every name, unless the contents
+    ///   hold only some edges: see `visitEdges(for:fileSize:)`);
+    /// - the contents hold some edges only, and not those from and to the last place.
     static func visitPatch(
         _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, _ request: VisitRequest
     ) -> [FileChange]? {
@@ -235,8 +237,11 @@ extension RouteGraph {
         let last = PlaceName.normalize(contents.bytes(of: lastName, in: bytes))
         let visited = PlaceName.normalize(place)
         guard !visited.key.isEmpty, !last.key.isEmpty else { return nil }
+        // Contents of some edges only must hold those from and to the last place.
+        if let kept = contents.keptOrigin, !(contents.keepsArriving && kept.elementsEqual(last.key.utf8)) { return nil }
 
-        // Every name of the file, folded: where the two places are, and how they are spelled.
+        // Every name of the file (or, of the edges, every one that can name the last
+        // place), folded: where the two places are, and how they are spelled.
         var edgeMatch: Int? = nil
         var recordMatch: Int? = nil
         var lastRecords: [Int] = []
@@ -329,7 +334,8 @@ extension RouteGraph {
         if let index = graph.linkIndex[linkKey(from, to)], graph.links[index] != edgeBefore {
             let link = graph.links[index]
             let (origin, destination) = (graph.placeTable[from].name, graph.placeTable[to].name)
-            let written = put(at: edgeMatch.map { contents.edges[$0].element }, orAfter: contents.edges.last?.element.upperBound) {
+            let listEnd = contents.lastEdgeEnd == .min ? nil : contents.lastEdgeEnd
+            let written = put(at: edgeMatch.map { contents.edges[$0].element }, orAfter: listEnd) {
                 F.appendEdge(destination: destination, time: link.lastVisitedAt, origin: origin, weight: link.weight, to: &$0)
             }
             guard written else { return nil }
@@ -351,14 +357,28 @@ extension RouteGraph {
         request.visits.count == 1 && request.forget.isEmpty
     }
 
+    /// The edges a read for `visitPatch` keeps, for `request` and a file of `fileSize`
+    /// bytes: those from and to the last place (`touchingLastPlace`), unless the file
+    /// is large enough to name more places than `maxPlaces` allows, which only every name
+    /// tells (`namesFewPlaces`): judged by its size, an edge taking 100 bytes or more (two
+    /// names and the keys), so a 10,000-edge file (1.5 MB) is read for its few edges and a
+    /// 100,000-edge one for every edge. Should the guess be wrong, the patch declines and
+    /// the file is read again (`GraphFile.update`).
+    static func visitEdges(for request: VisitRequest, fileSize: Int) -> GraphFileContents.EdgeSelection {
+        guard mayPatch(request) else { return .every }
+        return request.maxPlaces <= 0 || 2 * (fileSize / 100) <= request.maxPlaces - 2 ? .touchingLastPlace : .every
+    }
+
     /// Whether the file names at most `limit` places: told by the number of names when
     /// that is small enough, else by the number of different spellings (a place has one
     /// or more), counted in `NameSet`.
     private static func namesFewPlaces(_ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, atMost limit: Int)
         -> Bool
     {
-        let names = contents.records.count + 2 * contents.edges.count
+        let names = contents.records.count + 2 * contents.edgeCount
         if names <= limit { return true }
+        // The spellings are counted over every name: not from contents of some edges.
+        guard contents.keptOrigin == nil else { return false }
         var spellings = NameSet(capacity: contents.records.count)
         /// Counts the spelling of `name`; false when the count passed the limit. The set
         /// is passed, not captured: a captured variable is checked for exclusive access at

@@ -14,9 +14,17 @@ func patchedVisit(
         visits: [.init(place: place, time: time)], newTrip: newTrip, tripGap: tripGap, selfLoops: selfLoops,
         maxPlaces: maxPlaces, timeZone: timeZone)
     return bytes.withUnsafeBytes { buffer in
-        guard let contents = try? RouteGraph.contents(of: buffer), let changes = RouteGraph.visitPatch(contents, in: buffer, request)
-        else { return nil }
-        return FileChange.withPieces(of: buffer, with: changes[...]) { $0.reduce(into: []) { $0 += $1 } }
+        guard let contents = try? RouteGraph.contents(of: buffer) else { return nil }
+        func patched(_ changes: [FileChange]?) -> [UInt8]? {
+            changes.map { FileChange.withPieces(of: buffer, with: $0[...]) { $0.reduce(into: []) { $0 += $1 } } }
+        }
+        let whole = patched(RouteGraph.visitPatch(contents, in: buffer, request))
+        // The edges a visit reads (for most files, those from and to the last place) give
+        // the same patch as every edge.
+        let edges = RouteGraph.visitEdges(for: request, fileSize: buffer.count)
+        let some = try? RouteGraph.contents(of: buffer, edges: edges)
+        #expect(some.map { patched(RouteGraph.visitPatch($0, in: buffer, request)) } == whole, "edges \(edges)")
+        return whole
     }
 }
 
