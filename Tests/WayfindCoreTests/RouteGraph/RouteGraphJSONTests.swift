@@ -151,6 +151,13 @@ struct RouteGraphJSONTests {
             #expect(whole.members.map(\.value) == inOrder.members.map(\.value))
             #expect(whole.lastName == inOrder.lastName && whole.lastVisitedAt == inOrder.lastVisitedAt)
             #expect(whole.version == inOrder.version && whole.lastEdgeStart == inOrder.lastEdgeStart)
+            // A suggestion's read (it keeps hours) makes the records' keys meanwhile: the
+            // keys made from its records afterwards.
+            let suggestion = try GraphFileContents.read(buffer, keepingHours: true)
+            let keys = try #require(suggestion.recordKeys)
+            let made = GraphFileContents.RecordKeys(suggestion, in: buffer)
+            #expect(suggestion.readEdgesInParallel && keys.fingerprints == made.fingerprints && keys.allDifferent == made.allDifferent)
+            #expect(whole.recordKeys == nil && inOrder.recordKeys == nil)
             // Keeping only the edges leaving one place: kept as in one read.
             let key = Array(RouteGraph.placeKey(places[7]).utf8)
             let leaving = try GraphFileContents.read(buffer, edges: .leaving(key: key))
