@@ -211,10 +211,11 @@ package enum FileSystem {
             try save.commit(check: check, keepingBackup: outcome.listed)
         }
 
-        /// Gives the save up: the new file goes.
+        /// Gives the save up: the new file goes, once the thread is done with it.
         func abandon() {
             writer.wait()
             isOver = true
+            save.discard()
         }
 
         deinit {
@@ -234,6 +235,7 @@ package enum FileSystem {
         let descriptor: Int32
         let temporary: String
         private var isCommitted = false
+        private var isDiscarded = false
 
         /// Checks the target and makes the new, empty file next to it.
         init(path: String, backupPath: String?, durable: Bool) throws(FileSystemError) {
@@ -254,8 +256,14 @@ package enum FileSystem {
         }
 
         deinit {
-            if !isCommitted { unlink(temporary) }
+            discard()
             close(descriptor)
+        }
+
+        /// Removes the new file, unless it is in the target's place; once.
+        func discard() {
+            if !isCommitted && !isDiscarded { unlink(temporary) }
+            isDiscarded = true
         }
 
         /// Writes `pieces` one after the other from `offset`; where they end. A large

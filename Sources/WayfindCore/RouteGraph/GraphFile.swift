@@ -174,7 +174,22 @@ public struct GraphFile: Sendable {
         }
         if let (file, found) = try read(locked: true, edgesOfSize: patchEdges, whenMapped: whenMapped) {
             var contents = found
-            if let (changes, result) = patch(contents, file.bytes) {
+            /// The contents of every edge, read again from the same bytes (a failure can
+            /// then only be a file cut short since).
+            func whole() throws(GraphFileError) -> GraphFileContents {
+                let read = Swift.Result { () throws(GraphFileError) in try self.contents(of: file, keepingHours: false, edges: .every) }
+                if case .failure = read, file.wasCutShort || file.hasChanged { throw .fileSystem(.changedWhileRead(path: path)) }
+                return try read.get()
+            }
+            // A patch declined on the contents of some edges is asked again with every
+            // edge (the places limit needs every name: `RouteGraph.visitEdges` guessed
+            // by the file's size).
+            var patched = patch(contents, file.bytes)
+            if patched == nil, contents.keptOrigin != nil {
+                contents = try whole()
+                patched = patch(contents, file.bytes)
+            }
+            if let (changes, result) = patched {
                 if let save = begun {
                     begun = nil
                     try Self.fileSystem { () throws(FileSystemError) in
@@ -196,10 +211,12 @@ public struct GraphFile: Sendable {
             }
             begun?.abandon()
             begun = nil
-            if contents.keptOrigin != nil { contents = try self.contents(of: file, keepingHours: false, edges: .every) }
             graph = RouteGraph(contents: contents, in: file.bytes)
             try checkUnchanged(file)
         }
+        // (Also when a retry found the file gone or empty.)
+        begun?.abandon()
+        begun = nil
         let revision = graph.revision
         let result = try body(&graph)
         if graph.revision != revision {

@@ -72,8 +72,9 @@ struct GraphFileContents {
         var value: Range<Int32>
     }
 
-    /// Which edges a read keeps: every one (for a full load or a visit), or, for a
-    /// suggestion, only those leaving one place, the from-place. The others are checked
+    /// Which edges a read keeps: every one (for a full load), or, for a suggestion, only
+    /// those leaving one place, the from-place, or, for a visit, those from and to the
+    /// last place (`touchingLastPlace`). The others are checked
     /// as they are read, counted and dropped: a suggestion needs no other edge, and
     /// storing 40 bytes of each cost it a page of fresh memory per 100 edges, a sixth of
     /// its time at 10,000 edges.
@@ -108,7 +109,7 @@ struct GraphFileContents {
     /// set.
     var edges: [Edge] = []
     /// Nil when `edges` holds every edge; else the key of the place whose leaving edges
-    /// alone it holds.
+    /// alone it holds (and arriving edges, with `keepsArriving`).
     var keptOrigin: [UInt8]? = nil
     /// Whether `edges` also holds the edges arriving at `keptOrigin`.
     var keepsArriving = false

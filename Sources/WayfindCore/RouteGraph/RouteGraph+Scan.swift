@@ -359,11 +359,11 @@ extension RouteGraph {
 
     /// The edges a read for `visitPatch` keeps, for `request` and a file of `fileSize`
     /// bytes: those from and to the last place (`touchingLastPlace`), unless the file
-    /// is large enough to name more places than `maxPlaces` allows, which only every name
-    /// tells (`namesFewPlaces`): judged by its size, an edge taking 100 bytes or more (two
-    /// names and the keys), so a 10,000-edge file (1.5 MB) is read for its few edges and a
-    /// 100,000-edge one for every edge. Should the guess be wrong, the patch declines and
-    /// the file is read again (`GraphFile.update`).
+    /// may name more places than `maxPlaces` allows, which only every name tells
+    /// (`namesFewPlaces`). A guess by its size, an edge's line taking about 100 bytes (74
+    /// and two names), so that a 10,000-edge file (1.5 MB) is read for its few edges and
+    /// a 100,000-edge one for every edge; should it be wrong (shorter names), the patch
+    /// declines and is asked again with every edge (`GraphFile.update`).
     static func visitEdges(for request: VisitRequest, fileSize: Int) -> GraphFileContents.EdgeSelection {
         guard mayPatch(request) else { return .every }
         return request.maxPlaces <= 0 || 2 * (fileSize / 100) <= request.maxPlaces - 2 ? .touchingLastPlace : .every
