@@ -174,19 +174,15 @@ public struct GraphFile: Sendable {
         }
         if let (file, found) = try read(locked: true, edgesOfSize: patchEdges, whenMapped: whenMapped) {
             var contents = found
-            /// The contents of every edge, read again from the same bytes (a failure can
-            /// then only be a file cut short since).
-            func whole() throws(GraphFileError) -> GraphFileContents {
-                let read = Swift.Result { () throws(GraphFileError) in try self.contents(of: file, keepingHours: false, edges: .every) }
-                if case .failure = read, file.wasCutShort || file.hasChanged { throw .fileSystem(.changedWhileRead(path: path)) }
-                return try read.get()
-            }
             // A patch declined on the contents of some edges is asked again with every
             // edge (the places limit needs every name: `RouteGraph.visitEdges` guessed
-            // by the file's size).
+            // by the file's size). The same bytes read again can fail only if the file
+            // was cut short since.
             var patched = patch(contents, file.bytes)
             if patched == nil, contents.keptOrigin != nil {
-                contents = try whole()
+                let whole = Swift.Result { () throws(GraphFileError) in try self.contents(of: file, keepingHours: false, edges: .every) }
+                if case .failure = whole, file.wasCutShort || file.hasChanged { throw GraphFileError.fileSystem(.changedWhileRead(path: path)) }
+                contents = try whole.get()
                 patched = patch(contents, file.bytes)
             }
             if let (changes, result) = patched {
@@ -209,12 +205,10 @@ public struct GraphFile: Sendable {
                 lock.release()
                 return result
             }
-            begun?.abandon()
-            begun = nil
             graph = RouteGraph(contents: contents, in: file.bytes)
             try checkUnchanged(file)
         }
-        // (Also when a retry found the file gone or empty.)
+        // No patch (or a retry found the file gone or empty): the begun save goes.
         begun?.abandon()
         begun = nil
         let revision = graph.revision
