@@ -25,10 +25,13 @@ SWIFT ?= swift
 # LINK_ORDER: lld lays out the code and data the routegraph tools touch (Sources/
 # link-order.txt, written by bench/make-link-order.sh) next to each other, so a run faults
 # in fewer pages: a 1k-edge suggestion takes 106 page faults instead of 147, and 0.1 ms
-# less (bench/README.md). A stale name in the file only costs speed.
+# less (bench/README.md). A stale name in the file only costs speed. -function-sections:
+# without it, swiftc puts a module's internal functions in one section per file, which
+# lld can only move whole, and the list could not order our own code.
 LINK_ORDER = -Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=$(CURDIR)/Sources/link-order.txt -Xlinker --no-warn-symbol-ordering
 RELEASE_FLAGS = -c release -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
-  -Xswiftc -Xfrontend -Xswiftc -disable-implicit-string-processing-module-import $(LINK_ORDER)
+  -Xswiftc -Xfrontend -Xswiftc -disable-implicit-string-processing-module-import \
+  -Xswiftc -Xfrontend -Xswiftc -function-sections $(LINK_ORDER)
 BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
 
 .PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-data places-index profile fuzz example-library check-docs
