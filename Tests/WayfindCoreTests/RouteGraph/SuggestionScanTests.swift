@@ -378,3 +378,43 @@ struct SuggestionScanTests {
         }
     }
 }
+
+/// `BestCandidates`, which an unfiltered scan keeps its best candidates in.
+@Suite struct BestCandidatesTests {
+    /// The best `room` of `candidates` and their ties, as a stable sort orders them.
+    static func reference(_ candidates: [Candidate], room: Int) -> [Int] {
+        let sorted = candidates.enumerated().sorted {
+            RouteGraph.ranksBefore(score: $0.element.score, time: $0.element.time, score: $1.element.score, time: $1.element.time)
+                ?? ($0.offset < $1.offset)
+        }.map(\.element)
+        guard room > 0, sorted.count >= room else { return room > 0 ? sorted.map(\.place) : [] }
+        let last = sorted[room - 1]
+        return sorted.filter {
+            RouteGraph.ranksBefore(score: last.score, time: last.time, score: $0.score, time: $0.time) != true
+        }.map(\.place)
+    }
+
+    @Test func aCutKeepsTheBestAndTheirTiesInTheOrderOfAStableSort() {
+        var random = SplitMix64(seed: 28)
+        // Rooms small (filled by insertion) and large (sorted), lists shorter and longer.
+        for room in [1, 2, 10, 32, 33, 100] {
+            for count in [0, 1, 9, 10, 11, 64, 255, 600] {
+                for distinct in [2, 1000] {
+                    // Few distinct scores and times: many ties.
+                    let candidates = (0..<count).map { place in
+                        Candidate(
+                            place: place, score: Double(random.next() % UInt64(distinct)) / 2, time: Int64(random.next() % 3))
+                    }
+                    var best = BestCandidates(room: room)
+                    for candidate in candidates where best.admits(score: candidate.score, time: candidate.time) {
+                        best.append(candidate)
+                    }
+                    best.cut()
+                    let expected = count >= room ? Self.reference(candidates, room: room) : candidates.map(\.place)
+                    #expect(best.list.map(\.place) == expected, "room \(room), \(count) candidates, \(distinct) scores")
+                }
+            }
+        }
+    }
+}
+
