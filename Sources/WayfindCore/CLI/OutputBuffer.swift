@@ -8,6 +8,10 @@ package final class OutputBuffer {
     /// Bytes are flushed when the buffer holds at least this many: large enough that a
     /// write(2) costs little per byte, small enough to stay in L2 cache.
     static let flushThreshold = 64 * 1024
+    /// The room a writer starts with, doubled as output comes (to twice the threshold
+    /// and beyond): a tool that prints a few lines takes it from the heap, not from a
+    /// mapping of its own (malloc maps 128 KiB and more) made and unmapped for it.
+    static let initialCapacity = 16 * 1024
 
     private let destination: FileDescriptor?
     /// Raw storage: `Array.append(contentsOf:)` cost more than the copy itself here.
@@ -27,7 +31,7 @@ package final class OutputBuffer {
     package init(_ destination: FileDescriptor, lineBuffered: Bool = false) {
         self.destination = destination
         self.isLineBuffered = lineBuffered
-        capacity = Self.flushThreshold * 2
+        capacity = Self.initialCapacity
         storage = .allocate(capacity: capacity)
     }
 
@@ -48,7 +52,7 @@ package final class OutputBuffer {
     package init(collecting: ()) {
         self.destination = nil
         self.isLineBuffered = false
-        capacity = Self.flushThreshold
+        capacity = Self.initialCapacity
         storage = .allocate(capacity: capacity)
     }
 

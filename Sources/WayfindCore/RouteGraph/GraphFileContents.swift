@@ -257,11 +257,15 @@ struct GraphFileContents {
             contents.keptOrigin = tail.lastPlace.map { Array(RouteGraph.placeKey($0).utf8) }
             contents.keepsArriving = true
         }
-        // Room for as many lines as the file could hold (a line takes 50 bytes or more):
-        // pages never used are never touched, and the lists never move as they grow.
-        contents.edges.reserveCapacity(bytes.count / 50)
-        contents.records.reserveCapacity(bytes.count / 50)
-        if keepingHours { contents.hourCounts.reserveCapacity(bytes.count / 128) }
+        // Room for as many lines as their part of the file could hold (a line takes 50
+        // bytes or more; in the writer's layout the records follow the edges, which end at
+        // `tail.edgesEnd`): pages never used are never touched, and the lists never move
+        // as they grow. A read that keeps only some edges keeps few, and reserves none:
+        // each large reservation costs a small read a page fault or two at its ends.
+        let edgesEnd = tail.edgesEnd ?? bytes.count
+        if contents.keptOrigin == nil { contents.edges.reserveCapacity(edgesEnd / 50) }
+        contents.records.reserveCapacity((bytes.count - (tail.edgesEnd ?? 0)) / 50)
+        if keepingHours { contents.hourCounts.reserveCapacity((bytes.count - (tail.edgesEnd ?? 0)) / 128) }
         var reader = JSONReader(bytes)
         guard bytes.count <= maximumSize else {
             throw JSONError(message: "the file is larger than 2 GiB", offset: 0, line: 1, column: 1)
