@@ -414,7 +414,7 @@ struct GraphFileContents {
         let second = Part()
         second.contents.keptOrigin = keptOrigin
         second.contents.keepsArriving = keepsArriving
-        second.contents.edges.reserveCapacity((end - secondStart) / 50)
+        if keptOrigin == nil { second.contents.edges.reserveCapacity((end - secondStart) / 50) }
         let (edgesBefore, countBefore, lastBefore) = (edges.count, edgeCount, (lastEdgeStart, lastEdgeEnd))
         var firstIsWhole = false
         var firstCount = 0
