@@ -208,8 +208,16 @@ struct BestCandidates {
     /// Adds a candidate that `admits` let in.
     mutating func append(_ candidate: Candidate) {
         list.append(candidate)
-        if list.count >= 256 && (list.count - 256) / 4 >= room { cut() }
+        if list.count >= nextCut { cut() }
     }
+
+    /// The length at which `append` cuts the list: 256 and four times the room, and
+    /// twice what the last cut left, so that a list of ties, which no cut shortens, is
+    /// not cut again at every append.
+    private var nextCut: Int {
+        max(room > (Int.max - 256) / 4 ? .max : 256 + 4 * room, 2 * lengthAfterCut)
+    }
+    private var lengthAfterCut = 0
 
     /// Cuts the list back to the best `room` and their ties, once it has that many.
     /// (A small room, ten by default, is filled by insertion into a list kept in order,
@@ -218,6 +226,7 @@ struct BestCandidates {
     /// room's length each.)
     mutating func cut() {
         guard room > 0, list.count >= room else { return }
+        defer { lengthAfterCut = list.count }
         func before(_ a: Candidate, _ b: Candidate) -> Bool? {
             RouteGraph.ranksBefore(score: a.score, time: a.time, score: b.score, time: b.time)
         }
@@ -232,9 +241,14 @@ struct BestCandidates {
         kept.reserveCapacity(room + 1)
         for candidate in list {
             if kept.count >= room, before(kept[room - 1], candidate) == true { continue }
-            // After those it ties with: they came first.
-            let index = kept.firstIndex { before(candidate, $0) == true } ?? kept.count
-            kept.insert(candidate, at: index)
+            // After those it ties with, which came first: the first it ranks before,
+            // found by halves (the kept are in order; ties can make them many).
+            var (low, high) = (0, kept.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if before(candidate, kept[middle]) == true { high = middle } else { low = middle + 1 }
+            }
+            kept.insert(candidate, at: low)
             if kept.count > room {
                 let last = kept[room - 1]
                 while before(last, kept[kept.count - 1]) == true { kept.removeLast() }

@@ -397,9 +397,11 @@ struct SuggestionScanTests {
     @Test func aCutKeepsTheBestAndTheirTiesInTheOrderOfAStableSort() {
         var random = SplitMix64(seed: 28)
         // Rooms small (filled by insertion) and large (sorted), lists shorter and longer.
-        for room in [1, 2, 10, 32, 33, 100] {
-            for count in [0, 1, 9, 10, 11, 64, 255, 600] {
-                for distinct in [2, 1000] {
+        for room in [1, 2, 10, 32, 33, 100, .max] {
+            // 5,000 ties: a list no cut shortens, cut again only as it doubles (cut at
+            // every append, with insertion from the front, this took minutes).
+            for count in [0, 1, 9, 10, 11, 64, 255, 600, 5000] {
+                for distinct in [1, 2, 1000] {
                     // Few distinct scores and times: many ties.
                     let candidates = (0..<count).map { place in
                         Candidate(
@@ -412,9 +414,13 @@ struct SuggestionScanTests {
                     best.cut()
                     let expected = count >= room ? Self.reference(candidates, room: room) : candidates.map(\.place)
                     #expect(best.list.map(\.place) == expected, "room \(room), \(count) candidates, \(distinct) scores")
+                    // The bar is the room-th: a candidate ranking after it is not admitted.
+                    if count >= room, let last = best.list.dropFirst(room - 1).first {
+                        #expect(!best.admits(score: last.score - 1, time: last.time))
+                        #expect(best.admits(score: last.score, time: last.time))
+                    }
                 }
             }
         }
     }
 }
-
