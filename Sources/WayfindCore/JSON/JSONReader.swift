@@ -241,6 +241,15 @@ package struct JSONReader {
     /// their value made, eight at a time.
     @inline(__always)
     package mutating func plainNonNegativeInteger() -> Int64? {
+        guard let start = skipPlainNonNegativeInteger() else { return nil }
+        return plainIntegerValue(from: start)
+    }
+
+    /// `plainNonNegativeInteger()` without its value, for a reader that may not need it:
+    /// the offset of its first digit, the digits skipped (`plainIntegerValue(from:)`
+    /// makes the value); nil (position unspecified) for anything else.
+    @inline(__always)
+    package mutating func skipPlainNonNegativeInteger() -> Int? {
         let start = offset
         var end = offset
         let ones: UInt64 = 0x0101_0101_0101_0101
@@ -268,6 +277,20 @@ package struct JSONReader {
             if next == UInt8(ascii: ".") || next | 0x20 == UInt8(ascii: "e") { return nil }
         }
         offset = end
+        return start
+    }
+
+    /// The value of the integer `skipPlainNonNegativeInteger()` skipped, from `start` (what
+    /// it returned) to the reader's position, if it has not moved since.
+    @inline(__always)
+    package func plainIntegerValue(from start: Int) -> Int64 {
+        Self.plainIntegerValue(bytes, from: start, to: offset)
+    }
+
+    /// The value of the digits of `bytes` that `skipPlainNonNegativeInteger()` checked,
+    /// from `start` to `end`.
+    @inline(__always)
+    package static func plainIntegerValue(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int64 {
         var value: Int64 = 0
         var index = start
         // Pairs, then fours, then eights combined in place (a Unix time has ten digits).

@@ -482,34 +482,45 @@ struct GraphFileContents {
         let start = reader.offset
         guard reader.skipLiteral(F.edgeDestination), let destination = reader.plainStringBody()
         else { return false }
-        var time = Int64.min
+        // The numbers are checked here, and their values made only for an edge kept.
+        var time: Range<Int>? = nil
         if reader.skipLiteral(F.edgeTime) {
-            guard let value = reader.plainNonNegativeInteger() else { return false }
-            time = value
+            guard let digits = reader.skipPlainNonNegativeInteger() else { return false }
+            time = digits..<reader.offset
         }
         guard reader.skipLiteral(F.edgeOrigin), let origin = reader.plainStringBody(),
-            reader.skipLiteral(F.edgeWeight), let weight = reader.plainNonNegativeInteger(), reader.skipLiteral(F.objectEnd)
+            reader.skipLiteral(F.edgeWeight), let weight = reader.skipPlainNonNegativeInteger()
         else { return false }
+        let weightEnd = reader.offset
+        guard reader.skipLiteral(F.objectEnd) else { return false }
+        let element = Int32(start)..<Int32(reader.offset)
+        let bytes = reader.bytes
         addEdge(
             Edge(
-                origin: Self.span(origin, in: reader.bytes), destination: Self.span(destination, in: reader.bytes),
-                weight: weight, timeValue: time, element: Int32(start)..<Int32(reader.offset)),
-            origin: origin, destination: destination)
+                origin: Self.span(origin, in: bytes), destination: Self.span(destination, in: bytes),
+                weight: JSONReader.plainIntegerValue(bytes, from: weight, to: weightEnd),
+                timeValue: time.map { JSONReader.plainIntegerValue(bytes, from: $0.lowerBound, to: $0.upperBound) } ?? .min,
+                element: element),
+            at: element, origin: origin, destination: destination)
         return true
     }
 
     /// Counts an edge read, and keeps it unless only the edges leaving (or arriving at)
     /// another place are kept. `origin`, `destination`: the bytes of its names.
+    /// (`edge`, at `element` in the file, is made only when it is kept.)
     @inline(__always)
-    private mutating func addEdge(_ edge: Edge, origin: UnsafeRawBufferPointer, destination: UnsafeRawBufferPointer) {
+    private mutating func addEdge(
+        _ edge: @autoclosure () -> Edge, at element: Range<Int32>, origin: UnsafeRawBufferPointer,
+        destination: UnsafeRawBufferPointer
+    ) {
         edgeCount += 1
-        (lastEdgeStart, lastEdgeEnd) = (edge.element.lowerBound, edge.element.upperBound)
+        (lastEdgeStart, lastEdgeEnd) = (element.lowerBound, element.upperBound)
         if let keptOrigin,
             !keptOrigin.withUnsafeBytes({ PlaceName.hasKey(origin, $0) || (keepsArriving && PlaceName.hasKey(destination, $0)) })
         {
             return
         }
-        edges.append(edge)
+        edges.append(edge())
     }
 
     /// Reads an edge or a place record in any layout, checking every byte.
@@ -558,7 +569,7 @@ struct GraphFileContents {
             guard let origin else { throw missing("origin") }
             guard let destination else { throw missing("destination") }
             let edge = Edge(origin: origin, destination: destination, weight: count, timeValue: time ?? .min, element: element)
-            addEdge(edge, origin: bytes(of: origin, in: reader.bytes), destination: bytes(of: destination, in: reader.bytes))
+            addEdge(edge, at: element, origin: bytes(of: origin, in: reader.bytes), destination: bytes(of: destination, in: reader.bytes))
         } else {
             guard let name else { throw missing("name") }
             records.append(

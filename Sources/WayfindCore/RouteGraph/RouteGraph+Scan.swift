@@ -423,9 +423,10 @@ private struct NameSet: ~Copyable {
         arena.deallocate()
     }
 
-    /// Adds `string` (copied); true if it is new, false if it was there.
-    mutating func insert(_ string: UnsafeRawBufferPointer) -> Bool {
-        let hash = bytesFingerprint(string)
+    /// Adds `string` (copied); true if it is new, false if it was there. (`hash`: its
+    /// `bytesFingerprint`, when the caller has it already.)
+    mutating func insert(_ string: UnsafeRawBufferPointer, hash: UInt64? = nil) -> Bool {
+        let hash = hash ?? bytesFingerprint(string)
         let tag = (hash >> 32 | 1) << 32
         let mask = slots.count &- 1
         var slot = Int(truncatingIfNeeded: hash) & mask
@@ -490,8 +491,9 @@ extension GraphFileContents {
             var allDifferent = true
             fingerprints = contents.records.map { record in
                 PlaceName.withKey(contents.bytes(of: record.name, in: bytes)) { key in
-                    if !keys.insert(key) { allDifferent = false }
-                    return Self.fingerprint(key)
+                    let hash = bytesFingerprint(key)
+                    if !keys.insert(key, hash: hash) { allDifferent = false }
+                    return Self.fingerprint(key, hash: hash)
                 }
             }
             self.allDifferent = allDifferent
@@ -503,7 +505,12 @@ extension GraphFileContents {
 
         /// The fingerprint of `key`: `emptyKey` only for the empty key.
         static func fingerprint(_ key: UnsafeRawBufferPointer) -> UInt64 {
-            key.isEmpty ? emptyKey : max(1, bytesFingerprint(key))
+            fingerprint(key, hash: bytesFingerprint(key))
+        }
+
+        /// `fingerprint(_:)` of a key whose `bytesFingerprint` is `hash`.
+        static func fingerprint(_ key: UnsafeRawBufferPointer, hash: UInt64) -> UInt64 {
+            key.isEmpty ? emptyKey : max(1, hash)
         }
     }
 }
