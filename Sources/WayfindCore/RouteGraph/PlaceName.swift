@@ -29,12 +29,19 @@ enum PlaceName {
     /// byte that differs, for the scans that look for one place among every name.
     @inline(__always)
     static func hasKey(_ name: UnsafeRawBufferPointer, _ key: UnsafeRawBufferPointer) -> Bool {
-        // Most names differ from the key within their first few bytes, told here without
-        // a call while they are printable ASCII: each is the next key byte.
+        // Most names differ from the key within their first few bytes or their last, told
+        // here without a call while they are printable ASCII: each is one key byte, the
+        // next from the start, the one before from the end. (Paths share their first
+        // bytes, `/home/…`; names that begin with a letter of another script, their last.)
         var index = 0
         while index < name.count, index < 8, isPlainASCII(name[index]) {
             guard index < key.count, key[index] == keyByte(ofPlainASCII: name[index]) else { return false }
             index &+= 1
+        }
+        var back = 1
+        while back <= name.count, back <= 8, isPlainASCII(name[name.count &- back]) {
+            guard back <= key.count, key[key.count &- back] == keyByte(ofPlainASCII: name[name.count &- back]) else { return false }
+            back &+= 1
         }
         return hasKeyFolding(name, key)
     }

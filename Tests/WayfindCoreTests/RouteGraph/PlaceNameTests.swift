@@ -54,9 +54,12 @@ struct PlaceNameTests {
         var matches = 0
         for _ in 0..<5000 {
             let name = (0..<Int.random(in: 0...8, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined()
-            // Its own key, a key that shares a prefix with it, and another name's.
+            // Its own key, keys that share a beginning or an end with it, and another name's.
             let other = (0..<Int.random(in: 0...3, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined()
-            for candidate in [RouteGraph.placeKey(name), RouteGraph.placeKey(name + other), RouteGraph.placeKey(other)] {
+            for candidate in [
+                RouteGraph.placeKey(name), RouteGraph.placeKey(name + other), RouteGraph.placeKey(other + name),
+                RouteGraph.placeKey(other),
+            ] {
                 var text = name
                 var key = candidate
                 let found = text.withUTF8 { name in
@@ -68,6 +71,18 @@ struct PlaceNameTests {
             }
         }
         #expect(matches > 5000)
+    }
+
+    /// A name's last printable ASCII bytes are its key's last bytes, one for one (what
+    /// `hasKey` tells most names apart by), whatever comes before them.
+    @Test func aNameEndsAsItsKeyEnds() {
+        var random = SplitMix64(seed: 8)
+        for _ in 0..<5000 {
+            let name = (0..<Int.random(in: 1...8, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined()
+            let tail = Array(name.utf8.reversed().prefix { $0 > 0x20 && $0 < 0x80 }.reversed())
+            let key = Array(RouteGraph.placeKey(name).utf8)
+            #expect(key.suffix(tail.count) == tail.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }[...], "\(Array(name.utf8))")
+        }
     }
 
     @Test(arguments: [
