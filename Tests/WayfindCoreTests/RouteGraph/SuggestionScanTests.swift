@@ -51,7 +51,9 @@ enum RandomGraphs {
     /// whitespace), with some names spelled otherwise (same place) when `respellings`,
     /// sometimes a second record of a place, and some records without `hours` (as
     /// older versions wrote them) or with `"hours": null`.
-    static func otherLayout(of graph: RouteGraph, using random: inout SplitMix64, respellings: Bool = true) -> [UInt8] {
+    static func otherLayout(
+        of graph: RouteGraph, using random: inout SplitMix64, respellings: Bool = true, pretty: Bool? = nil
+    ) -> [UInt8] {
         func respelled(_ name: String) -> String {
             guard respellings, random.next() % 3 == 0 else { return name }
             let other = random.next() % 2 == 0 ? name.uppercased() : "  " + name.lowercased()
@@ -81,7 +83,7 @@ enum RandomGraphs {
         var top: [String: Any] = ["edges": edges, "places": places, "version": 1]
         if let last = graph.lastVisitedLocation { top["lastVisitedLocation"] = respelled(last) }
         if let time = graph.lastVisitedAt { top["lastVisitedAt"] = time }
-        let options: JSONSerialization.WritingOptions = random.next() % 2 == 0 ? [.prettyPrinted] : []
+        let options: JSONSerialization.WritingOptions = pretty ?? (random.next() % 2 == 0) ? [.prettyPrinted] : []
         return Array(try! JSONSerialization.data(withJSONObject: top, options: options))
     }
 }
