@@ -5,7 +5,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Synchronization
 import WayfindUnicodeData
 
 /// Whole-file reads and crash-safe whole-file saves.
@@ -631,12 +630,15 @@ package final class FileMapping {
     /// suggestion on a graph of 1,000 edges does with it. A process that maps more runs
     /// on (a stream of visits, a list of queries) and unmaps the rest as ever, as it does
     /// larger files (`leftToExitMaximum`): what is left stays within 16 MiB and four
-    /// mappings, however long it runs.
+    /// mappings, however long it runs. (Counted where mappings are made, which in a
+    /// tool's process is its main thread alone.)
     nonisolated(unsafe) package static var leavesSmallMappingsToExit = false
     static let leftToExitMaximum = 4 << 20
     static let leftToExit = 4
-    /// How many mappings were left so far.
-    private static let leftCount = Atomic<Int>(0)
+    /// How many mappings were marked to be left so far.
+    nonisolated(unsafe) private static var leftCount = 0
+    /// Whether this mapping is left for the exit to release.
+    private let isLeftToExit: Bool
 
     /// The file's bytes.
     package let bytes: UnsafeRawBufferPointer
@@ -652,11 +654,14 @@ package final class FileMapping {
     init(descriptor: Int32, status: stat, bytes: UnsafeRawBufferPointer, guardSlot: Int? = nil) {
         (self.descriptor, self.status, self.bytes, self.guardSlot) = (descriptor, status, bytes, guardSlot)
         (isCopy, copyCutShort) = (false, false)
+        isLeftToExit =
+            Self.leavesSmallMappingsToExit && !bytes.isEmpty && bytes.count <= Self.leftToExitMaximum && Self.leftCount < Self.leftToExit
+        if isLeftToExit { Self.leftCount += 1 }
     }
 
     init(descriptor: Int32, status: stat, copy: UnsafeRawBufferPointer, cutShort: Bool) {
         (self.descriptor, self.status, bytes, guardSlot) = (descriptor, status, copy, nil)
-        (isCopy, copyCutShort) = (true, cutShort)
+        (isCopy, copyCutShort, isLeftToExit) = (true, cutShort, false)
     }
 
     /// Whether the file shrank while it was read: some of `bytes` are zeros in place of
@@ -711,9 +716,7 @@ package final class FileMapping {
         if let base = bytes.baseAddress {
             if isCopy {
                 UnsafeMutableRawPointer(mutating: base).deallocate()
-            } else if !(Self.leavesSmallMappingsToExit && bytes.count <= Self.leftToExitMaximum
-                && Self.leftCount.add(1, ordering: .relaxed).newValue <= Self.leftToExit)
-            {
+            } else if !isLeftToExit {
                 munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
             }
         }

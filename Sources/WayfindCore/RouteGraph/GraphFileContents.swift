@@ -158,6 +158,9 @@ struct GraphFileContents {
     /// general path: none for a file `json()` wrote without escapes (tests check it, so
     /// that a new key cannot make every line take the slow path unnoticed).
     var elementsReadByGeneralPath = 0
+    /// How many of those did not even begin as the writer begins an edge or a record: the
+    /// lines of another program's layout, not those the writer writes with escapes.
+    var elementsInOtherLayouts = 0
 
     /// Whether the file has a `places` array (the seed's format has none).
     var hasRecords: Bool { members.contains { $0.key == .places } }
@@ -342,6 +345,7 @@ struct GraphFileContents {
                 continue
             }
             reader.rewind(to: start)
+            if !Self.beginsAsWritten(reader, edge: isEdges) { elementsInOtherLayouts += 1 }
             try readElement(&reader, isEdge: isEdges, path: "\(name)[\(position)]")
             position += 1
         }
@@ -503,6 +507,16 @@ struct GraphFileContents {
                 element: element),
             at: element, origin: origin, destination: destination)
         return true
+    }
+
+    /// Whether the element at the reader's position begins as the writer begins an edge
+    /// (`isEdge`) or a record.
+    private static func beginsAsWritten(_ reader: JSONReader, edge isEdge: Bool) -> Bool {
+        typealias F = GraphFileFormat
+        var reader = reader
+        return isEdge
+            ? reader.skipLiteral(F.edgeDestination)
+            : reader.skipLiteral(F.recordHours) || reader.skipLiteral(F.recordTime) || reader.skipLiteral(F.recordNameFirst)
     }
 
     /// Counts an edge read, and keeps it unless only the edges leaving (or arriving at)

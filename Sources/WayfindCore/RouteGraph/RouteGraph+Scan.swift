@@ -214,15 +214,16 @@ extension RouteGraph {
     /// - `maxPlaces` might drop a place (told by counting every name, unless the contents
     ///   hold only some edges: see `visitEdges(for:fileSize:)`);
     /// - the contents hold some edges only, and not those from and to the last place;
-    /// - more than one edge or record in eight is not in the writer's layout: a file
-    ///   another program wrote (or a person) is saved whole once, in the writer's layout,
-    ///   which every later read takes quickly, rather than patched in a layout that
-    ///   sends every read of it down the general path (20 times as many instructions).
+    /// - more than one edge or record in eight is in another layout (not merely written
+    ///   with escapes, as the writer writes some names): a file another program wrote is
+    ///   saved whole once, in the writer's layout, which later reads take quickly, rather
+    ///   than patched in a layout that sends every read of it down the general path
+    ///   (20 times as many instructions).
     static func visitPatch(
         _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, _ request: VisitRequest
     ) -> [FileChange]? {
         guard mayPatch(request), contents.version == currentVersion,
-            contents.elementsReadByGeneralPath <= (contents.edgeCount + contents.records.count) / 8
+            contents.elementsInOtherLayouts <= (contents.edgeCount + contents.records.count) / 8
         else { return nil }
         let (place, time, maxPlaces) = (request.visits[0].place, request.visits[0].time, request.maxPlaces)
         // Each key once, none unknown; the header values' places.

@@ -130,12 +130,32 @@ struct VisitPatchTests {
         }
     }
 
+    /// Names the writer writes with escapes are in its layout: a file of such names is
+    /// patched (their lines take the general path, but begin as the writer begins them).
+    @Test func aFileOfNamesWithEscapesIsPatched() throws {
+        var graph = RouteGraph()
+        for step in 0..<40 {
+            graph.visit("Say \"cheese\" \(step % 5)", at: RandomGraphs.epoch + Int64(step) * 60, timeZone: .utc)
+        }
+        let bytes = graph.json()
+        let contents = try bytes.withUnsafeBytes { try RouteGraph.contents(of: $0) }
+        #expect(contents.elementsReadByGeneralPath > 0)
+        #expect(contents.elementsInOtherLayouts == 0)
+        let place = "Say \"cheese\" 2"
+        let time = RandomGraphs.epoch + 9999
+        let expected = try Self.fullVisit(
+            bytes, place: place, at: time, selfLoops: false, newTrip: false, tripGap: nil, maxPlaces: 0)
+        let actual = try #require(patchedVisit(bytes, place: place, at: time))
+        #expect(sameGraph(try RouteGraph(json: actual), expected))
+    }
+
     /// Files in the writer's layout with other spellings (the same keys) and second
     /// records, which another program or a person may leave: a patched file holds what
     /// a full load, visit and save would.
     @Test func aPatchedFileWithOtherSpellingsHoldsWhatAFullRewriteWould() throws {
         var random = SplitMix64(seed: 19)
         var patched = 0
+        var patchedWithOtherLayout = 0
         for _ in 0..<120 {
             let graph = RandomGraphs.graph(using: &random)
             // Half without other spellings: one of the last place's is enough to rule a patch out.
@@ -153,15 +173,18 @@ struct VisitPatchTests {
                 continue
             }
             patched += 1
+            if String(decoding: bytes, as: UTF8.self).contains("Elsewhere") { patchedWithOtherLayout += 1 }
             #expect(
                 sameGraph(try RouteGraph(json: actual), expected),
                 "visit \(place) of\n\(String(decoding: bytes, as: UTF8.self))\ngave\n\(String(decoding: actual, as: UTF8.self))")
         }
         #expect(patched > 30)
+        #expect(patchedWithOtherLayout > 5)
     }
 
     /// `graph.json()` with some edges' origins spelled otherwise (the same key) and,
-    /// sometimes, a second record of a place, spelled in lower case.
+    /// sometimes, a second record of a place, spelled in lower case, and a record of
+    /// another place in another layout (one line of a hand edit).
     static func respelled(_ graph: RouteGraph, using random: inout SplitMix64) -> [UInt8] {
         var text = String(decoding: graph.json(), as: UTF8.self)
         for place in graph.placeStatistics where random.next() % 3 == 0 && !place.name.contains("\"") {
@@ -172,6 +195,10 @@ struct VisitPatchTests {
         if random.next() % 4 == 0, let place = graph.placeStatistics.randomElement(using: &random), !place.name.contains("\"") {
             let list = "  \"places\": [\n"
             text = text.replacingOccurrences(of: list, with: list + "    {\"name\":\"\(place.name.lowercased())\",\"visits\":1},\n")
+        }
+        if random.next() % 2 == 0 {
+            let list = "  \"places\": [\n"
+            text = text.replacingOccurrences(of: list, with: list + "    { \"visits\" : 3, \"name\" : \"Elsewhere\" },\n")
         }
         return Array(text.utf8)
     }
