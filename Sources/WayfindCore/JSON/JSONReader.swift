@@ -242,12 +242,12 @@ package struct JSONReader {
     @inline(__always)
     package mutating func plainNonNegativeInteger() -> Int64? {
         guard let start = skipPlainNonNegativeInteger() else { return nil }
-        return plainIntegerValue(from: start)
+        return Self.plainIntegerValue(bytes, from: start, to: offset)
     }
 
     /// `plainNonNegativeInteger()` without its value, for a reader that may not need it:
-    /// the offset of its first digit, the digits skipped (`plainIntegerValue(from:)`
-    /// makes the value); nil (position unspecified) for anything else.
+    /// the offset of its first digit, the digits skipped (`plainIntegerValue` makes the
+    /// value); nil (position unspecified) for anything else.
     @inline(__always)
     package mutating func skipPlainNonNegativeInteger() -> Int? {
         let start = offset
@@ -278,13 +278,6 @@ package struct JSONReader {
         }
         offset = end
         return start
-    }
-
-    /// The value of the integer `skipPlainNonNegativeInteger()` skipped, from `start` (what
-    /// it returned) to the reader's position, if it has not moved since.
-    @inline(__always)
-    package func plainIntegerValue(from start: Int) -> Int64 {
-        Self.plainIntegerValue(bytes, from: start, to: offset)
     }
 
     /// The value of the digits of `bytes` that `skipPlainNonNegativeInteger()` checked,

@@ -265,10 +265,11 @@ struct GraphFileContents {
         // `tail.edgesEnd`): pages never used are never touched, and the lists never move
         // as they grow. A read that keeps only some edges keeps few, and reserves none:
         // each large reservation costs a small read a page fault or two at its ends.
-        let edgesEnd = tail.edgesEnd ?? bytes.count
-        if contents.keptOrigin == nil { contents.edges.reserveCapacity(edgesEnd / 50) }
-        contents.records.reserveCapacity((bytes.count - (tail.edgesEnd ?? 0)) / 50)
-        if keepingHours { contents.hourCounts.reserveCapacity((bytes.count - (tail.edgesEnd ?? 0)) / 128) }
+        // (Without the tail, either part may be the whole file.)
+        let (edgesBytes, recordsBytes) = (tail.edgesEnd ?? bytes.count, bytes.count - (tail.edgesEnd ?? 0))
+        if contents.keptOrigin == nil { contents.edges.reserveCapacity(edgesBytes / 50) }
+        contents.records.reserveCapacity(recordsBytes / 50)
+        if keepingHours { contents.hourCounts.reserveCapacity(recordsBytes / 128) }
         var reader = JSONReader(bytes)
         guard bytes.count <= maximumSize else {
             throw JSONError(message: "the file is larger than 2 GiB", offset: 0, line: 1, column: 1)
