@@ -85,8 +85,12 @@ package struct GazetteerSchema: Sendable, Equatable {
     /// `isHeader` tells whether the first line is a header (to skip) or already a row.
     package static func detect(firstLine: UnsafeBufferPointer<UInt8>) -> (schema: GazetteerSchema, isHeader: Bool)? {
         let fields = firstLine.split(separator: 0x09, omittingEmptySubsequences: false)
-        // A header: its cells are names; find ours among them (case-insensitive).
-        let names = fields.map { String(decoding: $0, as: UTF8.self).lowercased().trimmingSpaces() }
+        // A header: its cells are names; find ours among them (case-insensitive). A byte
+        // order mark before the first (as spreadsheets save UTF-8) is not part of it.
+        let bom = firstLine.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let names = fields.enumerated().map { i, field in
+            String(decoding: field.dropFirst(i == 0 ? bom : 0), as: UTF8.self).lowercased().trimmingSpaces()
+        }
         var columns = [Int](repeating: -1, count: PlaceField.allCases.count)
         for field in PlaceField.allCases {
             if let index = names.firstIndex(where: { field.headerNames.contains($0) }) {
