@@ -26,6 +26,16 @@ package struct GazetteerScanner {
     package private(set) var schema: GazetteerSchema? = nil
     /// Whether non-candidate rows are split and passed to the caller too.
     package var splitEveryRow = false
+    /// Whether `categories` is kept: the categories of every row, candidate or not (the
+    /// collections a query may name, such as `stops`, which no row's text holds).
+    package var collectsCategories = false
+    /// The distinct categories of the rows read so far, in the order first seen (with
+    /// `collectsCategories`).
+    package private(set) var categories: [String] = []
+    /// The raw category values seen (a feature code such as `PPLA2`, packed with its
+    /// length when it fits in 8 bytes; longer ones as bytes): most rows only look them up.
+    private var seenCategoryCodes: Set<UInt64> = []
+    private var seenCategoryValues: Set<[UInt8]> = []
     /// For a GeoNames dump: the checks that decide from a row's raw columns whether it can
     /// be a result (`DumpRowFilter`). With it, anchor hits count only in the name columns,
     /// and rows that cannot rank or match are only counted.
@@ -157,6 +167,7 @@ package struct GazetteerScanner {
             }
             // Every row is split and checked (`PlaceRow.split`); only candidates reach `body`.
             try row.split(UnsafeBufferPointer(start: p, count: lineEnd - p), number: state.line, offset: blockOffset + (p - start))
+            if collectsCategories { noteCategory(row) }
             if isCandidate || splitEveryRow {
                 if try !body(row, isCandidate) { return false }
             }
@@ -166,10 +177,23 @@ package struct GazetteerScanner {
         return true
     }
 
+    /// Adds the category of `row` to `categories` when it is new.
+    private mutating func noteCategory(_ row: PlaceRow) {
+        let raw = row.schema.column(.category) != nil ? row.field(.category) : row.field(.featureCode)
+        if raw.count < 8 {
+            let packed = raw.reduce(UInt64(raw.count)) { $0 << 8 | UInt64($1) }
+            guard seenCategoryCodes.insert(packed).inserted else { return }
+        } else {
+            guard seenCategoryValues.insert(Array(raw)).inserted else { return }
+        }
+        let category = row.category
+        if !category.isEmpty && !categories.contains(category) { categories.append(category) }
+    }
+
     /// `scanBlock` for a GeoNames dump with a `rowFilter`: each row is split and checked,
     /// then judged on its columns (`DumpRowFilter`), anchor hits count only between the
     /// name and the end of the alternate names, and only rows that pass reach `body`.
-    private func scanDumpRows(
+    private mutating func scanDumpRows(
         from first: UnsafePointer<UInt8>, block: UnsafeBufferPointer<UInt8>, blockOffset: Int, state: inout ScanState,
         row: PlaceRow, filter: DumpRowFilter, finder: CandidateFinder?,
         _ body: (PlaceRow, Bool) throws(GazetteerError) -> Bool
@@ -192,7 +216,7 @@ package struct GazetteerScanner {
             }
             // Every row is split and checked (`PlaceRow.split`); only candidates reach `body`.
             try row.split(UnsafeBufferPointer(start: p, count: lineEnd - p), number: state.line, offset: blockOffset + (p - start))
-            filter.noteFeatureCode(p, columnStarts)
+            if collectsCategories { noteCategory(row) }
             let chance = filter.rankChance(p, columnStarts, coordinate: row.coordinate, offset: row.offset)
             var isCandidate = chance != .none
             let needsWholeName = chance == .onlyAsWholeName

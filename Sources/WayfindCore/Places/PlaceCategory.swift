@@ -52,12 +52,39 @@ package enum PlaceCategory {
     /// two letters every category would be offered on every keystroke.
     package static let minimumCollectionQueryLength = 3
 
+    /// The plural of a category's name, by English spelling: `stop` → `stops`, `city` →
+    /// `cities`, `bus` → `buses`, `admin seat` → `admin seats`. (The one rule: `singulars`
+    /// undoes it.)
+    package static func plural(_ name: String) -> String {
+        let bytes = Array(name.utf8)
+        let vowels = Array("aeiou".utf8)
+        if bytes.count > 1, bytes.last == UInt8(ascii: "y"), !vowels.contains(bytes[bytes.count - 2]) {
+            return String(name.dropLast()) + "ies"
+        }
+        if ["s", "x", "z", "ch", "sh"].contains(where: { name.hasSuffix($0) }) { return name + "es" }
+        return name + "s"
+    }
+
+    /// The names a typed category name may be the plural of, and itself (`cities` → city;
+    /// `buses` → bus, buse; `stops` → stop), folded: what `plural` made, undone, among
+    /// others that harm nothing.
+    package static func singulars(_ typed: String) -> [[UInt8]] {
+        let name = normalized(typed)
+        var forms = [name]
+        func ends(_ suffix: String) -> Bool { name.count > suffix.utf8.count + 1 && name.reversed().starts(with: suffix.utf8.reversed()) }
+        if ends("ies") { forms.append(name.dropLast(3) + Array("y".utf8)) }
+        if ends("es") { forms.append(Array(name.dropLast(2))) }
+        if ends("s") { forms.append(Array(name.dropLast())) }
+        return forms
+    }
+
     /// Whether `query` names `category`: every query word starts a different word of the
-    /// category's name or of its plural (`capitals`, `admin seats`), as smartgrep matches.
+    /// category's name or of its plural (`capitals`, `admin seats`, `cities`), as
+    /// smartgrep matches.
     package static func queryNames(_ matcher: LineMatcher, category: String) -> Bool {
         let letters = matcher.query.words.reduce(0) { $0 + $1.count }
         guard letters >= minimumCollectionQueryLength else { return false }
-        for form in [category.replacingUnderscores(), category.replacingUnderscores() + "s"] {
+        for form in [category.replacingUnderscores(), plural(category.replacingUnderscores())] {
             var bytes = Array(form.utf8)
             let hit = bytes.withUnsafeMutableBufferPointer { matcher.matches(UnsafeBufferPointer($0)) }
             if hit { return true }

@@ -12,21 +12,12 @@ public struct PlaceFilters: Sendable {
     public init(countries: [String] = [], extent: Extent? = nil, categories: [String] = []) {
         self.countries = countries.map { $0.uppercased() }
         self.extent = extent
-        for name in categories {
-            let normalized = PlaceCategory.normalized(name)
-            // `capitals` means `capital`.
-            if Self.isPlural(normalized) { self.categories.append(Array(normalized.dropLast())) }
-            self.categories.append(normalized)
-        }
+        // `capitals` means `capital`, `cities` `city`.
+        for name in categories { self.categories += PlaceCategory.singulars(name) }
     }
 
     /// Whether no filter is set: every place passes.
     package var isEmpty: Bool { countries.isEmpty && extent == nil && categories.isEmpty }
-
-    /// Whether a category name may be a plural: `capitals`, `admin seats` (not `city`).
-    static func isPlural(_ name: [UInt8]) -> Bool {
-        name.last == UInt8(ascii: "s") && name.count > 3 && String(decoding: name, as: UTF8.self) != "city"
-    }
 
     /// Whether a place passes.
     package func accepts(countryCode: String, coordinate: Coordinate, category: String) -> Bool {

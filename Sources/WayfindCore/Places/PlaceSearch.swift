@@ -876,18 +876,8 @@ package final class PlaceSearch {
         scanner.rowFilter = filter
         if !isEmpty && !prefiltersDumpRows { scanner.splitEveryRow = true }
         var best: [(RankKey, FoundPlace)] = []
-        var categories: [String] = []
-        var lastCategoryBytes: [UInt8] = [0xFF]
-        let wantsCollections = !isEmpty
+        scanner.collectsCategories = !isEmpty
         try scanner.scan(descriptor) { row, isCandidate throws(GazetteerError) in
-            if wantsCollections && (filter == nil || row.schema.format != .geonames) {
-                let raw = row.schema.column(.category) != nil ? row.field(.category) : row.field(.featureCode)
-                if !raw.elementsEqual(lastCategoryBytes) {
-                    lastCategoryBytes = Array(raw)
-                    let category = row.category
-                    if !categories.contains(category) { categories.append(category) }
-                }
-            }
             guard !isEmpty else { return true }
             guard isCandidate || !prefiltersDumpRows else { return true }
             let category = row.category
@@ -912,11 +902,7 @@ package final class PlaceSearch {
         }
         result.places = best.map(\.1)
         result.fingerprint = scanner.fingerprint.value
-        // A dump's categories come from feature codes, not from bytes a query can hit.
-        if scanner.schema?.format == .geonames, let filter {
-            for category in filter.categories where !categories.contains(category) { categories.append(category) }
-        }
-        for category in categories where !category.isEmpty && PlaceCategory.queryNames(matcher, category: category) {
+        for category in scanner.categories where PlaceCategory.queryNames(matcher, category: category) {
             if filters.categories.isEmpty || filters.categories.contains(PlaceCategory.normalized(category)) {
                 result.collections.append(category)
             }
