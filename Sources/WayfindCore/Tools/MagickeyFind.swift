@@ -48,14 +48,20 @@ package enum MagickeyFind {
                 magicKey, or a truncated one, is refused: 'not a magicKey'. A key from a \
                 different gazetteer (another --places file, or an older build) is resolved \
                 by its suggestion text when the input line carries it, as ArcGIS falls back \
-                to SingleLine; otherwise it is an error naming the gazetteer mismatch.
+                to SingleLine; otherwise, or when that text names no place of this \
+                gazetteer, it is an error naming the gazetteer mismatch. Keys on standard \
+                input are answered as each line arrives, each answer flushed, in bounded \
+                memory (a line may be 1 MiB long); a line that is not UTF-8 is reported with \
+                its number, and the next is answered.
                 """),
             ManSection(
                 "OUTPUT",
                 """
                 TSV columns: label, latitude, longitude, score, category, country code, \
                 region, population, id. With --json, ArcGIS findAddressCandidates' shape, \
-                one object per key on one line:
+                one object per key on one line, with ArcGIS's attributes: Match_addr, \
+                PlaceName, Type, Region, Country (the ISO 3166-1 alpha-3 code, as ArcGIS \
+                gives it: POL), CntryName, Population and Id:
 
                   {"spatialReference":{"wkid":4326,"latestWkid":4326},"candidates":[{"address":"Paris, Île-de-France, France","location":{"x":2.3488,"y":48.85341},"score":100,"attributes":{…},"extent":{…}}]}
 
@@ -159,33 +165,55 @@ package enum MagickeyFind {
             let time = at ?? context.now()
             var visits: [VisitRequest.Visit] = []
             var requests: [Request] = []
-            if let text = try parsed.value(of: Self.text) {
+            let text = try parsed.value(of: Self.text)
+            if let text {
                 requests = [Request(key: nil, text: text)]
                 if !parsed.positionals.isEmpty { throw UsageError("give either --text or keys, not both") }
             } else if !parsed.positionals.isEmpty {
                 requests = parsed.positionals.map { Request(key: $0, text: nil) }
-            } else {
-                if context.inputIsTerminal { throw UsageError("no key given, and standard input is a terminal") }
-                requests = try readRequests(context)
+            } else if context.inputIsTerminal {
+                throw UsageError("no key given, and standard input is a terminal")
             }
             let geocoder = try options.geocoder(context: context, tool: spec.name)
+            try options.noteWhatLooksWrong(in: geocoder, errors: errors)
             var printed = 0
             var failed = false
-            for request in requests {
-                do {
+            /// Finds and prints one request's places.
+            func answer(_ request: Request) {
+                do throws(ToolError) {
                     let found = try find(request, in: geocoder, options: options, maxLocations: maxLocations)
                     printed += found.count
                     write(found, json: options.json, to: output)
                     if let first = found.first, !request.isCollection {
                         visits.append(VisitRequest.Visit(place: first.place.label, time: time))
                     }
-                } catch let error as ToolError {
+                } catch {
                     // With --json, the failed request's line is an error object.
                     if options.json { output.write(ArcGISError.json(code: 400, message: error.message)) }
                     errors.report(error.message)
                     failed = true
                 }
-                if output.isClosed { break }
+            }
+            if text != nil || !parsed.positionals.isEmpty {
+                for request in requests where !output.isClosed { answer(request) }
+            } else {
+                // Keys are answered as they arrive (each answer flushed), in bounded memory.
+                var lines = InputLines(context.standardInput)
+                while !output.isClosed, let line = try lines.next() {
+                    guard case .text(let text) = line else {
+                        errors.report(lines.invalidMessage)
+                        failed = true
+                        continue
+                    }
+                    do throws(ToolError) {
+                        for request in try Self.requests(in: text) { answer(request) }
+                    } catch {
+                        if options.json { output.write(ArcGISError.json(code: 400, message: error.message)) }
+                        errors.report(error.message)
+                        failed = true
+                    }
+                    output.flush()
+                }
             }
             if let graphPath, !visits.isEmpty {
                 let request = VisitRequest(visits: visits, maxPlaces: RouteGraphVisit.defaultMaximumPlaces, timeZone: context.timeZone)
@@ -218,24 +246,19 @@ package enum MagickeyFind {
         }
     }
 
-    /// Keys from standard input, read line by line by each line's shape: a line with a tab
-    /// is a line of magickey-suggest's output (text, key, isCollection), a line starting
-    /// with `{` is a line of its --json output (JSON escapes tabs, so it has none), and any
-    /// other line is a key (its first word). The shape of the whole input is not guessed
-    /// from its first byte: a place may be named `{Brace}`.
-    static func readRequests(_ context: ToolContext) throws(ToolError) -> [Request] {
-        var requests: [Request] = []
-        for line in try MagickeySuggest.readLines(context.standardInput, what: "standard input") {
-            if line.utf8.contains(0x09) {
-                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-                requests.append(Request(key: fields[1].trimmingCharacters(in: " "), text: String(fields[0])))
-            } else if line.drop(while: \.isWhitespace).first == "{" {
-                requests += try parseSuggestJSON(line)
-            } else {
-                requests.append(Request(key: line.split(separator: " ").first.map(String.init) ?? line, text: nil))
-            }
+    /// The keys of one line of standard input, by its shape: a line with a tab is a line
+    /// of magickey-suggest's output (text, key, isCollection), a line starting with `{` is
+    /// a line of its --json output (JSON escapes tabs, so it has none), a blank line has
+    /// none, and any other line is a key (its first word). The shape of the whole input
+    /// is not guessed from its first byte: a place may be named `{Brace}`.
+    static func requests(in line: String) throws(ToolError) -> [Request] {
+        if line.allSatisfy(\.isWhitespace) { return [] }
+        if line.utf8.contains(0x09) {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            return [Request(key: fields[1].trimmingCharacters(in: " "), text: String(fields[0]))]
         }
-        return requests
+        if line.drop(while: \.isWhitespace).first == "{" { return try parseSuggestJSON(line) }
+        return [Request(key: line.split(separator: " ").first.map(String.init) ?? line, text: nil)]
     }
 
     /// The suggestions of one line of magickey-suggest's --json output (`{"suggestions":[…]}`).
@@ -299,7 +322,7 @@ package enum MagickeyFind {
                 j.key("PlaceName"); j.string(p.name); j.raw(",")
                 j.key("Type"); j.string(p.category); j.raw(",")
                 j.key("Region"); j.string(p.region); j.raw(",")
-                j.key("Country"); j.string(p.countryCode); j.raw(",")
+                j.key("Country"); j.string(Country.alpha3(p.countryCode) ?? p.countryCode); j.raw(",")
                 j.key("CntryName"); j.string(p.country); j.raw(",")
                 j.raw("\"Population\":\(p.population),")
                 j.key("Id"); j.string(p.id)

@@ -30,7 +30,7 @@ package enum MagickeySuggest {
             """,
         flags: MagickeyOptions.Flags.table + [
             graph.spec, from.spec, at.spec,
-            maxSuggestions.spec,
+            maxSuggestions.spec, nullDataFlag.spec,
             MagickeyOptions.Flags.json.spec,
             StandardFlags.help(),
             StandardFlags.version,
@@ -92,18 +92,46 @@ package enum MagickeySuggest {
                 Athens, visited, comes first). Graph places are gazetteer labels, as magickey-find prints them \
                 ('Paris, Île-de-France, France'): a label of several places picks the nearest \
                 to --location, else the most important, and a graph place that is not in \
-                the gazetteer (another program's name, 'Home') is left out. A missing FILE \
-                is an empty graph; the graph is only read. What a read finds in FILE is \
-                kept in ${XDG_CACHE_HOME:-$HOME/.cache}/wayfind/graph-*.contents, so that \
-                the next keystroke takes it from there instead of parsing FILE again, as \
-                long as FILE is the same file, unchanged (its inode, size, modification \
-                and change times; a FILE changed in the last two seconds is read whole, \
-                and kept once it has settled); a cache file that cannot be written, or \
-                another user's, only costs time. \
+                the gazetteer (another program's name, 'Home') is left out. FILE is only \
+                read. A missing FILE is an empty graph, with a note on standard error \
+                (naming a file of a close name in its folder, if there is one). A FILE that \
+                cannot be read (damaged, not a route graph, a folder) is reported, and the \
+                gazetteer's suggestions are printed without predictions, with exit status \
+                2: the search box goes on searching. Queries on standard input read FILE \
+                once, and again only when it changed, so one process sees the visits \
+                recorded while it runs (see STANDARD INPUT). \
                 A gazetteer on standard input \
                 (--places -) does not go with --graph, which reads the gazetteer once per \
                 predicted place: give its file. With --json, a predicted suggestion has \
                 "predicted":true after isCollection.
+                """),
+            ManSection(
+                "STANDARD INPUT",
+                """
+                With no TEXT, each line of standard input is a query, answered as soon as it \
+                arrives: its suggestions, then an empty line (with -z, queries end with NUL \
+                and each answer with a NUL), flushed. So a program can keep one process as a \
+                search box: write what the user typed, read up to the empty line, and so on \
+                at each keystroke, without starting a process or reading the gazetteer's index \
+                and the graph each time. An empty query gets an empty answer (with --graph, \
+                the predictions). A line that is not UTF-8 is reported with its number, gets \
+                an empty answer, and the next is answered (exit status 2 at the end). Memory \
+                stays bounded whatever the input: a line may be 1 MiB long, and \
+                'yes paris | magickey-suggest | head -1' ends at once.
+
+                From bash, with a coprocess:
+
+                  coproc box { magickey-suggest --graph ~/places.json; }
+                  ask() { printf '%s\\n' "$1" >&"${box[1]}"; while IFS= read -r line <&"${box[0]}" && [ -n "$line" ]; do printf '%s\\n' "$line"; done; }
+                  ask par; ask pari; ask paris
+
+                From Python:
+
+                  box = subprocess.Popen(["magickey-suggest", "--json"], stdin=PIPE, stdout=PIPE, text=True, bufsize=1)
+                  def ask(text):
+                      box.stdin.write(text + "\\n"); box.stdin.flush()
+                      answer = box.stdout.readline(); box.stdout.readline()  # the empty line
+                      return json.loads(answer)["suggestions"]
                 """),
             ManSection(
                 "OUTPUT",
@@ -163,6 +191,12 @@ package enum MagickeySuggest {
         expected: "a number from 1 to \(maximumSuggestions)"
     ) { Int($0).flatMap { (1...maximumSuggestions).contains($0) ? $0 : nil } }
 
+    static let nullDataFlag = Flag(
+        "null-data", short: "z", help: "queries on standard input end with NUL, and so does each answer",
+        manHelp:
+            "Queries on standard input end with NUL instead of a newline, and each answer ends with a NUL instead of an empty line (see STANDARD INPUT)."
+    )
+
     static let graph = Flag(
         "graph", value: "FILE", help: "also suggest the places this route graph predicts (see PREDICTION)",
         manHelp:
@@ -187,6 +221,7 @@ package enum MagickeySuggest {
             let graphPath = try parsed.value(of: graph)
             let fromPlace = try parsed.value(of: from)
             let time = try parsed.value(of: at)
+            let nullData = try parsed.value(of: nullDataFlag)
             if graphPath == nil && (fromPlace != nil || time != nil) { throw UsageError("--from and --at go with --graph") }
             // Standard input is read once: it holds the gazetteer or the queries, and a
             // gazetteer there cannot be read again for each place the graph predicts.
@@ -194,111 +229,102 @@ package enum MagickeySuggest {
                 if graphPath != nil { throw UsageError("--places - (standard input) does not go with --graph; give the gazetteer's file") }
                 if parsed.positionals.isEmpty { throw UsageError("no TEXT given, and standard input holds the gazetteer (--places -)") }
             }
-            let graphFile: GraphFile?
-            do throws(GraphFileError) {
-                graphFile = try graphPath.map { (path) throws(GraphFileError) in try GraphFile(resolving: path).caching(in: context.environment.cacheDirectory, now: context.now) }
-            } catch {
-                throw ToolError(error.description)
-            }
-            var queries: [String] = []
-            if parsed.positionals.isEmpty {
-                if context.inputIsTerminal { throw UsageError("no TEXT given, and standard input is a terminal") }
-                queries = try readLines(context.standardInput, what: "standard input", keepingEmpty: graphFile != nil)
-            } else {
-                queries = [parsed.positionals.joined(separator: " ")]
-            }
+            if parsed.positionals.isEmpty && context.inputIsTerminal { throw UsageError("no TEXT given, and standard input is a terminal") }
             let geocoder = try options.geocoder(context: context, tool: spec.name)
-            // One query reads the graph by a scan (cheaper than a load); a list of queries
-            // on standard input loads it once rather than reading it again for each.
-            let history: RouteGraph?
-            do throws(GraphFileError) {
-                history = queries.count > 1 ? try graphFile?.load() : nil
-            } catch {
-                throw ToolError(error.description)
+            try options.noteWhatLooksWrong(in: geocoder, errors: errors)
+            let graphSource = graphPath.map { GraphSource(path: $0, errors: errors) }
+            let streaming = parsed.positionals.isEmpty
+            var answer = Answer(options: options, limit: limit, output: output, errors: errors, geocoder: geocoder)
+            /// What the graph predicts for `query`; nil without --graph.
+            func predictions(_ query: String) -> [RouteGraphSuggestion]? {
+                let request = Geocoder.predictionRequest(from: fromPlace, now: time ?? context.now(), timeZone: context.timeZone, limit: limit)
+                return graphSource?.predictions(for: request, filter: Geocoder.predictionFilter(query), streaming: streaming)
             }
-            var printed = 0
-            for query in queries {
-                let suggestions: [Geocoder.Suggestion]
-                do {
-                    if let graphFile {
-                        let request = Geocoder.predictionRequest(
-                            from: fromPlace, now: time ?? context.now(), timeZone: context.timeZone, limit: limit)
-                        let filter = Geocoder.predictionFilter(query)
-                        // The graph is read while the geocoder searches.
-                        suggestions = try geocoder.suggest(
-                            query,
-                            predicting: {
-                                try history?.suggestions(for: request, filter: filter.map(RouteGraph.stringFilter))
-                                    ?? graphFile.suggestions(for: request, matching: filter)
-                            }, near: options.bias.location, distance: options.bias.radius, filters: options.filters, limit: limit)
-                    } else {
-                        suggestions = try geocoder.suggest(
-                            query, near: options.bias.location, distance: options.bias.radius, filters: options.filters, limit: limit)
+            if !streaming {
+                let query = parsed.positionals.joined(separator: " ")
+                try answer.respond(query, predictions: predictions(query))
+            } else {
+                // Each answer ends with an empty line (NUL with -z) and is flushed, so a
+                // program asking one query at a time knows where it ends.
+                var lines = InputLines(context.standardInput, terminator: nullData ? 0 : 0x0A)
+                while let line = try lines.next() {
+                    switch line {
+                    case .invalidUTF8:
+                        errors.report(lines.invalidMessage)
+                        answer.failed = true
+                    case .text(let query):
+                        try answer.respond(query, predictions: predictions(query))
                     }
-                } catch let error as GraphFileError {
-                    throw ToolError(error.description)
-                } catch {
-                    throw ToolError((error as? GeocoderError)?.description ?? "\(error)")
+                    output.write(byte: nullData ? 0 : 0x0A)
+                    output.flush()
+                    if output.isClosed { break }
                 }
-                printed += suggestions.count
-                if options.json {
-                    var json = JSONText()
-                    json.raw("{\"suggestions\":[")
-                    for (i, s) in suggestions.enumerated() {
-                        if i > 0 { json.raw(",") }
-                        json.raw("{")
-                        json.key("text")
-                        json.string(s.text)
-                        json.raw(",")
-                        json.key("magicKey")
-                        json.string(s.magicKey)
-                        json.raw(",")
-                        json.key("isCollection")
-                        json.raw(s.isCollection ? "true" : "false")
-                        if let matched = s.matched {
-                            json.raw(",")
-                            json.key("matched")
-                            json.string(matched)
-                        }
-                        if s.predicted { json.raw(",\"predicted\":true") }
-                        json.raw("}")
-                    }
-                    json.raw("]}\n")
-                    json.bytes.withUnsafeBufferPointer { output.write($0) }
-                    output.endRecord()
-                } else {
-                    for s in suggestions {
-                        output.write(s.text + "\t" + s.magicKey + "\t" + (s.isCollection ? "true" : "false") + "\n")
-                        output.endRecord()
-                    }
-                }
-                if output.isClosed { break }
             }
-            return printed > 0 ? .success : .nothingFound
+            if answer.failed || graphSource?.failed == true { return .error }
+            return answer.printed > 0 ? .success : .nothingFound
         }
     }
 
-    /// The lines of `descriptor`, refusing invalid UTF-8 with the line number.
-    /// With `keepingEmpty`, blank lines are kept (an empty query asks for predictions).
-    static func readLines(_ descriptor: FileDescriptor, what: String, keepingEmpty: Bool = false) throws(ToolError) -> [String] {
-        let reader = RecordReader(descriptor, terminator: 0x0A)
-        var lines: [String] = []
-        while true {
-            let block: UnsafeBufferPointer<UInt8>?
-            do { block = try reader.nextBlock() } catch {
-                throw ToolError("cannot read \(what): \(error.description.lowercasedFirst())")
-            }
-            guard let block else { break }
-            for line in block.split(separator: 0x0A, omittingEmptySubsequences: false) {
-                var bytes = UnsafeBufferPointer(rebasing: line)
-                if bytes.last == 0x0D { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
-                guard let text = String(validating: bytes, as: UTF8.self) else {
-                    throw ToolError("\(what): line \(lines.count + 1) is not valid UTF-8")
+    /// Answers queries: searches, prints the suggestions, and counts them.
+    struct Answer {
+        let options: MagickeyOptions
+        let limit: Int
+        let output: OutputBuffer
+        let errors: ErrorReporter
+        let geocoder: Geocoder
+        /// How many suggestions were printed.
+        var printed = 0
+        /// Whether a query failed (reported; the next was answered).
+        var failed = false
+
+        /// Prints the suggestions for `query`, blended with `predictions` when a graph
+        /// predicts. A query the gazetteer cannot answer is reported and counted as failed.
+        mutating func respond(_ query: String, predictions: [RouteGraphSuggestion]?) throws {
+            let suggestions: [Geocoder.Suggestion]
+            do {
+                if let predictions {
+                    suggestions = try geocoder.suggest(
+                        query, predictions: predictions, near: options.bias.location, distance: options.bias.radius,
+                        filters: options.filters, limit: limit)
+                } else {
+                    suggestions = try geocoder.suggest(
+                        query, near: options.bias.location, distance: options.bias.radius, filters: options.filters, limit: limit)
                 }
-                lines.append(text)
+            } catch {
+                throw ToolError(error.description)
             }
-            if block.last == 0x0A { lines.removeLast() }
+            printed += suggestions.count
+            if options.json {
+                var json = JSONText()
+                json.raw("{\"suggestions\":[")
+                for (i, s) in suggestions.enumerated() {
+                    if i > 0 { json.raw(",") }
+                    json.raw("{")
+                    json.key("text")
+                    json.string(s.text)
+                    json.raw(",")
+                    json.key("magicKey")
+                    json.string(s.magicKey)
+                    json.raw(",")
+                    json.key("isCollection")
+                    json.raw(s.isCollection ? "true" : "false")
+                    if let matched = s.matched {
+                        json.raw(",")
+                        json.key("matched")
+                        json.string(matched)
+                    }
+                    if s.predicted { json.raw(",\"predicted\":true") }
+                    json.raw("}")
+                }
+                json.raw("]}\n")
+                json.bytes.withUnsafeBufferPointer { output.write($0) }
+                output.endRecord()
+            } else {
+                for s in suggestions {
+                    output.write(s.text + "\t" + s.magicKey + "\t" + (s.isCollection ? "true" : "false") + "\n")
+                    output.endRecord()
+                }
+            }
         }
-        return keepingEmpty ? lines : lines.filter { !$0.allSatisfy(\.isWhitespace) }
     }
 }

@@ -330,31 +330,5 @@ struct GraphFileCacheTests {
         let cwd = FileManager.default.currentDirectoryPath
         #expect(GraphFileCache.path(of: "g.json", in: "/c") == GraphFileCache.path(of: cwd + "/g.json", in: "/c"))
     }
-
-    /// magickey-suggest keeps the graph's contents under XDG_CACHE_HOME, and answers the
-    /// same from them; without HOME or XDG_CACHE_HOME it keeps nothing and still answers.
-    @Test func magickeySuggestKeepsTheGraphInTheUsersCache() throws {
-        let scratch = try ScratchDirectory()
-        defer { scratch.remove() }
-        let graph = scratch.file("graph.json")
-        for (hour, text) in [("08", "airport"), ("09", "boston"), ("10", "cambridge")] {
-            #expect(runInProcess("magickey-find", ["--graph", graph, "--at", "2024-05-01T\(hour):00:00Z", "--text", text]).status == 0)
-        }
-        let arguments = ["--graph", graph, "--at", "2024-05-02T08:30:00Z", "--location", "42.36,-71.06", "b"]
-        let plain = runInProcess("magickey-suggest", arguments)
-        let cache = scratch.file("cache")
-        // A graph changed this very second is not kept (its next write might keep its
-        // stamp); one that has settled is.
-        let unsettled = runInProcess("magickey-suggest", arguments, environment: ["XDG_CACHE_HOME": cache], now: Platform.currentTime())
-        #expect(!FileManager.default.fileExists(atPath: cache + "/wayfind"))
-        let later = Platform.currentTime() + 10
-        let first = runInProcess("magickey-suggest", arguments, environment: ["XDG_CACHE_HOME": cache], now: later)
-        let names = try FileManager.default.contentsOfDirectory(atPath: cache + "/wayfind")
-        #expect(names.count == 1 && names[0].hasPrefix("graph-"), "\(names)")
-        let second = runInProcess("magickey-suggest", arguments, environment: ["XDG_CACHE_HOME": cache], now: later)
-        #expect(unsettled.out == plain.out)
-        #expect(plain.status == 0 && plain.out.contains("\tfalse"))
-        #expect(first.out == plain.out && second.out == plain.out && second.stderr.isEmpty)
-    }
 }
 
