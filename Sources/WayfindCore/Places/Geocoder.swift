@@ -172,6 +172,22 @@ public final class Geocoder: @unchecked Sendable {
         ).places
     }
 
+    /// The categories of the gazetteer's places (`capital`, `coffee`), in the order first
+    /// seen; nil for standard input, which cannot be read twice.
+    package func categories() throws(GeocoderError) -> [String]? {
+        switch source {
+        case .indexed(_, let index, _): return index.categories
+        case .file(let path, let context):
+            guard path != "-" else { return nil }
+            let descriptor = try Self.open(path, context: context)
+            defer { descriptor.close() }
+            var scanner = GazetteerScanner(path: path, matcher: nil)
+            scanner.collectsCategories = true
+            try Self.reporting { try scanner.scan(descriptor) { _, _ in true } }
+            return scanner.categories
+        }
+    }
+
     /// The most places a collection's key finds when no limit is given.
     public static let defaultCollectionPlaces = 5
 
@@ -249,11 +265,24 @@ public final class Geocoder: @unchecked Sendable {
     private func mismatch(_ key: String, _ fallback: Fallback) throws(GeocoderError) -> [FoundPlace] {
         // A label's commas separate its parts: `Paris, Île-de-France, France` is three
         // groups of query words.
+        let which = gazetteerName
         if let text = fallback.text, !text.isEmpty {
-            return try find(
+            let found = try find(
                 text: String(text.map { $0 == "," ? " " : $0 }), near: fallback.location, distance: fallback.distance,
                 filters: fallback.filters, limit: fallback.limit ?? 1)
+            guard found.isEmpty else { return found }
+            // Silence here would look like a place that is gone: say where the key is from.
+            throw GeocoderError(
+                "magicKey \(MessageValue.quoted(key)) belongs to a different gazetteer than \(which), where its text \(MessageValue.quoted(text)) names no place; use --places with the file it came from"
+            )
         }
+        throw GeocoderError(
+            "magicKey \(MessageValue.quoted(key)) belongs to a different gazetteer than \(which); give it with its suggestion text, or use --places with the file it came from"
+        )
+    }
+
+    /// The gazetteer as messages name it: `the embedded gazetteer`, `--places FILE`.
+    private var gazetteerName: String {
         let which: String
         switch source {
         case .indexed(_, _, let path) where path == EmbeddedGazetteer.path: which = "the embedded gazetteer"
@@ -261,9 +290,7 @@ public final class Geocoder: @unchecked Sendable {
         case .indexed: which = "this gazetteer"
         case .file(let path, _): which = "--places \(MessageValue.plain(path))"
         }
-        throw GeocoderError(
-            "magicKey \(MessageValue.quoted(key)) belongs to a different gazetteer than \(which); give it with its suggestion text, or use --places with the file it came from"
-        )
+        return which
     }
 
     private func findIndexed(

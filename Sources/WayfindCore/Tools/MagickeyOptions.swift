@@ -6,16 +6,21 @@ package struct MagickeyOptions {
     package var bias = LocationBias(location: nil, radius: nil)
     package var filters = PlaceFilters()
     package var json = false
+    /// The `--category` names as typed.
+    var categoryNames: [String] = []
 
     /// The flags both tools have, read as typed values.
     enum Flags {
-        static let location = Flag(
-            "location", value: "LAT,LON", help: "rank places near this point higher (decimal degrees)",
-            manHelp: "Rank places near LAT,LON (decimal degrees, e.g. 41.88,-87.63) higher. Nothing is excluded; see RANKING.",
-            expected: "LAT,LON in decimal degrees, e.g. 48.85,2.35"
-        ) { text -> Coordinate? in
-            guard let parts = MagickeyOptions.numbers(text), parts.count == 2, abs(parts[0]) <= 90, abs(parts[1]) <= 180 else { return nil }
-            return Coordinate(latitude: parts[0], longitude: parts[1])
+        static let location = Flag<Coordinate?>(
+            FlagSpec(
+                "location", value: .required(name: "LAT,LON"),
+                help: "rank places near this point higher (latitude first, as in 48.21,16.37)",
+                manHelp:
+                    "Rank places near LAT,LON higher: decimal degrees, latitude first (48.21,16.37 is Vienna), as map apps and geo: URIs write a point. ArcGIS's x,y order (longitude first, the order of --extent and of the JSON output) is written as ArcGIS's JSON point: '{\"x\":16.37,\"y\":48.21}'. A point far from any place whose swapped reading lies in a city gets a note on standard error. Nothing is excluded; see RANKING."
+            )
+        ) { values throws(UsageError) in
+            guard let last = values.last, let text = last else { return nil }
+            return try MagickeyOptions.location(text)
         }
         static let distance = Flag(
             "distance", value: "METERS", help: "the radius of --location's bias (default 50000)",
@@ -74,6 +79,7 @@ package struct MagickeyOptions {
         json = try parsed.value(of: Flags.json)
         bias = LocationBias(location: try parsed.value(of: Flags.location), radius: try parsed.value(of: Flags.distance))
         let categories = Array(try parsed.value(of: Flags.category).joined())
+        categoryNames = categories
         if placesPath == nil { try Self.checkEmbeddedCategories(categories) }
         filters = PlaceFilters(
             countries: try parsed.value(of: Flags.country), extent: try parsed.value(of: Flags.extent), categories: categories)
@@ -91,6 +97,122 @@ package struct MagickeyOptions {
                 "unknown --category \(MessageValue.quoted(typed)) (the embedded gazetteer has \(known.joined(separator: ", ")))"
                     + Spelling.hint(for: typed, in: known))
         }
+    }
+
+    /// Notes on standard error what is probably a mistake but not certainly one, so that
+    /// an odd answer is not a mystery: a `--location` given longitude first
+    /// (`swappedLocationNote`), and each `--category` that no place of a `--places`
+    /// gazetteer has, with the closest it has (the embedded gazetteer's are checked as
+    /// flags, in `init`).
+    func noteWhatLooksWrong(in geocoder: Geocoder, errors: ErrorReporter) throws(ToolError) {
+        if let location = bias.location, let note = Self.swappedLocationNote(location) { errors.report(note) }
+        guard placesPath != nil, !categoryNames.isEmpty else { return }
+        let known: [String]
+        do {
+            guard let categories = try geocoder.categories() else { return }
+            known = categories
+        } catch {
+            throw ToolError(error.description)
+        }
+        let folded = Set(known.map(PlaceCategory.normalized))
+        for name in categoryNames where !PlaceCategory.singulars(name).contains(where: folded.contains) {
+            let shown = known.map(PlaceCategory.displayName).map { $0.lowercased() }
+            let listed = shown.count <= 12 ? shown.joined(separator: ", ") : shown.prefix(12).joined(separator: ", ") + ", …"
+            errors.report(
+                "no place of \(MessageValue.quoted(placesPath!)) has --category \(MessageValue.quoted(name)) (its categories: \(listed.isEmpty ? "none" : listed))"
+                    + Spelling.hint(for: name, in: shown))
+        }
+    }
+
+    /// The point `--location` names: `LAT,LON`, or ArcGIS's JSON point `{"x":LON,"y":LAT}`.
+    static func location(_ text: String) throws(UsageError) -> Coordinate {
+        let expected = "LAT,LON in decimal degrees, latitude first, e.g. 48.21,16.37, or {\"x\":16.37,\"y\":48.21}"
+        if text.drop(while: { $0 == " " }).first == "{", let (x, y) = jsonPoint(text), abs(y) <= 90, abs(x) <= 180 {
+            return Coordinate(latitude: y, longitude: x)
+        }
+        guard let parts = numbers(text), parts.count == 2 else { throw UsageError.invalid("location", text, expected: expected) }
+        let (latitude, longitude) = (parts[0], parts[1])
+        guard abs(latitude) <= 90, abs(longitude) <= 180 else {
+            if abs(latitude) <= 180 && abs(longitude) <= 90 {
+                let typed = text.split(separator: ",").map { $0.trimmingCharacters(in: " ") }
+                throw UsageError(
+                    "invalid --location \(MessageValue.quoted(text)): latitude \(typed[0]) is beyond ±90; --location is LAT,LON, latitude first (did you mean \(typed[1]),\(typed[0])?)"
+                )
+            }
+            throw UsageError.invalid("location", text, expected: expected)
+        }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// The `x` and `y` of ArcGIS's JSON point (`{"x":16.37,"y":48.21,"spatialReference":…}`).
+    static func jsonPoint(_ text: String) -> (x: Double, y: Double)? {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { raw -> (Double, Double)? in
+            var reader = JSONReader(raw)
+            var x: Double? = nil
+            var y: Double? = nil
+            do throws(JSONError) {
+                try reader.beginObject()
+                while let key = try reader.nextKey() {
+                    reader.skipWhitespace()
+                    let start = reader.offset
+                    let kind = try reader.peekKind()
+                    try reader.skipValue()
+                    guard key == "x" || key == "y" else { continue }
+                    guard kind == .number else { return nil }
+                    let value = PlaceRow.parseDecimal(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[start..<reader.offset]))
+                    if key == "x" { x = value } else { y = value }
+                }
+                try reader.finish()
+            } catch {
+                return nil
+            }
+            guard let x, let y else { return nil }
+            return (x, y)
+        }
+    }
+
+    /// A note when `--location` seems to be given longitude first: the point as given is
+    /// far from every place of the embedded gazetteer (`swapCheckLonely`), and swapped it
+    /// lies in a city (`swapCheckNear` of a place of `swapCheckPopulation` or more):
+    /// `16.37,48.21` is the desert of Yemen, `48.21,16.37` Vienna. Both readings near
+    /// places is a real point: nothing is said.
+    static func swappedLocationNote(_ location: Coordinate) -> String? {
+        let swapped = Coordinate(latitude: location.longitude, longitude: location.latitude)
+        guard abs(swapped.latitude) <= 90, let index = try? EmbeddedGazetteer.index(),
+            let near = nearestRow(index, to: swapped, within: swapCheckNear, population: swapCheckPopulation),
+            nearestRow(index, to: location, within: swapCheckLonely, population: 0) == nil
+        else { return nil }
+        let label = (try? Geocoder.installedEmbedded().find(
+            magicKey: MagicKey.place(fingerprint: index.fingerprint, offset: index.offset(ofRow: near), line: index.line(ofRow: near)).encoded
+        ).first?.place.label) ?? "a city"
+        func degrees(_ value: Double) -> String { String((value * 10_000).rounded() / 10_000) }
+        return "--location \(degrees(location.latitude)),\(degrees(location.longitude)) is latitude \(degrees(location.latitude)), longitude \(degrees(location.longitude)), far from any place; latitude first, \(degrees(swapped.latitude)),\(degrees(swapped.longitude)) is \(label)"
+    }
+
+    /// Within this many metres of no place: a point in no town (25 km).
+    static let swapCheckLonely = 25_000.0
+    /// Within this many metres of a city: a point in it (10 km).
+    static let swapCheckNear = 10_000.0
+    /// The population that makes a place a city for the check (100,000).
+    static let swapCheckPopulation = 100_000
+
+    /// A row of `index` of at least `population` within `radius` metres of `point`, the
+    /// nearest; nil when there is none. (A pass over the rows, with a cheap bound first:
+    /// the embedded gazetteer's 34,000 take a fraction of a millisecond.)
+    static func nearestRow(_ index: PlacesIndex, to point: Coordinate, within radius: Double, population: Int) -> Int? {
+        let degrees = radius / 111_000 + 0.01
+        let longitudeDegrees = min(360, degrees / max(0.01, Platform.cos(point.latitude * .pi / 180)))
+        var best: (row: Int, distance: Double)? = nil
+        for row in 0..<index.rowCount where index.population(ofRow: row) >= population {
+            let c = index.coordinate(ofRow: row)
+            guard abs(c.latitude - point.latitude) <= degrees else { continue }
+            let dx = abs(c.longitude - point.longitude)
+            guard min(dx, 360 - dx) <= longitudeDegrees else { continue }
+            let d = point.distance(to: c)
+            if d <= radius && d < (best?.distance ?? .infinity) { best = (row, d) }
+        }
+        return best?.row
     }
 
     /// Comma-separated decimal numbers, or nil.
@@ -141,7 +263,9 @@ package struct MagickeyOptions {
 
         --places FILE reads another gazetteer in one streaming pass over its bytes: a TSV \
         file with a header row (columns found by name; only name, latitude and longitude \
-        are required; a category column makes its values collections, such as coffee), or a \
+        are required; a category column makes its values collections, such as coffee, named \
+        by their plurals too: coffees, stops, cities; a byte order mark before the header, \
+        as spreadsheets save UTF-8, is skipped), or a \
         GeoNames dump with 19 columns and no header, whose region and country names are \
         taken from the embedded gazetteer. Every row is checked, whatever the query, and \
         the first broken row stops the run with its line number: a row with the wrong \
@@ -169,12 +293,17 @@ package struct MagickeyOptions {
         cells for short queries, and second words begun, near a --location). It is kept in ${XDG_CACHE_HOME:-$HOME/.cache}/wayfind/ \
         (places-HASH.index, one per file, named by its device and inode) and used by later \
         runs, which then read only the rows that can be results. A file whose size, \
-        modification time or sampled content changed is indexed again; a cache file that \
-        is cut short or damaged is rebuilt. When the cache cannot be written (a read-only \
+        modification or change time or sampled content changed is indexed again; a cache \
+        file that is cut short, damaged or of another version is rebuilt. Writing an index \
+        removes the indexes of files that are gone, replaced or changed, so the folder \
+        holds one index per file in use: wayfind --list-cache lists them, wayfind \
+        --clear-cache removes them (wayfind(1)). When the cache cannot be written (a read-only \
         home), the file is searched whole, with a one-line note. Results and magicKeys are \
         the same either way, and a key stays valid as long as the file is unchanged. \
-        Standard input and smaller files are always searched whole. Delete the folder to \
-        free the space.
+        Standard input and smaller files are always searched whole.
+
+        A --category that no place of a --places file has is named on standard error, \
+        with the file's categories and the closest of them.
 
         Contains data from GeoNames (geonames.org), licensed under CC BY 4.0.
         """)
