@@ -15,14 +15,15 @@ extension PlacesIndex {
             try builder.add(row)
             return true
         }
-        return builder.finish(tsvSize: bytes.count, fingerprint: scanner.fingerprint.value, source: SourceIdentity()).bytes()
+        return builder.finish(tsvSize: bytes.count, fingerprint: scanner.fingerprint.value, source: SourceIdentity(), path: "").bytes()
     }
 
     /// The index of the gazetteer open as `descriptor` (read to its end), with the country
-    /// and region names a dump lacks from `names`. `progress` hears the bytes read so far
-    /// now and then.
+    /// and region names a dump lacks from `names`; `path` names it in messages, and
+    /// `sourcePath` (its absolute path) and `source` in the index. `progress` hears the
+    /// bytes read so far now and then.
     package static func build(
-        reading descriptor: FileDescriptor, path: String, names: RegionNames?, source: SourceIdentity,
+        reading descriptor: FileDescriptor, path: String, names: RegionNames?, source: SourceIdentity, sourcePath: String = "",
         progress: ((Int) -> Void)? = nil
     ) throws(GazetteerError) -> Image {
         var scanner = GazetteerScanner(path: path, matcher: nil)
@@ -34,7 +35,7 @@ extension PlacesIndex {
             if count & 0xFFFF == 0 { progress?(row.offset) }
             return true
         }
-        return builder.finish(tsvSize: scanner.bytesRead, fingerprint: scanner.fingerprint.value, source: source)
+        return builder.finish(tsvSize: scanner.bytesRead, fingerprint: scanner.fingerprint.value, source: source, path: sourcePath)
     }
 
     /// An index's bytes in sections, ready to be written (`pieces`) or joined (`bytes`).
@@ -207,7 +208,7 @@ extension PlacesIndex {
         }
 
         /// The index of the rows added, for a TSV of `tsvSize` bytes with `fingerprint`.
-        package func finish(tsvSize: Int, fingerprint: UInt64, source: SourceIdentity) -> Image {
+        package func finish(tsvSize: Int, fingerprint: UInt64, source: SourceIdentity, path: String) -> Image {
             let rowCount = rows.count / PlacesIndex.rowWords
             // Rows by importance, highest first; ties in file order.
             var order = [UInt32](unsafeUninitializedCapacity: rowCount) { buffer, count in
@@ -350,6 +351,8 @@ extension PlacesIndex {
             image.append(prefixPostings)
             image.append(gridStarts)
             image.append(gridEntries)
+            let pathBytes = Array(path.utf8)
+            image.append(bytes: pathBytes)
             func split(_ v: UInt64) -> [UInt32] { [UInt32(truncatingIfNeeded: v), UInt32(truncatingIfNeeded: v >> 32)] }
             var header: [UInt32] = [
                 version, UInt32(rowCount), UInt32(wordCount), UInt32(postingCount),
@@ -360,6 +363,7 @@ extension PlacesIndex {
             header += split(UInt64(image.count))
             header += split(source.device) + split(source.inode) + split(UInt64(bitPattern: source.modificationSeconds))
             header += [source.modificationNanoseconds] + split(source.sample)
+            header += [UInt32(pathBytes.count)] + split(UInt64(bitPattern: source.changeSeconds)) + [source.changeNanoseconds]
             header += [UInt32](repeating: 0, count: headerWords - header.count)
             image.setHeader(header, at: headerIndex)
             return image

@@ -88,7 +88,8 @@
 ///          category bytes, region entries, region bytes, TSV size (2 words),
 ///          fingerprint (2), prefixes, prefix postings, index size (2), the source
 ///          file's identity (device 2, inode 2, modification time 2 + nanoseconds,
-///          sample fingerprint 2: `PlacesIndexCache`), reserved
+///          sample fingerprint 2, path bytes, change time 2 + nanoseconds:
+///          `PlacesIndexCache`), reserved
 ///     …    rows: 6 × UInt32 each: TSV offset, latitude × 1e5, longitude × 1e5,
 ///          population, country code (2 bytes) | category index << 16, line number
 ///     …    word starts: words + 1 UInt32 offsets into the word bytes, sorted by bytes
@@ -100,12 +101,13 @@
 ///          prefix starts (prefixes + 1), prefix postings
 ///     …    grid starts (`gridCellCount` + 1, into the entries), grid entries: 3 × UInt32
 ///          per row (row number, signature's low and high halves), by cell, ascending
+///     …    the source file's absolute path (empty for the embedded gazetteer)
 ///
 /// A TSV of 4 GiB or more, or of 2²⁹ rows, is not indexed (offsets are 32 bits): it is
 /// scanned.
 package struct PlacesIndex {
     /// The index format; bump it with the layout.
-    package static let version: UInt32 = 7
+    package static let version: UInt32 = 8
     /// The bit of a posting set when its word is in the row's alternate names only (row
     /// numbers stay below it: a gazetteer has fewer than 2³¹ rows).
     package static let alternateOnly: UInt32 = 1 << 31
@@ -200,11 +202,20 @@ package struct PlacesIndex {
         package var inode: UInt64 = 0
         package var modificationSeconds: Int64 = 0
         package var modificationNanoseconds: UInt32 = 0
+        /// The status change time: a write moves it, and no one can set it back (`cp -p`
+        /// and `touch -r` set the modification time).
+        package var changeSeconds: Int64 = 0
+        package var changeNanoseconds: UInt32 = 0
         /// `PlacesIndexCache.sampleFingerprint`: a few blocks of the file, hashed.
         package var sample: UInt64 = 0
 
         package init() {}
     }
+
+    /// The absolute path of the file the index was made from when it was made (empty for
+    /// the embedded gazetteer): a cached index whose file is gone, or is another file
+    /// now, is pruned (`PlacesIndexCache.prune`).
+    package let sourcePath: String
 
     /// Reads the index in `bytes` (not copied: they must outlive it), or nil when it is not
     /// an index of this version, or is cut short or inconsistent.
@@ -235,13 +246,17 @@ package struct PlacesIndex {
         identity.modificationSeconds = Int64(bitPattern: h64(20))
         identity.modificationNanoseconds = UInt32(h(22))
         identity.sample = h64(23)
+        let pathByteCount = h(25)
+        identity.changeSeconds = Int64(bitPattern: h64(26))
+        identity.changeNanoseconds = UInt32(h(28))
         source = identity
         // Every section must fit: a count from a damaged header could point anywhere.
         let sectionWords =
             rowCount * Self.rowWords + 2 * (wordCount + 1) + postingCount + (regionCount + 1) + prefixCount + (prefixCount + 1)
             + prefixPostingCount + (Self.gridCellCount + 1) + Self.gridEntryWords * rowCount
         func padded(_ n: Int) -> Int { (n + 3) & ~3 }
-        let sectionBytes = 4 * sectionWords + padded(wordByteCount) + padded(categoryByteCount) + padded(regionByteCount)
+        let sectionBytes =
+            4 * sectionWords + padded(wordByteCount) + padded(categoryByteCount) + padded(regionByteCount) + padded(pathByteCount)
         guard sectionBytes == bytes.count - Self.bannerSize - 4 * Self.headerWords else { return nil }
         var cursor = UnsafeRawPointer(header + Self.headerWords)
         func take(_ words: Int) -> UnsafePointer<UInt32> {
@@ -267,6 +282,7 @@ package struct PlacesIndex {
         prefixPostings = take(prefixPostingCount)
         gridStarts = take(Self.gridCellCount + 1)
         gridEntries = take(Self.gridEntryWords * rowCount)
+        sourcePath = String(decoding: UnsafeBufferPointer(start: takeBytes(pathByteCount), count: pathByteCount), as: UTF8.self)
         // (A cell whose starts go back reads as empty: `gridEntries` never reads outside
         // the entries. Checking all 64,800 here would cost every run of every tool.)
         guard cursor - UnsafeRawPointer(base) == bytes.count, Int(gridStarts[Self.gridCellCount]) == rowCount,

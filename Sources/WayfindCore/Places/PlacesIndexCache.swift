@@ -17,6 +17,10 @@
 /// offsets and line numbers as the scan reports them, so keys made through the index or
 /// by scanning are the same and stay valid as long as the file is unchanged.
 ///
+/// Writing an index prunes the folder (`prune`): indexes of files that are gone, were
+/// replaced or changed, and what killed saves left, are removed, so the folder holds
+/// one index per file in use. `wayfind --list-cache` shows it, `--clear-cache` empties it.
+///
 /// Small files (`minimumIndexedSize`) and standard input are scanned, as is any file when
 /// there is no cache directory (neither `XDG_CACHE_HOME` nor `HOME`). When the cache
 /// cannot be written (a read-only home), the file is scanned with a one-line note.
@@ -67,6 +71,8 @@ package enum PlacesIndexCache {
         source.inode = id.inode
         source.modificationSeconds = id.seconds
         source.modificationNanoseconds = id.nanoseconds
+        source.changeSeconds = id.changeSeconds
+        source.changeNanoseconds = id.changeNanoseconds
         source.sample = sampleFingerprint(file.bytes.assumingMemoryBound(to: UInt8.self))
         var nameHash = GazetteerFingerprint()
         nameHash.update(Array("\(id.device):\(id.inode)".utf8))
@@ -102,7 +108,8 @@ package enum PlacesIndexCache {
         do {
             let descriptor = try FileDescriptor.openForReading(path)
             defer { descriptor.close() }
-            image = try PlacesIndex.build(reading: descriptor, path: path, names: names, source: source) { done in
+            let sourcePath = Platform.canonicalPath(path) ?? path
+            image = try PlacesIndex.build(reading: descriptor, path: path, names: names, source: source, sourcePath: sourcePath) { done in
                 guard terminal else { return }
                 let percent = 100 * done / max(id.size, 1)
                 if percent != shown {
@@ -132,6 +139,8 @@ package enum PlacesIndexCache {
             note("cannot keep an index of \(MessageValue.plain(path)) (\(error.description)); searching the whole file")
             return nil
         }
+        // The folder stays bounded: indexes of files that are gone or changed go.
+        prune(folder, keeping: FileSystem.name(of: cachePath))
         guard let indexFile = try? FileSystem.mapFile(at: cachePath),
             let indexed = IndexedFile(file: file, indexFile: indexFile, cachePath: cachePath)
         else { return nil }

@@ -678,10 +678,15 @@ package final class FileMapping {
             || now.st_ctim.tv_nsec != status.st_ctim.tv_nsec
     }
 
-    /// The opened file's device, inode, size and modification time: what tells whether it
-    /// is still the same file (`PlacesIndexCache`).
-    package var identity: (device: UInt64, inode: UInt64, size: Int, seconds: Int64, nanoseconds: UInt32) {
-        (UInt64(status.st_dev), UInt64(status.st_ino), Int(status.st_size), Int64(status.st_mtim.tv_sec), UInt32(status.st_mtim.tv_nsec))
+    /// The opened file's device, inode, size, modification and status change times: what
+    /// tells whether it is still the same file (`PlacesIndexCache`).
+    package var identity:
+        (device: UInt64, inode: UInt64, size: Int, seconds: Int64, nanoseconds: UInt32, changeSeconds: Int64, changeNanoseconds: UInt32)
+    {
+        (
+            UInt64(status.st_dev), UInt64(status.st_ino), Int(status.st_size), Int64(status.st_mtim.tv_sec), UInt32(status.st_mtim.tv_nsec),
+            Int64(status.st_ctim.tv_sec), UInt32(status.st_ctim.tv_nsec)
+        )
     }
 
     /// Everything the file's status tells of which version of which file it is: device,
