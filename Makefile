@@ -84,7 +84,7 @@ fuzz:
 
 # Regenerate man pages and completions from the flag tables.
 docs: build
-	@for t in $(TOOLS); do \
+	@for t in $(TOOLS) $(MULTICALL); do \
 	  "$(BIN)/$$t" --generate=man > man/$$t.1; \
 	  "$(BIN)/$$t" --generate=complete-bash > completions/bash/$$t; \
 	  "$(BIN)/$$t" --generate=complete-zsh > completions/zsh/_$$t; \
@@ -93,7 +93,7 @@ docs: build
 
 # Fails when a committed man page or completion differs from what the binaries generate.
 check-docs: build
-	@status=0; for t in $(TOOLS); do \
+	@status=0; for t in $(TOOLS) $(MULTICALL); do \
 	  "$(BIN)/$$t" --generate=man | cmp -s - man/$$t.1 || { echo "man/$$t.1 is stale: run make docs"; status=1; }; \
 	  "$(BIN)/$$t" --generate=complete-bash | cmp -s - completions/bash/$$t || { echo "completions/bash/$$t is stale: run make docs"; status=1; }; \
 	  "$(BIN)/$$t" --generate=complete-zsh | cmp -s - completions/zsh/_$$t || { echo "completions/zsh/_$$t is stale: run make docs"; status=1; }; \
@@ -133,8 +133,8 @@ install: build
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(BASHDIR)" "$(DESTDIR)$(ZSHDIR)" "$(DESTDIR)$(FISHDIR)"
 	@for p in $(PAGES5); do install -m 644 man/$$p.5 "$(DESTDIR)$(MANDIR)/man5/$$p.5" || exit 1; done
 	install -s -m 755 "$(BIN)/$(MULTICALL)" "$(DESTDIR)$(BINDIR)/$(MULTICALL)"
-	@for t in $(TOOLS); do \
-	  ln -sf $(MULTICALL) "$(DESTDIR)$(BINDIR)/$$t" && \
+	@for t in $(TOOLS) $(MULTICALL); do \
+	  { [ $$t = $(MULTICALL) ] || ln -sf $(MULTICALL) "$(DESTDIR)$(BINDIR)/$$t"; } && \
 	  install -m 644 man/$$t.1 "$(DESTDIR)$(MANDIR)/man1/$$t.1" && \
 	  install -m 644 completions/bash/$$t "$(DESTDIR)$(BASHDIR)/$$t" && \
 	  install -m 644 completions/zsh/_$$t "$(DESTDIR)$(ZSHDIR)/_$$t" && \
@@ -149,7 +149,7 @@ install: build
 	fi
 
 uninstall:
-	@for t in $(TOOLS); do \
+	@for t in $(TOOLS) $(MULTICALL); do \
 	  rm -f "$(DESTDIR)$(BINDIR)/$$t" "$(DESTDIR)$(MANDIR)/man1/$$t.1" "$(DESTDIR)$(BASHDIR)/$$t" \
 	        "$(DESTDIR)$(ZSHDIR)/_$$t" "$(DESTDIR)$(FISHDIR)/$$t.fish"; \
 	done; for p in $(PAGES5); do rm -f "$(DESTDIR)$(MANDIR)/man5/$$p.5"; done
@@ -170,11 +170,11 @@ demo: build
 	@"$(BIN)/magickey-suggest" --location 32.78,-96.80 paris | head -1 | "$(BIN)/magickey-find"
 	@echo '$$ magickey-find --graph G --text "airport hawaii"; magickey-find --graph G --text boston; (a week later) magickey-find --graph G --text "airport hawaii"'
 	@echo "$$ magickey-suggest --graph G ''"
-	@g=$$(mktemp -u); export TZ=UTC; \
+	@d=$$(mktemp -d); g=$$d/places.json; export TZ=UTC; \
 	  "$(BIN)/magickey-find" --graph $$g --at 2024-05-01T08:00Z --text 'airport hawaii' >/dev/null && \
 	  "$(BIN)/magickey-find" --graph $$g --at 2024-05-01T09:00Z --text boston >/dev/null && \
 	  "$(BIN)/magickey-find" --graph $$g --at 2024-05-08T08:00Z --text 'airport hawaii' >/dev/null && \
-	  "$(BIN)/magickey-suggest" --graph $$g --at 2024-05-08T08:30Z ''; rm -f $$g $$g.lock $$g.bak
+	  "$(BIN)/magickey-suggest" --graph $$g --at 2024-05-08T08:30Z ''; status=$$?; rm -rf "$$d"; exit $$status
 
 # Generated files keep the generators' layout.
 SWIFT_SOURCES = $(shell find Sources Tests -name '*.swift' ! -name '*.generated.swift') Package.swift

@@ -43,11 +43,25 @@ import WayfindTestSupport
         #expect(r.lines.first?.hasPrefix("Moscow, Moskva, Russia\t") == true)
     }
 
-    @Test(arguments: [[], ["nosuchtool"]])
-    func wayfindWithoutAToolPrintsItsUsage(arguments: [String]) async throws {
-        let r = try await Binaries.run("wayfind", arguments)
+    @Test func wayfindWithoutAToolSaysWhatItNeeds() async throws {
+        let r = try await Binaries.run("wayfind", [])
         #expect(r.status == 2)
         #expect(r.stdout.isEmpty)
-        #expect(r.stderr.hasPrefix("usage: wayfind TOOL"))
+        #expect(r.stderr.hasPrefix("wayfind: no TOOL given (one of smartgrep, routegraph-visit, "))
+        #expect(r.stderr.hasSuffix("Try 'wayfind --help' for more information.\n"))
+    }
+
+    @Test func aMistypedToolGetsTheClosestName() async throws {
+        let r = try await Binaries.run("wayfind", ["smartgrp", "x"])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("wayfind: unknown tool 'smartgrp' (did you mean 'smartgrep'?)\n"))
+    }
+
+    @Test func wayfindsHelpIsOnStandardOutput() async throws {
+        let r = try await Binaries.run("wayfind", ["--help"])
+        #expect(r.status == 0)
+        #expect(r.stderr.isEmpty)
+        #expect(r.out.hasPrefix("wayfind - "))
+        #expect(try await Binaries.run("wayfind", ["--list-tools"]).lines == Self.tools)
     }
 }
