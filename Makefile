@@ -22,17 +22,8 @@ SWIFT ?= swift
 # Package.swift has no unsafe flags, so the package stays usable as a dependency.
 # -disable-implicit-string-processing-module-import: the regex module, 1.1 MB of code and
 # metadata that nothing here uses, stays out of the binaries.
-# LINK_ORDER: lld lays out the code and data the routegraph tools touch (Sources/
-# link-order.txt, written by bench/make-link-order.sh) next to each other, so a run faults
-# in fewer pages: a 1k-edge suggestion took 106 page faults instead of 147 when it came,
-# and 0.1 ms less (bench/README.md). A stale name in the file only costs speed.
-# -function-sections: without it, swiftc puts a module's internal functions in one
-# section per file, which lld can only move whole, and the list could not order our own
-# code (122 faults became 116).
-LINK_ORDER = -Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=$(CURDIR)/Sources/link-order.txt -Xlinker --no-warn-symbol-ordering
 RELEASE_FLAGS = -c release -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
-  -Xswiftc -Xfrontend -Xswiftc -disable-implicit-string-processing-module-import \
-  -Xswiftc -Xfrontend -Xswiftc -function-sections $(LINK_ORDER)
+  -Xswiftc -Xfrontend -Xswiftc -disable-implicit-string-processing-module-import
 BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
 
 .PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-data places-index profile fuzz example-library check-docs

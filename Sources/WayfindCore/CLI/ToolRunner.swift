@@ -203,7 +203,6 @@ extension ToolContext {
     /// The real process context: standard streams, the environment, the system clock.
     package static func process() -> ToolContext {
         Platform.ignoreBrokenPipeSignal()
-        FileMapping.leavesSmallMappingsToExit = true
         var context = ToolContext(
             environment: .process,
             outputIsTerminal: FileDescriptor.standardOutput.isTerminal,

@@ -623,23 +623,6 @@ package enum FileSystem {
 /// A file read by `FileSystem.mapFile(at:)`: its bytes, valid as long as this lives, with
 /// the file open as long.
 package final class FileMapping {
-    /// Set for a tool's process (`ToolContext.process()`), which usually ends soon after
-    /// it has read its files: its first few mappings of small files (`leftToExit`) are
-    /// then left for the exit to release with everything else. Unmapping one first
-    /// flushes the address translations, some 15 µs on a VM: a tenth of what a
-    /// suggestion on a graph of 1,000 edges does with it. A process that maps more runs
-    /// on (a stream of visits, a list of queries) and unmaps the rest as ever, as it does
-    /// larger files (`leftToExitMaximum`): what is left stays within 16 MiB and four
-    /// mappings, however long it runs. (Counted where mappings are made, which in a
-    /// tool's process is its main thread alone.)
-    nonisolated(unsafe) package static var leavesSmallMappingsToExit = false
-    static let leftToExitMaximum = 4 << 20
-    static let leftToExit = 4
-    /// How many mappings were marked to be left so far.
-    nonisolated(unsafe) private static var leftCount = 0
-    /// Whether this mapping is left for the exit to release.
-    private let isLeftToExit: Bool
-
     /// The file's bytes.
     package let bytes: UnsafeRawBufferPointer
     private let descriptor: Int32
@@ -654,14 +637,11 @@ package final class FileMapping {
     init(descriptor: Int32, status: stat, bytes: UnsafeRawBufferPointer, guardSlot: Int? = nil) {
         (self.descriptor, self.status, self.bytes, self.guardSlot) = (descriptor, status, bytes, guardSlot)
         (isCopy, copyCutShort) = (false, false)
-        isLeftToExit =
-            Self.leavesSmallMappingsToExit && !bytes.isEmpty && bytes.count <= Self.leftToExitMaximum && Self.leftCount < Self.leftToExit
-        if isLeftToExit { Self.leftCount += 1 }
     }
 
     init(descriptor: Int32, status: stat, copy: UnsafeRawBufferPointer, cutShort: Bool) {
         (self.descriptor, self.status, bytes, guardSlot) = (descriptor, status, copy, nil)
-        (isCopy, copyCutShort, isLeftToExit) = (true, cutShort, false)
+        (isCopy, copyCutShort) = (true, cutShort)
     }
 
     /// Whether the file shrank while it was read: some of `bytes` are zeros in place of
@@ -721,7 +701,7 @@ package final class FileMapping {
         if let base = bytes.baseAddress {
             if isCopy {
                 UnsafeMutableRawPointer(mutating: base).deallocate()
-            } else if !isLeftToExit {
+            } else {
                 munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
             }
         }
