@@ -44,7 +44,7 @@ import WayfindTestSupport
         // 1: nothing predicted from a missing graph, which is not created (a note says so).
         let none = try await run("magickey-suggest", ["--graph", missing, ""])
         #expect(none.status == 1 && none.out == "")
-        #expect(none.stderr == "magickey-suggest: no route graph at '\(missing)' yet (magickey-find --graph records one)\n")
+        #expect(none.stderr.hasPrefix("magickey-suggest: no route graph at '") && none.stderr.hasSuffix(" yet (magickey-find --graph records one)\n"))
         #expect(!FileManager.default.fileExists(atPath: missing))
         // 2: a damaged graph, left as it was, by both tools; the search box still suggests.
         let damaged = dir + "/damaged.json"

@@ -8,11 +8,7 @@
 /// checked (`PlaceRow.split`), so a broken row is reported with its line number wherever
 /// it is, whatever the query; only candidate rows (all rows, with `splitEveryRow`) reach
 /// the caller, and only they are matched.
-///
-/// A GeoNames dump with a `rowFilter` is scanned differently (`scanDumpRows`): a hit
-/// counts only in the name columns (not in `Europe/Paris`), and rows that cannot rank
-/// into the results or whose region cannot hold the anchor word are skipped before they
-/// are matched (see `DumpRowFilter`).
+
 package struct GazetteerScanner {
     /// The file name used in messages (`-` is shown as standard input).
     package let path: String
@@ -29,6 +25,14 @@ package struct GazetteerScanner {
     /// Whether `categories` is kept: the categories of every row, candidate or not (the
     /// collections a query may name, such as `stops`, which no row's text holds).
     package var collectsCategories = false
+    /// The names of a GeoNames dump's country and region codes (`SearchText` puts them in
+    /// the text a query matches, where the row has only the codes).
+    package var names: RegionNames? = nil
+    /// For a dump, per (country, admin-1) pair: whether the names `SearchText` adds for
+    /// it can hold a query word, so that a row is a candidate on its region alone (`são
+    /// paulo` for every row of BR.27). A few thousand pairs for millions of rows.
+    private var regionAnswers: [UInt64: Bool] = [:]
+    private var wordMatchers: [LineMatcher]? = nil
     /// The distinct categories of the rows read so far, in the order first seen (with
     /// `collectsCategories`).
     package private(set) var categories: [String] = []
@@ -36,10 +40,6 @@ package struct GazetteerScanner {
     /// length when it fits in 8 bytes; longer ones as bytes): most rows only look them up.
     private var seenCategoryCodes: Set<UInt64> = []
     private var seenCategoryValues: Set<[UInt8]> = []
-    /// For a GeoNames dump: the checks that decide from a row's raw columns whether it can
-    /// be a result (`DumpRowFilter`). With it, anchor hits count only in the name columns,
-    /// and rows that cannot rank or match are only counted.
-    var rowFilter: DumpRowFilter? = nil
 
     /// The longest row accepted, in bytes (1 MiB). A GeoNames row is at most about 10 KB
     /// (its alternate names are cut at 10,000 characters); without a limit one huge row,
@@ -138,13 +138,6 @@ package struct GazetteerScanner {
         let finder = matcher.flatMap { CandidateFinder(query: $0.query) }
         finder?.reset(start, count: block.count)
         let blockOffset = state.offset - (p - start)
-        if row.schema.format == .geonames, let rowFilter {
-            let more = try scanDumpRows(
-                from: p, block: block, blockOffset: blockOffset, state: &state, row: row, filter: rowFilter, finder: finder, body)
-            guard more else { return false }
-            state.offset = blockOffset + block.count
-            return true
-        }
         let anchor = finder?.anchorWord.map { matcher!.wordBuffers[$0] }
         let anchorOffset = finder?.anchorOffset ?? 0
         // The next hit that survived the direct check, at or after the current line.
@@ -167,6 +160,7 @@ package struct GazetteerScanner {
             }
             // Every row is split and checked (`PlaceRow.split`); only candidates reach `body`.
             try row.split(UnsafeBufferPointer(start: p, count: lineEnd - p), number: state.line, offset: blockOffset + (p - start))
+            if !isCandidate && row.schema.format == .geonames { isCandidate = regionMayHoldAWord(row) }
             if collectsCategories { noteCategory(row) }
             if isCandidate || splitEveryRow {
                 if try !body(row, isCandidate) { return false }
@@ -175,6 +169,38 @@ package struct GazetteerScanner {
         }
         state.offset = blockOffset + block.count
         return true
+    }
+
+    /// Whether the names of the dump row's country and region codes (and what else
+    /// `SearchText` adds for them: a letter code, an abbreviation) can hold a query word:
+    /// one single-word matcher per query word over each of them.
+    private mutating func regionMayHoldAWord(_ row: PlaceRow) -> Bool {
+        guard let matcher else { return true }
+        let country = row.field(.countryCode), admin1 = row.field(.admin1Code)
+        // The codes' bytes and lengths, when they fit (GeoNames' have 2 and 2–3 bytes).
+        var key: UInt64? = nil
+        if country.count <= 2 && admin1.count <= 5 {
+            var packed: UInt64 = 0
+            for b in country { packed = packed << 8 | UInt64(b) }
+            for b in admin1 { packed = packed << 8 | UInt64(b) }
+            key = packed | UInt64(country.count) << 59 | UInt64(admin1.count) << 56
+        }
+        if let key, let answer = regionAnswers[key] { return answer }
+        if wordMatchers == nil {
+            wordMatchers = matcher.query.words.map { LineMatcher(MatchQuery(String(decoding: $0, as: UTF8.self), mode: .all)) }
+        }
+        var fields = [country]
+        if let names {
+            fields.append(names.countryName(code: country))
+            fields.append(names.admin1Name(country: country, code: admin1))
+        }
+        if SearchText.isLetterCode(admin1) { fields.append(admin1) }
+        let abbreviation = SearchText.abbreviation(country: country, admin1: admin1)
+        let answer = wordMatchers!.contains { word in
+            fields.contains { !$0.isEmpty && word.matches($0) } || abbreviation?.withUnsafeBufferPointer { word.matches($0) } == true
+        }
+        if let key { regionAnswers[key] = answer }
+        return answer
     }
 
     /// Adds the category of `row` to `categories` when it is new.
@@ -188,59 +214,6 @@ package struct GazetteerScanner {
         }
         let category = row.category
         if !category.isEmpty && !categories.contains(category) { categories.append(category) }
-    }
-
-    /// `scanBlock` for a GeoNames dump with a `rowFilter`: each row is split and checked,
-    /// then judged on its columns (`DumpRowFilter`), anchor hits count only between the
-    /// name and the end of the alternate names, and only rows that pass reach `body`.
-    private mutating func scanDumpRows(
-        from first: UnsafePointer<UInt8>, block: UnsafeBufferPointer<UInt8>, blockOffset: Int, state: inout ScanState,
-        row: PlaceRow, filter: DumpRowFilter, finder: CandidateFinder?,
-        _ body: (PlaceRow, Bool) throws(GazetteerError) -> Bool
-    ) throws(GazetteerError) -> Bool {
-        let start = block.baseAddress!
-        let end = start + block.count
-        let columnStarts = UnsafePointer(row.columnStarts)
-        let anchor = finder?.anchorWord.map { matcher!.wordBuffers[$0] }
-        let anchorOffset = finder?.anchorOffset ?? 0
-        // The next hit that survived the direct check, once searched for; nil: none left.
-        var hit: UnsafePointer<UInt8>? = nil
-        var searched = false
-        var p = first
-        while p < end {
-            let lineEnd = Platform.findByte(0x0A, in: p, count: end - p) ?? end
-            state.line += 1
-            if lineEnd == p || (lineEnd - p == 1 && p.pointee == 0x0D) {
-                p = lineEnd + 1
-                continue
-            }
-            // Every row is split and checked (`PlaceRow.split`); only candidates reach `body`.
-            try row.split(UnsafeBufferPointer(start: p, count: lineEnd - p), number: state.line, offset: blockOffset + (p - start))
-            if collectsCategories { noteCategory(row) }
-            let chance = filter.rankChance(p, columnStarts, coordinate: row.coordinate, offset: row.offset)
-            var isCandidate = chance != .none
-            let needsWholeName = chance == .onlyAsWholeName
-            if isCandidate && needsWholeName && filter.checksWholeNameFirst {
-                isCandidate = filter.mayBeWholeName(p, columnStarts)
-            }
-            if isCandidate, let finder {
-                let span = DumpRowFilter.nameSpan(columnStarts)
-                let spanStart = p + span.lowerBound
-                if !searched || (hit != nil && hit! < spanStart) {
-                    hit = finder.nextHit(from: spanStart, matcher: matcher, anchor: anchor, anchorOffset: anchorOffset, start: start, end: end)
-                    searched = true
-                }
-                isCandidate = (hit != nil && hit! < p + span.upperBound) || filter.regionHoldsAnchor(p, columnStarts)
-            }
-            if isCandidate && needsWholeName && !filter.checksWholeNameFirst {
-                isCandidate = filter.mayBeWholeName(p, columnStarts)
-            }
-            if isCandidate || splitEveryRow {
-                if try !body(row, isCandidate) { return false }
-            }
-            p = lineEnd + 1
-        }
-        return true
     }
 }
 

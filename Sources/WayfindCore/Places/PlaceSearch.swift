@@ -47,9 +47,6 @@ package final class PlaceSearch {
     /// How many places to return.
     package let limit: Int
     private var text: [UInt8] = []
-    /// Whether a dump's rows are judged on their raw columns before matching (always, but
-    /// for the tests that compare with matching every row in full).
-    var prefiltersDumpRows = true
     /// How the index search unites the posting lists of the query's words: as
     /// `PlacesIndex` describes (nil), or always in bitmaps or always in sorted lists (for
     /// the tests that compare the two).
@@ -71,11 +68,6 @@ package final class PlaceSearch {
     /// as the query has, it unites them and tests bits instead (`sant` near Chicago: the
     /// signatures of 7,900 rows pass, most by chance; 976 lines are read, then bits).
     static let postingsPerLine = 200
-
-    /// A query of several pieces unites the postings of the first 1/`headShare` of the
-    /// rows first, the most important (at 12 M rows, 750,000: 94 KB bitmaps, not 1.5
-    /// MB), and the rest only if the walk goes past them.
-    static let headShare = 16
 
     /// A search for `text`.
     package init(text: String, bias: LocationBias, filters: PlaceFilters, limit: Int) {
@@ -512,75 +504,6 @@ package final class PlaceSearch {
             }
             return false
         }
-        /// Several pieces near a location, once the head has filled the list: rows after
-        /// `skipped` can enter only as a whole name (tier 0, at any distance) or from a cell
-        /// whose band may still beat the last of the list. So every row the query may spell
-        /// whole is considered, then the grid's cells of such bands, nearest first, their
-        /// rows by the signatures of every piece (`new y` near Chicago: the New… places
-        /// within the bands of the head's five, not the union of every word that starts
-        /// with `y`). False, with nothing done, when those cells hold more rows than the
-        /// grid walk's budget (matches a continent away: the union is cheaper), or the
-        /// pieces' postings are fewer than the grid's cells.
-        func walkNearCells(after skipped: Int, totals: [Int], _ progress: inout Progress) throws(GazetteerError) -> Bool {
-            guard let location = bias.location, abs(location.latitude) <= 90, location.longitude.isFinite,
-                progress.best.count == limit, progress.prefixesMayEnter,
-                usesGrid ?? ((totals.min() ?? 0) > PlacesIndex.gridMinimumPostings)
-            else { return false }
-            func mayEnter(_ band: Int) -> Bool {
-                Self.qualifies(RankKey(tier: 1, band: band, importance: .infinity, ownName: true, order: 0), progress.best, limit: limit)
-            }
-            let (cells, cellBands) = gridCells(index)
-            var end = 0
-            var rows = 0
-            while end < cells.count && mayEnter(Int(cellBands[Int(cells[end])])) {
-                rows += index.gridRowCount(ofCell: Int(cells[end]))
-                end += 1
-            }
-            guard rows <= (gridRowLimit ?? Self.gridRowBudget(rows: index.rowCount)) else { return false }
-            let whole = wholeRows()
-            for r in whole where Int(r) > skipped {
-                if try !consider(Int(r), mayBeOwn: true, mayBeWhole: true, unverified: true, &progress) { break }
-            }
-            let required = pieces.reduce(0) { $0 | PlacesIndex.signature(ofWord: $1) }
-            for cell in cells[..<end] {
-                if !mayEnter(Int(cellBands[Int(cell)])) { break }
-                try gridRows(ofCell: cell, holding: required) { (r) throws(GazetteerError) in
-                    guard r > skipped, !Self.contains(whole, UInt32(r)) else { return true }
-                    // Rows are ascending in a cell, not across cells.
-                    progress.prefixesMayEnter = true
-                    return try consider(r, mayBeOwn: true, mayBeWhole: false, unverified: true, &progress)
-                }
-            }
-            return true
-        }
-        // Several pieces: the most important rows first (`headShare`), whose bitmaps are
-        // small; most walks stop among them, before the postings of every row are united.
-        if united == nil && words.count > 1 {
-            let head = index.rowCount / Self.headShare
-            if try walk(unitedBitmaps(words, whole: wholeRows(), index: index, below: head), below: head, after: consideredThrough, &progress) {
-                return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
-            }
-            // From the head's end on, the best a row can be, nearest: none can enter, even
-            // as a whole name (the walk stopped, though no candidate was left to tell it);
-            // or only a whole name can, and only the rows the query may spell whole are
-            // read on, their lines checked, not the union of every row's postings (`new y`
-            // at 12 M rows: the walk ends with five prefix matches, a place called `Y` may
-            // still come first).
-            if head < index.rowCount && progress.best.count == limit {
-                let importance = Double(index.population(ofRow: head) + 1) * factors[index.categoryIndex(ofRow: head)]
-                if !Self.qualifies(RankKey(tier: 1, band: 0, importance: importance, ownName: true, order: head), progress.best, limit: limit) {
-                    progress.prefixesMayEnter = false
-                    for r in wholeRows() where Int(r) > max(consideredThrough, head - 1) {
-                        if try !consider(Int(r), mayBeOwn: true, mayBeWhole: true, unverified: true, &progress) { break }
-                    }
-                    return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
-                }
-            }
-            consideredThrough = max(consideredThrough, head - 1)
-            if try walkNearCells(after: consideredThrough, totals: totals, &progress) {
-                return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
-            }
-        }
         _ = try walk(united ?? unitedBitmaps(words, whole: wholeRows(), index: index), below: index.rowCount, after: consideredThrough, &progress)
         return try finish(result, best: progress.best, row: row, index: index, tsv: tsv)
     }
@@ -668,10 +591,10 @@ package final class PlaceSearch {
     /// (`exact`: `whole`, the ascending `wholeCandidates`). No pieces: every row. Only
     /// the rows below `end`.
     private func unitedBitmaps(
-        _ words: [(range: Range<Int>, exact: Int?)], whole: [UInt32], index: PlacesIndex, below end: Int? = nil
+        _ words: [(range: Range<Int>, exact: Int?)], whole: [UInt32], index: PlacesIndex
     ) -> (candidates: [UInt64], own: [UInt64], exact: [UInt64]) {
         let rowMask = ~PlacesIndex.postingFlags
-        let rowCount = UInt32(min(index.rowCount, end ?? index.rowCount))
+        let rowCount = UInt32(index.rowCount)
         let wordsPerRow = (Int(rowCount) + 63) / 64
         // The first piece's rows go straight into `candidates` and `ownRows` (the rows whose
         // own text, not only alternate names, holds a word each piece starts); each other
@@ -871,15 +794,11 @@ package final class PlaceSearch {
     package func search(scanning descriptor: FileDescriptor, path: String, names: RegionNames?) throws(GazetteerError) -> SearchResult {
         var result = SearchResult()
         var scanner = GazetteerScanner(path: path, matcher: isEmpty ? nil : matcher)
-        // A dump's rows are judged on their raw columns first (see `DumpRowFilter`).
-        let filter = isEmpty || !prefiltersDumpRows ? nil : DumpRowFilter(matcher: matcher, names: names, bias: bias)
-        scanner.rowFilter = filter
-        if !isEmpty && !prefiltersDumpRows { scanner.splitEveryRow = true }
+        scanner.names = names
         var best: [(RankKey, FoundPlace)] = []
         scanner.collectsCategories = !isEmpty
         try scanner.scan(descriptor) { row, isCandidate throws(GazetteerError) in
-            guard !isEmpty else { return true }
-            guard isCandidate || !prefiltersDumpRows else { return true }
+            guard !isEmpty, isCandidate else { return true }
             let category = row.category
             guard filters.accepts(countryCode: row.countryCode, coordinate: row.coordinate, category: category),
                 matches(row, names: names)
@@ -896,7 +815,6 @@ package final class PlaceSearch {
             else { return true }
             if Self.qualifies(key, best, limit: limit) {
                 Self.insert(found(row, names: names, key: key), key: key, into: &best, limit: limit)
-                if best.count == limit { filter?.threshold = best.last!.0 }
             }
             return true
         }

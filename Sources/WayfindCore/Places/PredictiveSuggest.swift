@@ -160,59 +160,22 @@ extension Geocoder {
         _ text: String, predictions: [RouteGraphSuggestion], near location: Coordinate?, distance: Double?,
         filters: PlaceFilters, limit: Int
     ) throws(GeocoderError) -> [Suggestion] {
-        do {
-            return try suggest(text, predicting: { predictions }, near: location, distance: distance, filters: filters, limit: limit)
-        } catch {
-            throw (error as? GeocoderError) ?? GeocoderError("\(error)")
-        }
-    }
-
-    /// The blend of the geocoder's matches for `text` with the route graph's suggestions
-    /// that `predict` returns (best first, already filtered by the text). The geocoder
-    /// searches for `text` on another thread while `predict` runs and its places are
-    /// resolved to rows: a graph file's read and the search take about as long.
-    /// Throws what `predict` throws, else a `GeocoderError`.
-    package func suggest(
-        _ text: String, predicting predict: () throws -> [RouteGraphSuggestion], near location: Coordinate?, distance: Double?,
-        filters: PlaceFilters, limit: Int
-    ) throws -> [Suggestion] {
         typealias B = PredictiveBlend
         let search = PlaceSearch(
             text: text, bias: LocationBias(location: location, radius: distance), filters: filters,
             limit: limit * B.geocoderCandidatesPerSuggestion)
         let finished = SearchText.endsWithFinishedWord(text)
-        /// The search's result, written by its thread before the join.
-        final class Searched { var result: Result<SearchResult, GeocoderError>? = nil }
-        let searched = Searched()
-        let searchText = { [self] in
-            searched.result = Result { () throws(GeocoderError) in
-                search.isEmpty
-                    ? try self.search(search)
-                    : try self.search(text: text, lastWordComplete: finished, bias: search.bias, filters: filters, limit: search.limit)
-            }
-        }
         // The predicted places, resolved to rows.
         var candidates: [(found: FoundPlace, graph: Double, geocoder: Double)] = []
-        var predicted: Result<Void, any Error> = .success(())
-        func predictAndResolve() {
-            predicted = Result {
-                for prediction in try predict() {
-                    guard let found = try place(labelled: prediction.place, near: location, filters: filters) else { continue }
-                    if candidates.contains(where: { $0.found.place.offset == found.place.offset }) { continue }
-                    candidates.append((found, prediction.score, 0))
-                }
-            }
+        for prediction in predictions {
+            guard let found = try place(labelled: prediction.place, near: location, filters: filters) else { continue }
+            if candidates.contains(where: { $0.found.place.offset == found.place.offset }) { continue }
+            candidates.append((found, prediction.score, 0))
         }
-        // A scanned file (or standard input) is read by one request at a time; an empty
-        // text has no search to wait for.
-        if case .indexed = source, !search.isEmpty {
-            Platform.concurrently(searchText, while: predictAndResolve)
-        } else {
-            predictAndResolve()
-            searchText()
-        }
-        try predicted.get()
-        let result = try searched.result!.get()
+        let result =
+            search.isEmpty
+            ? try self.search(search)
+            : try self.search(text: text, lastWordComplete: finished, bias: search.bias, filters: filters, limit: search.limit)
         guard !search.isEmpty else {
             return candidates.prefix(limit).map { Self.suggestion($0.found, fingerprint: result.fingerprint, predicted: true) }
         }
