@@ -39,8 +39,10 @@ import collections
 import csv
 import os
 import signal
+import sys
 
-import common
+sys.dont_write_bytecode = True  # no bench/ranking/__pycache__: .gitignore does not cover it
+import common  # noqa: E402
 
 CASES = os.path.join(common.HERE, "pelias-cases.tsv")
 TOP = 5  # suggestions asked for: the first is judged, the rest tell "in the first five"
@@ -152,11 +154,11 @@ def qualified(case):
 def options_of(case):
     options = []
     if case["focus"]:
-        options += ["--location", case["focus"]]
+        options.append(f"--location={case['focus']}")
     if case["country_filter"]:
-        options += ["--country", case["country_filter"]]
+        options.append(f"--country={case['country_filter']}")
     if case["extent"]:
-        options += ["--extent", case["extent"]]
+        options.append(f"--extent={case['extent']}")
     return tuple(options)
 
 

@@ -33,7 +33,8 @@ import os
 import subprocess
 import sys
 
-import common
+sys.dont_write_bytecode = True  # no bench/ranking/__pycache__: .gitignore does not cover it
+import common  # noqa: E402
 
 PLACE_LAYERS = {"locality": "place", "localadmin": "place", "borough": "place",
                 "region": "region", "macroregion": "region", "county": "region", "macrocounty": "region",

@@ -33,8 +33,10 @@ import collections
 import os
 import random
 import signal
+import sys
 
-import common
+sys.dont_write_bytecode = True  # no bench/ranking/__pycache__: .gitignore does not cover it
+import common  # noqa: E402
 
 SEED = 46                 # the number; changing it draws another sample
 POPULOUS = 300            # replay A: places taken, most populous first
@@ -96,7 +98,7 @@ def replay(tools, plain, targets, near_of):
     groups = collections.defaultdict(list)  # option set → targets, one process each
     for t in targets:
         near = near_of(t)
-        groups[() if near is None else ("--location", f"{near[0]:.5f},{near[1]:.5f}")].append(t)
+        groups[() if near is None else (f"--location={near[0]:.5f},{near[1]:.5f}",)].append(t)
     firsts = {}
     for options, group in groups.items():
         queries = [q for t in group for q in prefixes(common.typed_form(t.name))]
@@ -211,7 +213,7 @@ def show(tools, plain, text, location):
             near = tuple(float(x) for x in location.split(","))
         except ValueError:
             common.fail(f"bad --location {location!r}")
-        options = ["--location", location]
+        options = [f"--location={location}"]
     ours = [label for label, _, _ in tools.suggest([text], options, limit=5)[0]]
     order = "nearest first" if near else "most populous first"
     print(f"'{text}'" + (f" near {location}" if location else ""))
