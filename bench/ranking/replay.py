@@ -99,18 +99,19 @@ def replay(tools, plain, targets, near_of):
     for t in targets:
         near = near_of(t)
         groups[() if near is None else (f"--location={near[0]:.5f},{near[1]:.5f}",)].append(t)
-    firsts = {}
+    answered = []  # (target, its answers), all processes first, then one magickey-find
     for options, group in groups.items():
-        queries = [q for t in group for q in prefixes(common.typed_form(t.name))]
-        answers = tools.suggest(queries, options, limit=1)
-        keys = [a[0][1] if a and not a[0][2] else None for a in answers]
-        ids = {k: r["id"] for k, r in tools.find([k for k in keys if k]).items()}
-        labels = [a[0][0] if a else "" for a in answers]
+        answers = tools.suggest([q for t in group for q in prefixes(common.typed_form(t.name))], options, limit=1)
         i = 0
         for t in group:
             n = len(common.typed_form(t.name))
-            firsts[t.row] = [(ids[k] if k else None, label) for k, label in zip(keys[i:i + n], labels[i:i + n])]
+            answered.append((t, answers[i:i + n]))
             i += n
+    keys = [a[0][1] for _, answers in answered for a in answers if a and not a[0][2]]
+    ids = {k: r["id"] for k, r in tools.find(keys).items()}
+    firsts = {}
+    for t, answers in answered:
+        firsts[t.row] = [(ids[a[0][1]] if a and not a[0][2] else None, a[0][0] if a else "") for a in answers]
     rows = []
     for t in targets:
         typed = common.typed_form(t.name)
