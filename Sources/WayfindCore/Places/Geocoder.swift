@@ -188,6 +188,9 @@ public final class Geocoder: @unchecked Sendable {
         }
     }
 
+    /// Where the `--places` file's cached index is, if it is searched through one.
+    package var cachedIndexPath: String? { mapped?.cachePath }
+
     /// The most places a collection's key finds when no limit is given.
     public static let defaultCollectionPlaces = 5
 
@@ -235,7 +238,9 @@ public final class Geocoder: @unchecked Sendable {
         do {
             return try body()
         } catch let error as GazetteerError {
-            throw GeocoderError(error.description)
+            var failure = GeocoderError(error.description)
+            if case .damagedIndex = error { failure.isDamagedIndex = true }
+            throw failure
         } catch let error as GeocoderError {
             throw error
         } catch {
@@ -375,5 +380,7 @@ public final class Geocoder: @unchecked Sendable {
 public struct GeocoderError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The message.
     public var description: String
+    /// Whether the gazetteer's index turned out damaged (a cached one is then rebuilt).
+    package var isDamagedIndex = false
     init(_ description: String) { self.description = description }
 }

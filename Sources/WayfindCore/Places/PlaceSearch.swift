@@ -780,11 +780,18 @@ package final class PlaceSearch {
     }
 
     /// Splits the line of `tsv` starting at `offset` into `row`.
+    /// The file was checked whole when it was indexed, and is the same file (its identity
+    /// and samples), so a row the index points at that is not a row is the index's fault:
+    /// `.damagedIndex`.
     static func split(_ row: PlaceRow, tsv: UnsafeBufferPointer<UInt8>, offset: Int, line: Int) throws(GazetteerError) {
-        guard offset >= 0, offset < tsv.count else { throw .damagedIndex(path: row.path) }
+        guard offset >= 0, offset < tsv.count, offset == 0 || tsv[offset - 1] == 0x0A else { throw .damagedIndex(path: row.path) }
         let start = tsv.baseAddress! + offset
         let end = Platform.findByte(0x0A, in: start, count: tsv.count - offset) ?? tsv.baseAddress! + tsv.count
-        try row.split(UnsafeBufferPointer(start: start, count: end - start), number: line, offset: offset)
+        do {
+            try row.split(UnsafeBufferPointer(start: start, count: end - start), number: line, offset: offset)
+        } catch {
+            throw .damagedIndex(path: row.path)
+        }
     }
 
     // MARK: A gazetteer file

@@ -236,7 +236,8 @@ package struct PlacesIndex {
         let categoryByteCount = h(5)
         regionCount = h(6)
         regionByteCount = h(7)
-        tsvSize = Int(h64(8))
+        tsvSize = Int(truncatingIfNeeded: h64(8))
+        guard tsvSize >= 0 else { return nil }
         fingerprint = h64(10)
         prefixCount = h(12)
         prefixPostingCount = h(13)
@@ -292,7 +293,7 @@ package struct PlacesIndex {
         // Each name ends in a newline; a gazetteer without categories has one, empty.
         categories = UnsafeBufferPointer(start: categoryBytes, count: categoryByteCount)
             .split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
-        guard categories.count < 1 << 16 else { return nil }
+        guard !categories.isEmpty, categories.count < 1 << 16 else { return nil }
     }
 
     // MARK: Rows

@@ -77,24 +77,40 @@ package enum PlacesIndexCache {
         var nameHash = GazetteerFingerprint()
         nameHash.update(Array("\(id.device):\(id.inode)".utf8))
         let cachePath = folder + "/places-" + GazetteerFingerprint.hex(nameHash.value) + ".index"
-        if let indexFile = try? FileSystem.mapFile(at: cachePath),
-            let indexed = IndexedFile(file: file, indexFile: indexFile, cachePath: cachePath),
-            indexed.index.source == source, indexed.index.tsvSize == id.size
-        {
-            return indexed
-        }
         func note(_ message: String) {
             let line = Array("\(tool): \(message)\n".utf8)
             line.withUnsafeBytes { try? context.standardError.writeAll($0.baseAddress!, count: $0.count) }
         }
+        // Only a folder of the user's own, which no one else can write to and which is
+        // not a link: an index decides what a search finds, and a save writes where the
+        // folder leads.
         do {
             try FileSystem.createDirectories(folder)
         } catch {
             note("cannot keep an index of \(MessageValue.plain(path)) (\(error.description)); searching the whole file")
             return nil
         }
+        if let problem = Platform.privateFolderProblem(folder) {
+            note("not using the cache folder \(MessageValue.plain(folder)): \(problem); searching the whole file")
+            return nil
+        }
+        if let indexFile = try? FileSystem.mapFile(at: cachePath, followingLinks: false), indexFile.isPrivateToCurrentUser,
+            let indexed = IndexedFile(file: file, indexFile: indexFile, cachePath: cachePath),
+            indexed.index.source == source, indexed.index.tsvSize == id.size
+        {
+            return indexed
+        }
         guard FileSystem.isWritableDirectory(folder) else {
             note("cannot keep an index of \(MessageValue.plain(path)) (\(MessageValue.plain(folder)) is not writable); searching the whole file")
+            return nil
+        }
+        // A disk too full for the index would fail after the minutes a build takes, on
+        // every run: a note and the scan instead.
+        let needed = id.size / 4 * 3 + (1 << 20)
+        if let free = Platform.freeBytes(at: folder), free < needed {
+            note(
+                "not enough free space in \(MessageValue.plain(folder)) to keep an index of \(MessageValue.plain(path)) (about \(needed / 1_000_000 + 1) MB); searching the whole file"
+            )
             return nil
         }
         let megabytes = (id.size + 500_000) / 1_000_000
@@ -134,14 +150,14 @@ package enum PlacesIndexCache {
             return nil
         }
         do {
-            try FileSystem.writeAtomically(pieces: image.pieces, to: cachePath)
+            try FileSystem.writeAtomically(pieces: image.pieces, to: cachePath, privately: true)
         } catch {
             note("cannot keep an index of \(MessageValue.plain(path)) (\(error.description)); searching the whole file")
             return nil
         }
         // The folder stays bounded: indexes of files that are gone or changed go.
         prune(folder, keeping: FileSystem.name(of: cachePath))
-        guard let indexFile = try? FileSystem.mapFile(at: cachePath),
+        guard let indexFile = try? FileSystem.mapFile(at: cachePath, followingLinks: false),
             let indexed = IndexedFile(file: file, indexFile: indexFile, cachePath: cachePath)
         else { return nil }
         return indexed

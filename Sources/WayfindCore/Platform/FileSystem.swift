@@ -47,9 +47,11 @@ package enum FileSystem {
     /// free, else read. Takes no lock: saves never write into a file that was the target.
     /// A file that shrinks while mapped (rewritten in place by another program) does not
     /// kill the process: its lost pages read as zeros and `FileMapping.wasCutShort` says so.
-    package static func mapFile(at path: String) throws(FileSystemError) -> FileMapping? {
+    /// With `followingLinks` false, a symbolic link at `path` is not opened
+    /// (`.cannotOpen`, ELOOP): a cache file is read only where it is.
+    package static func mapFile(at path: String, followingLinks: Bool = true) throws(FileSystemError) -> FileMapping? {
         // O_NONBLOCK: a FIFO opens at once (to be refused), instead of waiting for a writer.
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
         if descriptor < 0 {
             let code = errno
             if code == ENOENT { return nil }
@@ -116,7 +118,9 @@ package enum FileSystem {
     }
 
     /// Replaces the file at `path` with the concatenation of `pieces`, as
-    /// `writeAtomically(_:to:backupPath:)` does. The pieces may point into a mapping of the
+    /// `writeAtomically(_:to:backupPath:)` does; with `privately`, the new file is 0600
+    /// whatever the mode of a file at `path` (a cache: a file planted there chooses
+    /// nothing). The pieces may point into a mapping of the
     /// file being replaced, which is never written; `check` runs once they are on disk,
     /// before the target changes, and may fail the save (the mapping was cut short).
     /// With `removingLeftovers` (only under the lock every save of `path` takes), what
@@ -125,9 +129,9 @@ package enum FileSystem {
     /// name for the next save to remove, when this user owns the folder and the backup.
     package static func writeAtomically(
         pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil, durable: Bool = true,
-        removingLeftovers: Bool = false, check: () throws(FileSystemError) -> Void = {}
+        removingLeftovers: Bool = false, privately: Bool = false, check: () throws(FileSystemError) -> Void = {}
     ) throws(FileSystemError) {
-        let save = try Save(path: path, backupPath: backupPath, durable: durable)
+        let save = try Save(path: path, backupPath: backupPath, durable: durable, privately: privately)
         var written: Result<Void, FileSystemError> = .success(())
         func writeAndSync() {
             written = Result { () throws(FileSystemError) in
@@ -237,15 +241,16 @@ package enum FileSystem {
         private var isCommitted = false
         private var isDiscarded = false
 
-        /// Checks the target and makes the new, empty file next to it.
-        init(path: String, backupPath: String?, durable: Bool) throws(FileSystemError) {
+        /// Checks the target and makes the new, empty file next to it (0600 with
+        /// `privately`, else with the target's mode when there is one).
+        init(path: String, backupPath: String?, durable: Bool, privately: Bool = false) throws(FileSystemError) {
             // A write beyond RLIMIT_FSIZE fails with EFBIG instead of killing the process
             // (process-wide, and harmless to repeat).
             signal(SIGXFSZ, SIG_IGN)
             var mode = privateFileMode
             var existing = stat()
             exists = stat(path, &existing) == 0
-            if exists {
+            if exists && !privately {
                 guard existing.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
                 // Root may write anything: the owner's write bit says whether the file may change.
                 guard existing.st_mode & S_IWUSR != 0 else { throw .readOnly(path: path) }
@@ -689,6 +694,9 @@ package final class FileMapping {
 
     /// Whether the file belongs to the user this process runs as.
     package var isOwnedByCurrentUser: Bool { status.st_uid == geteuid() }
+    /// Whether only its owner, this process's user, can write it: a file of the user's
+    /// own that no one else can have put or changed.
+    package var isPrivateToCurrentUser: Bool { isOwnedByCurrentUser && status.st_mode & (S_IWGRP | S_IWOTH) == 0 }
 
     /// Whether `path` names the file that was opened (the same device and inode).
     package func isStill(at path: String) -> Bool {

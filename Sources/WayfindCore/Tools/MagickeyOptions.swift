@@ -235,6 +235,26 @@ package struct MagickeyOptions {
         return Geocoder.file(placesPath, context: context, tool: tool)
     }
 
+    /// `body`'s answer from `geocoder`; when the `--places` file's cached index turns out
+    /// damaged (a disk error, a copy cut short, an edit), the index is deleted, a note
+    /// says so, and `body` runs again over a new one (`geocoder` becomes the new one).
+    func rebuildingDamagedIndex<T>(
+        _ geocoder: inout Geocoder, context: ToolContext, tool: String, errors: ErrorReporter,
+        _ body: (Geocoder) throws(GeocoderError) -> T
+    ) throws(ToolError) -> T {
+        do {
+            return try body(geocoder)
+        } catch where error.isDamagedIndex && geocoder.cachedIndexPath != nil {
+            let cache = geocoder.cachedIndexPath!
+            errors.report("the index \(MessageValue.plain(cache)) is damaged; making it again")
+            try? Platform.removeFile(cache)
+            geocoder = try self.geocoder(context: context, tool: tool)
+            do { return try body(geocoder) } catch { throw ToolError(error.description) }
+        } catch {
+            throw ToolError(error.description)
+        }
+    }
+
     /// The lines `--version` adds: the gazetteer and its licence.
     static func versionLines() -> [String] {
         var lines = ["Embedded gazetteer: 34,006 places from GeoNames (places.tsv)."]
