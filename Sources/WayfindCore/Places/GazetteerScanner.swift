@@ -56,7 +56,28 @@ package struct GazetteerScanner {
 
     /// Reads `descriptor` to its end, calling `body` for each candidate row (each row,
     /// with `splitEveryRow`) with whether it can match. `body` returns false to stop early (the fingerprint is then incomplete).
+    /// A file that shrinks while it is read (rewritten in place, cut by another program)
+    /// is reported as such, not as the broken row its cut leaves.
     package mutating func scan(
+        _ descriptor: FileDescriptor,
+        _ body: (PlaceRow, _ isCandidate: Bool) throws(GazetteerError) -> Bool
+    ) throws(GazetteerError) {
+        let size = descriptor.regularFileSize
+        do {
+            try scanAll(descriptor, body)
+        } catch {
+            switch error {
+            case .cannotRead, .tooLargeToIndex, .damagedIndex, .staleIndex: throw error
+            default:
+                if let size, let now = descriptor.regularFileSize, now < size {
+                    throw .cannotRead(path: path, reason: "changed while being read")
+                }
+                throw error
+            }
+        }
+    }
+
+    private mutating func scanAll(
         _ descriptor: FileDescriptor,
         _ body: (PlaceRow, _ isCandidate: Bool) throws(GazetteerError) -> Bool
     ) throws(GazetteerError) {

@@ -224,6 +224,9 @@ extension Geocoder {
     package func place(labelled label: String, near location: Coordinate?, filters: PlaceFilters = PlaceFilters()) throws(GeocoderError)
         -> FoundPlace?
     {
+        // No row is longer than the scanner takes: a longer name (a graph is any JSON
+        // file) is no label, and is not folded and matched at its length.
+        guard label.utf8.count <= GazetteerScanner.maximumRowLength else { return nil }
         let name = String(label.prefix { $0 != "," })
         guard !MatchQuery(name).matchesEverything else { return nil }
         let folded = TextFolding.fold(label)

@@ -60,6 +60,14 @@ package struct FileDescriptor: Sendable, Equatable {
         return FileDescriptor(fd)
     }
 
+    /// The size of the regular file open here, or nil for anything else (a pipe, a
+    /// terminal): what tells that a file shrank while it was read.
+    package var regularFileSize: Int? {
+        var info = stat()
+        guard fstat(rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
     /// Reads up to `count` bytes into `buffer`; returns 0 at end of file. Retries EINTR.
     package func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(SystemError) -> Int {
         while true {

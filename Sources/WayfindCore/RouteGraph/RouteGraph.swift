@@ -209,8 +209,11 @@ public struct RouteGraph: Sendable {
     /// A place's use is its visit count plus the total weight of the edges touching it;
     /// ties go to the one used longest ago, then to the key, so the result does not
     /// depend on order.
-    /// The last place is never dropped. Dropping a place removes its edges, which can
-    /// leave neighbours with no edges; they go too, so fewer places may remain.
+    /// The last place is never dropped, nor the `recentShare` of the places used most
+    /// recently: a new place has few uses, and would otherwise be dropped as soon as
+    /// another came, never establishing itself however often it is visited later.
+    /// Dropping a place removes its edges, which can leave neighbours with no edges; they
+    /// go too, so fewer places may remain.
     @discardableResult
     public mutating func prune(maxPlaces: Int) -> Int {
         // The table holds at least every referenced place: usually nothing to count.
@@ -226,7 +229,10 @@ public struct RouteGraph: Sendable {
                 recent[end] = max(recent[end], link.lastVisitedAt ?? .min)
             }
         }
-        let candidates = referenced.filter { $0 != lastPlace }.sorted {
+        let newest = Set(
+            referenced.sorted { (recent[$0], placeTable[$0].key) > (recent[$1], placeTable[$1].key) }
+                .prefix(max(maxPlaces, 0) / Self.recentShare))
+        let candidates = referenced.filter { $0 != lastPlace && !newest.contains($0) }.sorted {
             (use[$0], recent[$0], placeTable[$0].key) < (use[$1], recent[$1], placeTable[$1].key)
         }
         let excess = min(referenced.count - max(maxPlaces, 0), candidates.count)
@@ -237,6 +243,10 @@ public struct RouteGraph: Sendable {
         revision += 1
         return before - placeTable.count
     }
+
+    /// `prune` keeps the 1/`recentShare` of `maxPlaces` most recently used places (a
+    /// tenth: 5,000 of the default 50,000), whatever their use.
+    static let recentShare = 10
 
     // MARK: Storage
 

@@ -174,16 +174,18 @@ package enum MagickeyFind {
             } else if context.inputIsTerminal {
                 throw UsageError("no key given, and standard input is a terminal")
             }
-            let geocoder = try options.geocoder(context: context, tool: spec.name)
+            var geocoder = try options.geocoder(context: context, tool: spec.name)
             try options.noteWhatLooksWrong(in: geocoder, errors: errors)
             var printed = 0
             var failed = false
             /// Finds and prints one request's places.
             func answer(_ request: Request) {
                 do throws(ToolError) {
-                    let found = try find(request, in: geocoder, options: options, maxLocations: maxLocations)
+                    let found = try options.rebuildingDamagedIndex(&geocoder, context: context, tool: spec.name, errors: errors) {
+                        (geocoder) throws(GeocoderError) in try find(request, in: geocoder, options: options, maxLocations: maxLocations)
+                    }
                     printed += found.count
-                    write(found, json: options.json, to: output)
+                    write(found, json: options.json, terminal: context.outputIsTerminal, to: output)
                     if let first = found.first, !request.isCollection {
                         visits.append(VisitRequest.Visit(place: first.place.label, time: time))
                     }
@@ -229,21 +231,17 @@ package enum MagickeyFind {
     }
 
     /// The places for one request: a key (with its suggestion text, if any) or a text.
-    static func find(_ request: Request, in geocoder: Geocoder, options: MagickeyOptions, maxLocations: Int?) throws(ToolError)
+    static func find(_ request: Request, in geocoder: Geocoder, options: MagickeyOptions, maxLocations: Int?) throws(GeocoderError)
         -> [FoundPlace]
     {
-        do {
-            if let key = request.key {
-                return try geocoder.find(
-                    magicKey: key, text: request.text, near: options.bias.location, distance: options.bias.radius,
-                    filters: options.filters, limit: maxLocations)
-            }
+        if let key = request.key {
             return try geocoder.find(
-                text: request.text ?? "", near: options.bias.location, distance: options.bias.radius, filters: options.filters,
-                limit: maxLocations ?? 1)
-        } catch {
-            throw ToolError(error.description)
+                magicKey: key, text: request.text, near: options.bias.location, distance: options.bias.radius,
+                filters: options.filters, limit: maxLocations)
         }
+        return try geocoder.find(
+            text: request.text ?? "", near: options.bias.location, distance: options.bias.radius, filters: options.filters,
+            limit: maxLocations ?? 1)
     }
 
     /// The keys of one line of standard input, by its shape: a line with a tab is a line
@@ -301,7 +299,7 @@ package enum MagickeyFind {
     }
 
     /// Prints places as TSV or JSON.
-    static func write(_ found: [FoundPlace], json: Bool, to output: OutputBuffer) {
+    static func write(_ found: [FoundPlace], json: Bool, terminal: Bool = false, to output: OutputBuffer) {
         if json {
             var j = JSONText()
             j.raw("{\"spatialReference\":{\"wkid\":4326,\"latestWkid\":4326},\"candidates\":[")
@@ -342,7 +340,9 @@ package enum MagickeyFind {
                 p.label, formatDegrees(p.coordinate.latitude), formatDegrees(p.coordinate.longitude),
                 String(f.score), p.category, p.countryCode, p.region, String(p.population), p.id,
             ]
-            output.write(fields.joined(separator: "\t") + "\n")
+            // A --places file's fields may hold escape sequences: a terminal is shown them
+            // escaped, as ls does, a pipe gets them as they are.
+            output.write((terminal ? fields.map(MessageValue.escapingControlCharacters) : fields).joined(separator: "\t") + "\n")
             output.endRecord()
         }
     }

@@ -234,7 +234,7 @@ package enum MagickeySuggest {
             try options.noteWhatLooksWrong(in: geocoder, errors: errors)
             let graphSource = graphPath.map { GraphSource(path: $0, errors: errors) }
             let streaming = parsed.positionals.isEmpty
-            var answer = Answer(options: options, limit: limit, output: output, errors: errors, geocoder: geocoder)
+            var answer = Answer(options: options, limit: limit, output: output, errors: errors, geocoder: geocoder, context: context)
             /// What the graph predicts for `query`; nil without --graph.
             func predictions(_ query: String) -> [RouteGraphSuggestion]? {
                 let request = Geocoder.predictionRequest(from: fromPlace, now: time ?? context.now(), timeZone: context.timeZone, limit: limit)
@@ -271,7 +271,8 @@ package enum MagickeySuggest {
         let limit: Int
         let output: OutputBuffer
         let errors: ErrorReporter
-        let geocoder: Geocoder
+        var geocoder: Geocoder
+        let context: ToolContext
         /// How many suggestions were printed.
         var printed = 0
         /// Whether a query failed (reported; the next was answered).
@@ -280,18 +281,16 @@ package enum MagickeySuggest {
         /// Prints the suggestions for `query`, blended with `predictions` when a graph
         /// predicts. A query the gazetteer cannot answer is reported and counted as failed.
         mutating func respond(_ query: String, predictions: [RouteGraphSuggestion]?) throws {
-            let suggestions: [Geocoder.Suggestion]
-            do {
+            let (options, limit) = (self.options, self.limit)
+            let suggestions = try options.rebuildingDamagedIndex(&geocoder, context: context, tool: spec.name, errors: errors) {
+                (geocoder) throws(GeocoderError) in
                 if let predictions {
-                    suggestions = try geocoder.suggest(
+                    return try geocoder.suggest(
                         query, predictions: predictions, near: options.bias.location, distance: options.bias.radius,
                         filters: options.filters, limit: limit)
-                } else {
-                    suggestions = try geocoder.suggest(
-                        query, near: options.bias.location, distance: options.bias.radius, filters: options.filters, limit: limit)
                 }
-            } catch {
-                throw ToolError(error.description)
+                return try geocoder.suggest(
+                    query, near: options.bias.location, distance: options.bias.radius, filters: options.filters, limit: limit)
             }
             printed += suggestions.count
             if options.json {
@@ -321,7 +320,10 @@ package enum MagickeySuggest {
                 output.endRecord()
             } else {
                 for s in suggestions {
-                    output.write(s.text + "\t" + s.magicKey + "\t" + (s.isCollection ? "true" : "false") + "\n")
+                    // A --places file's names may hold escape sequences: a terminal is
+                    // shown them escaped, as ls does, a pipe gets them as they are.
+                    let text = context.outputIsTerminal ? MessageValue.escapingControlCharacters(s.text) : s.text
+                    output.write(text + "\t" + s.magicKey + "\t" + (s.isCollection ? "true" : "false") + "\n")
                     output.endRecord()
                 }
             }

@@ -36,6 +36,28 @@ import Testing
         #expect(places[0].id == "2988507")
     }
 
+    /// A file cut short while it is read (another program rewrote it) is reported as
+    /// changed, not as the broken row the cut leaves.
+    @Test func aFileCutShortWhileReadIsReportedAsChanged() throws {
+        var text = "name\tlatitude\tlongitude\n"
+        for i in 0..<40_000 { text += "Place \(i)\t\(i % 90).5\t\(i % 180).25\n" }
+        let path = try PlacesTestSupport.temporaryFile(text, name: "cut-short.tsv")
+        var scanner = GazetteerScanner(path: path, matcher: nil)
+        let descriptor = try FileDescriptor.openForReading(path)
+        defer { descriptor.close() }
+        var cut = false
+        #expect(throws: GazetteerError.cannotRead(path: path, reason: "changed while being read")) {
+            try scanner.scan(descriptor) { _, _ throws(GazetteerError) in
+                if !cut {
+                    cut = true
+                    // Cut in the middle of a row, past the first read.
+                    truncate(path, off_t(text.utf8.count * 2 / 3 + 3))
+                }
+                return true
+            }
+        }
+    }
+
     @Test func aBrokenRowIsReportedWithItsLineNumber() throws {
         let path = try PlacesTestSupport.temporaryFile("name\tlatitude\tlongitude\nA\t1\t2\nB\t1\nC\t3\t4\n")
         #expect(throws: GazetteerError.wrongColumnCount(path: path, line: 3, expected: 3, found: 2)) { try rows(path) }

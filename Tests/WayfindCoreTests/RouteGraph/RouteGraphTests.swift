@@ -137,6 +137,25 @@ struct RouteGraphTests {
         #expect(droppedAgain == 0)
     }
 
+    /// At the limit, a new place is the least used of all: it must survive the next few
+    /// new places to be visited again and establish itself.
+    @Test func aNewPlaceAtTheLimitSurvivesTheNextOnesAndCanEstablishItself() {
+        var graph = RouteGraph()
+        var time: Int64 = 1_700_000_000
+        for round in 0..<5 { for place in ["Home", "Work"] { time += 60; graph.visit(place, at: time + Int64(round)) } }
+        for i in 0..<40 { time += 60; graph.visit("Old \(i)", at: time); graph.visit("Home", at: time + 1) }
+        _ = graph.prune(maxPlaces: 40)
+        time += 60
+        graph.visit("New", at: time)
+        _ = graph.prune(maxPlaces: 40)
+        for i in 0..<3 { time += 60; graph.visit("Other \(i)", at: time); _ = graph.prune(maxPlaces: 40) }
+        #expect(graph.places.contains("New"))
+        time += 60
+        graph.visit("New", at: time)
+        _ = graph.prune(maxPlaces: 40)
+        #expect(graph.places.count <= 40 && graph.places.contains("New") && graph.places.contains("Home"))
+    }
+
     @Test func edgeTimesKeepTheLatestVisitEvenWhenOldLogsArriveLate() {
         var graph = RouteGraph()
         graph.visit("A", at: 100)
