@@ -81,7 +81,8 @@ package enum MagickeyFind {
                 'routegraph-visit --graph FILE LABEL', with its lock, backup and atomic save \
                 (see routegraph-visit(1) and routegraph(5)). Only the first place of a \
                 request is recorded, and nothing for a collection's key (a list, not a \
-                choice). Search Airport, then City Center, and 'magickey-suggest --graph \
+                choice). Keys on standard input are recorded line by line, as they are \
+                found, so a search box's process records each choice when it is made. Search Airport, then City Center, and 'magickey-suggest --graph \
                 FILE' offers City Center after Airport next time. A damaged FILE is left \
                 unchanged (status 2, after the places are printed).
                 """),
@@ -186,7 +187,7 @@ package enum MagickeyFind {
                     }
                     printed += found.count
                     write(found, json: options.json, terminal: context.outputIsTerminal, to: output)
-                    if let first = found.first, !request.isCollection {
+                    if graphPath != nil, let first = found.first, !request.isCollection {
                         visits.append(VisitRequest.Visit(place: first.place.label, time: time))
                     }
                 } catch {
@@ -194,6 +195,17 @@ package enum MagickeyFind {
                     if options.json { output.write(ArcGISError.json(code: 400, message: error.message)) }
                     errors.report(error.message)
                     failed = true
+                }
+            }
+            /// Records the visits found so far in the graph.
+            func recordVisits() throws(ToolError) {
+                guard let graphPath, !visits.isEmpty else { return }
+                let request = VisitRequest(visits: visits, maxPlaces: RouteGraphVisit.defaultMaximumPlaces, timeZone: context.timeZone)
+                visits = []
+                do throws(GraphFileError) {
+                    try GraphFile(resolving: graphPath).record(request)
+                } catch {
+                    throw ToolError(error.description)
                 }
             }
             if text != nil || !parsed.positionals.isEmpty {
@@ -215,16 +227,11 @@ package enum MagickeyFind {
                         failed = true
                     }
                     output.flush()
+                    // A search box's process records each choice as it is made.
+                    try recordVisits()
                 }
             }
-            if let graphPath, !visits.isEmpty {
-                let request = VisitRequest(visits: visits, maxPlaces: RouteGraphVisit.defaultMaximumPlaces, timeZone: context.timeZone)
-                do throws(GraphFileError) {
-                    try GraphFile(resolving: graphPath).record(request)
-                } catch {
-                    throw ToolError(error.description)
-                }
-            }
+            try recordVisits()
             if failed { return .error }
             return printed > 0 ? .success : .nothingFound
         }
