@@ -42,3 +42,31 @@ struct LearnedCommand: Sendable, Equatable {
     /// no letters).
     var rule: String { "\(position) \(lettersWithValues.isEmpty ? "-" : lettersWithValues)" }
 }
+
+extension LearnedCommand {
+    /// The learned command whose places are directories: the set-up records them at the
+    /// prompt, and `--learned cd` takes them as cd does.
+    static let directories = "cd"
+
+    /// `text` as a learned directory, as cd would name it after going there with
+    /// `$PWD` being `current`: absolute, with `.`, `..` and repeated or trailing slashes
+    /// resolved by the letters (`cd -L`, the shell's default, which keeps symbolic
+    /// links), as the shell's `$PWD` that the prompt hook records is. Nil when `text` is
+    /// relative and `current` is not an absolute path.
+    static func directory(_ text: String, from current: String?) -> String? {
+        var path = text
+        if !text.hasPrefix("/") {
+            guard let current, current.hasPrefix("/") else { return nil }
+            path = current + "/" + text
+        }
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": if !parts.isEmpty { parts.removeLast() }
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+}

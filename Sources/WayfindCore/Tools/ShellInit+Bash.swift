@@ -1,13 +1,9 @@
 /// The bash set-up (see `ShellInit`).
 extension ShellInit {
     static let bashCommon = #"""
-        builtin declare -gA __wayfind_specs __wayfind_rules
-
-        __wayfind_graph() {
-            local state=${XDG_STATE_HOME-}
-            [[ $state == /* ]] || state=$HOME/.local/state
-            REPLY=$state/wayfind/learn/$1.json
-        }
+        # Per learned command: the completion it had, its place rule, and whose graph it
+        # uses (a jump command uses cd's).
+        builtin declare -gA __wayfind_specs __wayfind_rules __wayfind_graphs
 
         # REPLY: the index, in the arguments after the first two, of the place: the Nth ($1; 0:
         # the last) argument that is not an option, skipping the value of an option letter
@@ -50,8 +46,7 @@ extension ShellInit {
             ((REPLY)) || return 0
             place=${!REPLY}
             [[ ${__wayfind_rules[$cmd]} == -* ]] && place=${place%%:*}
-            __wayfind_graph "$cmd"
-            (builtin command routegraph-visit --graph "$REPLY" --lock-timeout 10 -- "$place" >/dev/null 2>&1 &)
+            (builtin command routegraph-visit --learned "$cmd" --lock-timeout 10 -- "$place" >/dev/null 2>&1 &)
         }
 
         # The completion of a learned command: what completed it before the set-up (for cd and
@@ -61,7 +56,7 @@ extension ShellInit {
         __wayfind_complete() {
             local -
             set +u
-            local cmd=$1 spec function='' option REPLY i __wayfind_dirs=''
+            local cmd=$1 spec function='' option REPLY i __wayfind_dirs='' graph
             local -a words=() compgen=()
             COMPREPLY=()
             spec=${__wayfind_specs[$cmd]-}
@@ -120,11 +115,13 @@ extension ShellInit {
             fi
             __wayfind_place_index ${__wayfind_rules[$cmd]} "${__wayfind_words[@]:1}"
             if ((REPLY == ${#__wayfind_words[@]} - 1)) && [[ ${__wayfind_rules[$cmd]} != -* ]]; then
-                [[ $cmd == cd ]] && __wayfind_dirs=1
-                __wayfind_graph "$cmd"
-                __wayfind_complete_places --graph "$REPLY"
+                graph=${__wayfind_graphs[$cmd]:-$cmd}
+                [[ $graph == cd ]] && __wayfind_dirs=1
+                __wayfind_complete_places --learned "$graph"
             fi
             ((${#COMPREPLY[@]})) || { COMPREPLY=("${theirs[@]}"); return 0; }
+            # Directories end with / (added by __wayfind_complete_places): no space after.
+            [[ -n $__wayfind_dirs ]] && builtin compopt -o nospace
             builtin compopt -o nosort
             local -A seen=()
             for option in "${COMPREPLY[@]}"; do seen[$option]=1; done
@@ -132,19 +129,23 @@ extension ShellInit {
             return 0
         }
 
-        # Makes CMD's completion __wayfind_complete, keeping the one it had (loading
-        # bash-completion's first) to run inside it; once, however often the set-up is read.
+        # Makes CMD's ($1) completion __wayfind_complete with the place rule $2, keeping the
+        # one it had (loading bash-completion's first) to run inside it; once, however often
+        # the set-up is read. With $3 (a jump command), the completion and graph of $3.
         __wayfind_adopt() {
             local spec
-            [[ -n ${__wayfind_rules[$1]-} ]] || {
+            if [[ -n ${3-} ]]; then
+                __wayfind_specs[$1]=${__wayfind_specs[$3]-}
+            elif [[ -z ${__wayfind_rules[$1]-} ]]; then
                 spec=$(builtin complete -p -- "$1" 2>/dev/null)
                 if [[ -z $spec ]] && builtin declare -F __load_completion >/dev/null; then
                     __load_completion "$1" >/dev/null 2>&1
                     spec=$(builtin complete -p -- "$1" 2>/dev/null)
                 fi
                 __wayfind_specs[$1]=$spec
-            }
+            fi
             __wayfind_rules[$1]=$2
+            __wayfind_graphs[$1]=${3:-$1}
             builtin complete -F __wayfind_complete -- "$1"
         }
 
@@ -163,11 +164,9 @@ extension ShellInit {
             return #"""
                 : "${__wayfind_cd_last=$PWD}"
                 __wayfind_cd_hook() {
-                    local REPLY
                     [[ $PWD == "$__wayfind_cd_last" ]] && return 0
                     __wayfind_cd_last=$PWD
-                    __wayfind_graph cd
-                    (builtin command routegraph-visit --graph "$REPLY" --lock-timeout 10 -- "$PWD" >/dev/null 2>&1 &)
+                    (builtin command routegraph-visit --learned cd --lock-timeout 10 -- "$PWD" >/dev/null 2>&1 &)
                 }
                 [[ ${PROMPT_COMMAND[*]-} == *__wayfind_cd_hook* ]] || PROMPT_COMMAND="__wayfind_cd_hook${PROMPT_COMMAND:+$'\n'$PROMPT_COMMAND}"
                 __wayfind_adopt cd '\#(command.rule)'

@@ -1,13 +1,18 @@
 /// The fish set-up (see `ShellInit`).
 extension ShellInit {
     static let fishCommon = #"""
+        # The learned commands, and for each its place rule and whose graph it uses (a jump
+        # command uses cd's).
         set -g __wayfind_learned
         set -g __wayfind_rules
+        set -g __wayfind_graphs
 
-        function __wayfind_graph
-            set -l state $XDG_STATE_HOME
-            string match -q -- '/*' "$state"; or set state $HOME/.local/state
-            echo $state/wayfind/learn/$argv[1].json
+        # Learns the command $argv[1], whose place rule is $argv[2], in the graph $argv[3].
+        function __wayfind_learn
+            contains -- $argv[1] $__wayfind_learned; or set -a __wayfind_learned $argv[1]
+            set -l i (contains -i -- $argv[1] $__wayfind_learned)
+            set __wayfind_rules[$i] $argv[2]
+            set __wayfind_graphs[$i] $argv[3]
         end
 
         # The index, in the arguments after the first two, of the place: the Nth ($argv[1]; 0:
@@ -66,7 +71,7 @@ extension ShellInit {
             test "$i" -gt 0; or return 0
             set -l place $argv[(math $i + 1)]
             test $rule[1] -lt 0; and set place (string replace -r -- ':.*' '' $place)
-            command routegraph-visit --graph (__wayfind_graph $argv[1]) --lock-timeout 10 -- $place >/dev/null 2>&1 &
+            command routegraph-visit --learned $argv[1] --lock-timeout 10 -- $place >/dev/null 2>&1 &
             disown $last_pid 2>/dev/null
         end
 
@@ -87,8 +92,9 @@ extension ShellInit {
 
         function __wayfind_places
             set -l tokens (commandline -opc)
-            test "$tokens[1]" = cd; and set -g __wayfind_dirs 1
-            __wayfind_complete_places --graph (__wayfind_graph $tokens[1])
+            set -l i (contains -i -- $tokens[1] $__wayfind_learned); or return
+            test "$__wayfind_graphs[$i]" = cd; and set -g __wayfind_dirs 1
+            __wayfind_complete_places --learned $__wayfind_graphs[$i]
             set -eg __wayfind_dirs
         end
 
@@ -157,8 +163,7 @@ extension ShellInit {
     static func fish(_ command: LearnedCommand) -> String {
         let name = command.name
         var script = #"""
-            contains -- \#(name) $__wayfind_learned; or set -a __wayfind_learned \#(name)
-            set __wayfind_rules[(contains -i -- \#(name) $__wayfind_learned)] '\#(command.rule)'
+            __wayfind_learn \#(name) '\#(command.rule)' \#(name)
 
             """#
         if name == "cd" {
@@ -168,7 +173,7 @@ extension ShellInit {
                 function __wayfind_cd_hook --on-event fish_prompt
                     test "$PWD" = "$__wayfind_cd_last"; and return
                     set -g __wayfind_cd_last $PWD
-                    command routegraph-visit --graph (__wayfind_graph cd) --lock-timeout 10 -- $PWD >/dev/null 2>&1 &
+                    command routegraph-visit --learned cd --lock-timeout 10 -- $PWD >/dev/null 2>&1 &
                     disown $last_pid 2>/dev/null
                 end
                 complete -c cd -n __wayfind_at_place -k -a '(__wayfind_places)'
@@ -176,7 +181,10 @@ extension ShellInit {
                 """#
         } else {
             script += #"""
+                # (Read again, with an alias of the user's defined again before it: the copy is
+                # replaced, which functions -c does not do by itself.)
                 if functions -q \#(name); and not functions \#(name) | string match -q '*__wayfind_record*'
+                    functions -e __wayfind_original_\#(name)
                     functions -c \#(name) __wayfind_original_\#(name)
                 end
                 function \#(name) --wraps \#(name)

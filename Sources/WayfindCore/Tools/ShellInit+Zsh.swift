@@ -1,14 +1,9 @@
 /// The zsh set-up (see `ShellInit`).
 extension ShellInit {
     static let zshCommon = #"""
-        typeset -gA __wayfind_rules __wayfind_comps
-
-        __wayfind_graph() {
-            emulate -L zsh
-            local state=${XDG_STATE_HOME-}
-            [[ $state == /* ]] || state=$HOME/.local/state
-            REPLY=$state/wayfind/learn/$1.json
-        }
+        # Per learned command: its place rule, the completion it had, and whose graph it
+        # uses (a jump command uses cd's).
+        typeset -gA __wayfind_rules __wayfind_comps __wayfind_graphs
 
         # REPLY: the index, in the arguments after the first two, of the place: the Nth ($1; 0:
         # the last) argument that is not an option, skipping the value of an option letter
@@ -53,8 +48,7 @@ extension ShellInit {
             (( REPLY )) || return 0
             place=${@[REPLY]}
             [[ ${__wayfind_rules[$cmd]} == -* ]] && place=${place%%:*}
-            __wayfind_graph $cmd
-            builtin command routegraph-visit --graph $REPLY --lock-timeout 10 -- $place &>/dev/null &!
+            builtin command routegraph-visit --learned $cmd --lock-timeout 10 -- $place &>/dev/null &!
         }
 
         # The completion of a learned command: what completed it before the set-up (_cd, _ssh,
@@ -62,7 +56,7 @@ extension ShellInit {
         # not look like a path, and that completion would put nothing in it by itself (its one
         # match, or a longer beginning its matches share: Tab still puts that there, alone).
         __wayfind_complete() {
-            local cmd=$words[1] REPLY __wayfind_dirs='' ret=1 word=${(Q)PREFIX} typed=$PREFIX
+            local cmd=$words[1] REPLY __wayfind_dirs='' ret=1 word=${(Q)PREFIX} typed=$PREFIX graph
             ${__wayfind_comps[$cmd]:-_default} "$@" && ret=0
             (( compstate[nmatches] == 1 || (compstate[nmatches] > 1 && $#compstate[unambiguous] > $#typed) )) && return ret
             # Nothing yet, and a matcher-list has another pass to try (case-insensitive,
@@ -71,9 +65,9 @@ extension ShellInit {
             if [[ $word != (/|./|../|\~)* && $word != (.|..) ]]; then
                 __wayfind_place_index ${=__wayfind_rules[$cmd]} "${(@Q)words[2,CURRENT]}"
                 if (( REPLY == CURRENT - 1 )) && [[ ${__wayfind_rules[$cmd]} != -* ]]; then
-                    [[ $cmd == cd ]] && __wayfind_dirs=1
-                    __wayfind_graph $cmd
-                    __wayfind_complete_places --graph $REPLY && ret=0
+                    graph=${__wayfind_graphs[$cmd]:-$cmd}
+                    [[ $graph == cd ]] && __wayfind_dirs=1
+                    __wayfind_complete_places --learned $graph && ret=0
                 fi
             fi
             # Matches that share less than what was typed: list them and keep the word, which
@@ -86,12 +80,19 @@ extension ShellInit {
             return ret
         }
 
-        # Makes CMD's completion __wayfind_complete, keeping the one it had to run inside it;
-        # once, however often the set-up is read.
+        # Makes CMD's ($1) completion __wayfind_complete with the place rule $2, keeping the
+        # one it had to run inside it; once, however often the set-up is read. With $3 (a
+        # jump command), the completion and graph of $3. Before compinit there is no
+        # completion to adopt: the end of the set-up says so.
         __wayfind_adopt() {
             emulate -L zsh
-            [[ -n ${__wayfind_rules[$1]-} ]] || __wayfind_comps[$1]=${_comps[$1]-}
+            if [[ -n ${3-} ]]; then
+                __wayfind_comps[$1]=${__wayfind_comps[$3]-}
+            elif [[ -z ${__wayfind_rules[$1]-} ]]; then
+                __wayfind_comps[$1]=${_comps[$1]-}
+            fi
             __wayfind_rules[$1]=$2
+            __wayfind_graphs[$1]=${3:-$1}
             (( ${+functions[compdef]} )) && compdef __wayfind_complete $1
             return 0
         }
@@ -115,11 +116,9 @@ extension ShellInit {
                 typeset -g __wayfind_cd_last=${__wayfind_cd_last-$PWD}
                 __wayfind_cd_hook() {
                     emulate -L zsh
-                    local REPLY
                     [[ $PWD == $__wayfind_cd_last ]] && return 0
                     __wayfind_cd_last=$PWD
-                    __wayfind_graph cd
-                    builtin command routegraph-visit --graph $REPLY --lock-timeout 10 -- $PWD &>/dev/null &!
+                    builtin command routegraph-visit --learned cd --lock-timeout 10 -- $PWD &>/dev/null &!
                 }
                 autoload -Uz add-zsh-hook
                 add-zsh-hook precmd __wayfind_cd_hook
@@ -139,4 +138,13 @@ extension ShellInit {
 
             """#
     }
+
+    /// The end of a zsh set-up that adopts completions: one line when compinit has not
+    /// run yet (the set-up line came before it), in an interactive shell.
+    static let zshAfterCompinit = #"""
+        if [[ -o interactive ]] && (( ! ${+functions[compdef]} )); then
+            builtin print -ru2 -- 'wayfind set-up: compinit has not run yet: put the set-up line after compinit in ~/.zshrc (until then Tab adds no learned place)'
+        fi
+
+        """#
 }
