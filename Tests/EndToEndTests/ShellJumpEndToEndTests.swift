@@ -50,6 +50,48 @@ import WayfindTestSupport
         #expect(logged == expected.joined(separator: "\n") + "\n", "\(shell) \(name)")
     }
 
+    /// Called from a function or a script, the jump command is cd alone: code that
+    /// expects cd to fail on a folder that is not there still sees it fail, where a
+    /// query would have taken it to a learned one.
+    @Test(arguments: shells)
+    func fromAFunctionOrAScriptTheJumpCommandIsCdAlone(shell: String) async throws {
+        let home = try await Self.jumpHome()
+        let script = home.path("script.\(shell)")
+        try "cd alp\necho \"script: $PWD\"\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let function = shell == "fish" ? "function f; cd alp; end" : "f() { cd alp; }"
+        let status = shell == "fish" ? "$status" : "$?"
+        let r = try await home.run(
+            shell,
+            """
+            \(Self.setupLine(shell, [], jump: "cd"))
+            \(function)
+            f 2>/dev/null; echo "function: \(status) $PWD"
+            source \(script) 2>/dev/null
+            cd alp; echo "prompt: \(status) $PWD"
+            """)
+        #expect(
+            r.out == "function: 1 \(home.home.path)\nscript: \(home.home.path)\nprompt: 0 \(home.path("sib/alpha"))\n",
+            "\(shell): \(r.out)")
+    }
+
+    /// cd's options before the words, as an alias `cd='cd -P'` puts them, are kept for the
+    /// cd that follows, and the words are still a query; zsh's `cd OLD NEW` stays zsh's.
+    @Test(arguments: shells.filter { $0 != "fish" })
+    func cdsOptionsAreKeptAndTheWordsStillJump(shell: String) async throws {
+        let home = try await Self.jumpHome()
+        try home.makeFolders(["real/inside"])
+        try FileManager.default.createSymbolicLink(atPath: home.path("link"), withDestinationPath: home.path("real"))
+        let log = home.path("pwd.log")
+        var lines = ["alias cd='cd -P'", "cd link", "pwd >> \(log)", "cd alp", "pwd >> \(log)"]
+        if shell == "zsh" { lines += ["cd alpha beta", "pwd >> \(log)"] }
+        let late = try await home.typed(shell, setup: Self.setupLine(shell, [], jump: "cd"), lines: lines)
+        #expect(late.isEmpty, "\(shell)")
+        var expected = [home.path("real"), home.path("sib/alpha")]
+        if shell == "zsh" { expected.append(home.path("sib/beta")) }
+        let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(logged == expected.joined(separator: "\n") + "\n", "\(shell)")
+    }
+
     /// Tab after the jump command completes as after cd: the folders here, and when none
     /// fits, the learned directories, ending with /.
     @Test(arguments: shells)

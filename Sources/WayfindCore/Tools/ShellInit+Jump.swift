@@ -4,12 +4,15 @@
 /// cd does with whatever cd would take for a directory, and jumps only otherwise:
 ///
 ///     NAME                   home, as cd
-///     NAME -   NAME -P ..    cd's own (an argument that starts with -)
-///     NAME ..  NAME /tmp     a path (., .., or starting with /, ./, ../ or ~) or a
-///     NAME src               folder cd finds (here or in CDPATH): there, as cd
+///     NAME -P ..  NAME -- x  cd's options first are kept for the cd that follows
+///     NAME -   NAME ..       -, a path (., .., or starting with /, ./, ../ or ~) or a
+///     NAME /tmp  NAME src    folder cd finds (here or in CDPATH): there, as cd
 ///     NAME wayfind src       else the first learned directory QUERY matches that exists
 ///                            and is not the current one; a QUERY without a word (...)
 ///                            matches none
+///
+/// Called from a function or a script, NAME is cd alone: code that runs `cd build ||
+/// …` must still see cd fail rather than land in a learned folder named build.
 ///
 /// The changing is done by cd's builtin (in fish, by a copy of fish's cd function), so
 /// NAME never calls itself. A name that would hide a program (`--jump ls`) is refused
@@ -44,11 +47,12 @@ extension ShellInit {
                     builtin printf '%s\n' "\#(hidesProgram)" >&2
                     return 1
                 }
-                """#, options: "[[ $1 == -* ]]")
+                """#, stack: "-", nested: "${#FUNCNAME[@]} > 1", substitution: false)
     }
 
     /// NAME and NAMEi for zsh: `cd -q` tries a folder without running the chpwd hooks,
-    /// and `+N` names the directory stack.
+    /// `+N` names the directory stack, and a jump command named cd keeps zsh's `cd OLD
+    /// NEW` (OLD replaced by NEW in the current directory) when OLD is in it.
     static func zshJump(_ name: String) -> String {
         posixJump(
             name,
@@ -66,26 +70,53 @@ extension ShellInit {
                     builtin print -ru2 -- "\#(hidesProgram)"
                     return 1
                 }
-                """#, options: "[[ $1 == -* || $1 == +[0-9]* ]]")
+                """#, stack: "(-|+[0-9]*)", nested: "${#funcstack} > 1", substitution: name == LearnedCommand.directories)
     }
 
-    /// NAME and NAMEi for bash and zsh, with the shell's `helpers` and its test of cd's
-    /// options. fzf runs its reload command with $SHELL: sh here.
-    private static func posixJump(_ name: String, helpers: String, options: String) -> String {
+    /// NAME and NAMEi for bash and zsh, with the shell's `helpers`, the pattern of its
+    /// directory-stack arguments (`-`, zsh's `+N`), its test of being called from a
+    /// function or a script (`nested`), and whether two arguments may be zsh's `cd OLD
+    /// NEW`. cd's options before the arguments (`-P`, `--`; an alias
+    /// `cd='cd -P'`) are kept for the cd that follows. fzf runs its reload command with
+    /// $SHELL: sh here.
+    private static func posixJump(_ name: String, helpers: String, stack: String, nested: String, substitution: Bool)
+        -> String
+    {
         let free = { (name: String) in name == LearnedCommand.directories ? "true" : "__wayfind_free \(name)" }
+        let substitute = #"""
+
+                    if (($# == 2)) && [[ $PWD == *"$1"* ]]; then
+                        builtin cd "${cdflags[@]}" $dashdash "$@"
+                        return
+                    fi
+            """#
         return helpers + "\n\n" + #"""
             # \#(name) [QUERY...]: as cd for a directory, an option of cd's or nothing (home);
             # otherwise to the best learned directory that QUERY matches.
             if \#(free(name)); then
                 function \#(name) {
-                    local place
-                    if (($# == 0)) || \#(options) || { (($# == 1)) && __wayfind_is_directory "$1"; }; then
-                        builtin cd "$@"
-                        return
+                    local place dashdash=''
+                    local -a cdflags=()
+                    while (($#)) && [[ $1 == -[!-]* ]]; do
+                        cdflags+=("$1")
+                        shift
+                    done
+                    if [[ ${1-} == -- ]]; then
+                        dashdash=--
+                        shift
                     fi
+                    # From a function or a script, cd alone: code that expects cd to fail on a
+                    # folder that is not there still sees it fail.
+                    if (($# == 0 || \#(nested))) || { (($# == 1)) && { [[ -z $dashdash && $1 == \#(stack) ]] || __wayfind_is_directory "$1"; }; }; then
+                        builtin cd "${cdflags[@]}" $dashdash "$@"
+                        return
+                    fi\#(substitution ? substitute : "")
                     if [[ $* == *[![:punct:][:space:]]* ]]; then
                         while IFS= builtin read -r -d '' place; do
-                            if [[ -d $place && $place != "$PWD" ]]; then builtin cd -- "$place"; return; fi
+                            if [[ -d $place && $place != "$PWD" ]]; then
+                                builtin cd "${cdflags[@]}" -- "$place"
+                                return
+                            fi
                         done < <(builtin command routegraph-suggest --learned cd --include-from -z --limit 0 -- "$@" 2>/dev/null)
                     fi
                     if (($# == 1)); then
@@ -147,7 +178,10 @@ extension ShellInit {
             # otherwise to the best learned directory that QUERY matches.
             if \#(free(name))
                 function \#(name)\#(name == LearnedCommand.directories ? "" : " --wraps cd")
-                    if not set -q argv[1]; or string match -q -- '-*' $argv[1]; or begin
+                    # From a function or a script, cd alone: code that expects cd to fail on a
+                    # folder that is not there still sees it fail.
+                    set -l frames (status stack-trace | string match -r -- '^(?:in function|from sourcing)')
+                    if not set -q argv[1]; or set -q frames[2]; or string match -q -- '-*' $argv[1]; or begin
                             not set -q argv[2]; and __wayfind_is_directory $argv[1]
                         end
                         __wayfind_cd $argv

@@ -185,10 +185,14 @@ extension ShellInit {
         The jump command. With --jump NAME (none by default; z and zi are zoxide's, \
         cd is zoxide's --cmd cd), the set-up learns cd and defines NAME and NAMEi. \
         NAME does what cd does with what cd takes for a directory, so that it is \
-        safe under any name: with no argument it goes home; an argument that starts \
-        with - (-, -P, --) goes to cd with the rest; one argument that is a path \
-        (., .., or one starting with /, ./, ../ or ~) or a folder cd finds (here or \
-        in CDPATH) is cd's. Anything else is a QUERY: NAME changes to the first \
+        safe under any name: with no argument it goes home; cd's options before the \
+        arguments (-P, --, an alias cd='cd -P') are kept for the cd that follows; \
+        one argument that is -, a path (., .., or one starting with /, ./, ../ or \
+        ~) or a folder cd finds (here or in CDPATH) is cd's, as are zsh's +N and -N \
+        and, for a NAME of cd in zsh, cd OLD NEW when OLD is in the current \
+        directory. Called from a function or a script, NAME is cd alone, so that \
+        code that expects cd to fail on a missing folder still sees it fail. \
+        Anything else, at the prompt, is a QUERY: NAME changes to the first \
         learned directory that still exists, is not the current one and matches \
         QUERY as routegraph-suggest's QUERY does, in its order (what usually comes \
         next from here first); a QUERY without a word (...) matches none. When \
