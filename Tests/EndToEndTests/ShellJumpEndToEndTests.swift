@@ -29,7 +29,8 @@ import WayfindTestSupport
     /// What cd would take for a directory (a path, `..`, `-`, `~`, a folder here) goes
     /// there as cd goes, no argument goes home, everything else is a query; a query
     /// without a word matches nothing. Under the name cd too, where cd then calls itself
-    /// no more (in fish it did until the stack ran out).
+    /// no more (in fish it did until the stack ran out); with bash's set -u, and zsh's
+    /// ksharrays, nounset and shwordsplit.
     @Test(arguments: names)
     func theJumpCommandIsCdForWhatCdTakesForADirectory(shell: String, name: String) async throws {
         let home = try await Self.jumpHome()
@@ -39,7 +40,8 @@ import WayfindTestSupport
             "\(name) alp", "\(name) ... 2>> \(log)", "\(name) ./nowhere 2>/dev/null",
         ]
         let lines = ["cd work"] + steps.flatMap { [$0, "pwd >> \(log)"] }
-        let late = try await home.typed(shell, setup: Self.setupLine(shell, [], jump: name), lines: lines)
+        let options = shell == "bash" ? "set -u\n" : shell == "zsh" ? "setopt ksharrays nounset shwordsplit\n" : ""
+        let late = try await home.typed(shell, setup: options + Self.setupLine(shell, [], jump: name), lines: lines)
         #expect(late.isEmpty, "\(shell) \(name): late \(late)")
         let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         let expected = [

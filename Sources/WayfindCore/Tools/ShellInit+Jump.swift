@@ -70,7 +70,7 @@ extension ShellInit {
                     builtin print -ru2 -- "\#(hidesProgram)"
                     return 1
                 }
-                """#, stack: "(-|+[0-9]*)", nested: "${#funcstack} > 1", substitution: name == LearnedCommand.directories)
+                """#, stack: "(-|+[0-9]*)", nested: "${#funcstack[@]} > 1", substitution: name == LearnedCommand.directories)
     }
 
     /// NAME and NAMEi for bash and zsh, with the shell's `helpers`, the pattern of its
