@@ -90,7 +90,8 @@ enum ShellQuoting {
         # __wayfind_quote (with -o filenames, readline would quote them again: the set-up
         # turns it off). A place that does not start with the word's lead
         # cannot be put there, and is left out. With $__wayfind_dirs set, only places that
-        # are directories, and those that are no more are forgotten.
+        # are directories, with a / after them (those that are no more are forgotten), but
+        # for the current one and those that cd offers by their name from here.
         __wayfind_complete_places() {
             local place REPLY word lead
             local -a forget=()
@@ -98,10 +99,14 @@ enum ShellQuoting {
             word=${__wayfind_words[-1]} lead=$__wayfind_lead
             # A tool's --from=PLACE: the place is after the =.
             if [[ $word == --?*=* ]]; then word=${word#*=} lead=${lead#--*=}; fi
-                while IFS= builtin read -r -d '' place; do
-                if [[ -n ${__wayfind_dirs-} && ! -d $place ]]; then
-                    forget+=(--forget "$place")
-                    continue
+            while IFS= builtin read -r -d '' place; do
+                if [[ -n ${__wayfind_dirs-} ]]; then
+                    if [[ ! -d $place ]]; then
+                        forget+=(--forget "$place")
+                        continue
+                    fi
+                    __wayfind_offered_here "$place" "$word" && continue
+                    [[ $place == */ ]] || place+=/
                 fi
                 [[ $place == "$lead"* ]] || continue
                 place=${place:${#lead}}
@@ -111,16 +116,26 @@ enum ShellQuoting {
             ((${#forget[@]} == 0)) || (builtin command routegraph-visit "$@" --quiet --lock-timeout 10 "${forget[@]}" >/dev/null 2>&1 &)
         }
 
+        # Whether the directory $1 is the current one, or one that cd's completion offers
+        # for the word $2 by its name from here (a folder here that starts with the word).
+        __wayfind_offered_here() {
+            local here=${PWD%/}/ rest
+            [[ $1 == "$PWD" ]] && return 0
+            [[ $1 == "$here"?* ]] || return 1
+            rest=${1:${#here}}
+            [[ $rest == "$2"* && ${rest:${#2}} != */* ]]
+        }
+
         # The places for a tool's own completion: from the graph that the command line names
-        # with --graph, else the default one.
+        # with --graph or --learned, else the default one.
         __wayfind_complete_tool_places() {
             local i
             local -a graph=()
             __wayfind_scan
             for ((i = 1; i < ${#__wayfind_words[@]} - 1; i++)); do
                 case ${__wayfind_words[i]} in
-                --graph) graph=(--graph "${__wayfind_words[i + 1]}") ;;
-                --graph=*) graph=(--graph "${__wayfind_words[i]#--graph=}") ;;
+                --graph | --learned) graph=("${__wayfind_words[i]}" "${__wayfind_words[i + 1]}") ;;
+                --graph=* | --learned=*) graph=("${__wayfind_words[i]}") ;;
                 esac
             done
             __wayfind_complete_places "${graph[@]}"
@@ -156,20 +171,28 @@ enum ShellQuoting {
         # Offers the places routegraph-suggest gives (with the options given) for the word
         # typed, quoted by __wayfind_quote for where the cursor is: -U keeps their order and
         # the names that match by smartgrep's rules rather than by prefix, -d lists them as
-        # they are. With $__wayfind_dirs set, only directories, and those that are no more are
-        # forgotten.
+        # they are. With $__wayfind_dirs set, only directories, with a / after them (those that
+        # are no more are forgotten), but for the current one and those that cd offers by
+        # their name from here.
         __wayfind_complete_places() {
             setopt localoptions extendedglob
             # Inside quotes zsh re-quotes the word, and in a locale that is not UTF-8
             # it writes the bytes of São as $'\303\243': complete in C.UTF-8 then.
             [[ -n $compstate[quote] && ${LC_ALL:-${LC_CTYPE:-$LANG}} != *(UTF-8|utf8|UTF8|utf-8)* ]] && local LC_ALL=C.UTF-8
-            local -a places quoted shown forget
-            local place REPLY
+            local -a places quoted shown forget suffix
+            local place REPLY here=${PWD%/}/ rest
             places=("${(@0)$(builtin command routegraph-suggest "$@" --include-from -z --limit 20 -- "${(Q)PREFIX}" 2>/dev/null)}")
             for place in ${places:#}; do
-                if [[ -n ${__wayfind_dirs-} && ! -d $place ]]; then
-                    forget+=(--forget "$place")
-                    continue
+                if [[ -n ${__wayfind_dirs-} ]]; then
+                    if [[ ! -d $place ]]; then
+                        forget+=(--forget "$place")
+                        continue
+                    fi
+                    [[ $place == $PWD ]] && continue
+                    rest=${place#$here}
+                    [[ $rest != $place && $rest == ${(Q)PREFIX}* && ${rest:${#${(Q)PREFIX}}} != */* ]] && continue
+                    [[ $place == */ ]] || place+=/
+                    suffix=(-S '')
                 fi
                 __wayfind_quote "$compstate[quote]" "$place"
                 quoted+=("$REPLY")
@@ -178,18 +201,18 @@ enum ShellQuoting {
             (( $#forget )) && { builtin command routegraph-visit "$@" --quiet --lock-timeout 10 "${forget[@]}" &>/dev/null &! }
             (( $#quoted )) || return 1
             # -U replaces the ignored prefix too (_arguments' --from=): put it back.
-            compadd -U -Q -V wayfind -d shown -- "${(@)quoted/#/$IPREFIX}"
+            compadd -U -Q -V wayfind "${suffix[@]}" -d shown -- "${(@)quoted/#/$IPREFIX}"
         }
 
         # The places for a tool's own completion: from the graph that the command line names
-        # with --graph, else the default one.
+        # with --graph or --learned, else the default one.
         __wayfind_complete_tool_places() {
             local i
             local -a graph
             for (( i = 2; i < CURRENT; i++ )); do
                 case ${words[i]} in
-                --graph) graph=(--graph "${(Q)words[i + 1]}") ;;
-                --graph=*) graph=(--graph "${(Q)words[i]#--graph=}") ;;
+                --graph | --learned) graph=($words[i] "${(Q)words[i + 1]}") ;;
+                --graph=* | --learned=*) graph=("${(Q)words[i]}") ;;
                 esac
             done
             __wayfind_complete_places "${graph[@]}"
@@ -199,16 +222,28 @@ enum ShellQuoting {
     /// The fish module.
     static let fish = #"""
         # The places routegraph-suggest gives (with the options given) for the word typed; fish
-        # quotes them itself. With $__wayfind_dirs set, only directories, and those that are no
-        # more are forgotten.
+        # quotes them itself. With $__wayfind_dirs set, only directories (those that are no
+        # more are forgotten), but for the current one and those that cd offers by their name
+        # from here (fish adds the / after a directory).
         function __wayfind_complete_places
             # A tool's --from=PLACE: the place is after the =.
             set -l word (commandline -ct | string unescape | string replace -r -- '^--[^=]*=' '')
             set -l forget
+            set -l here (string replace -r -- '/$' '' $PWD)/
             for place in (command routegraph-suggest $argv --include-from -z --limit 20 -- "$word" 2>/dev/null | string split0)
-                if set -q __wayfind_dirs; and not test -d "$place"
-                    set -a forget --forget $place
-                    continue
+                if set -q __wayfind_dirs
+                    if not test -d "$place"
+                        set -a forget --forget $place
+                        continue
+                    end
+                    test "$place" = "$PWD"; and continue
+                    set -l head (string sub -l (string length -- "$here") -- "$place")
+                    if test "$head" = "$here"
+                        set -l rest (string sub -s (math (string length -- "$here") + 1) -- "$place")
+                        set -l typed (string sub -l (string length -- "$word") -- "$rest")
+                        set -l tail (string sub -s (math (string length -- "$word") + 1) -- "$rest")
+                        test "$typed" = "$word"; and not string match -q -- '*/*' "$tail"; and continue
+                    end
                 end
                 builtin printf '%s\n' $place
             end
@@ -219,16 +254,16 @@ enum ShellQuoting {
         end
 
         # The places for a tool's own completion: from the graph that the command line names
-        # with --graph, else the default one.
+        # with --graph or --learned, else the default one.
         function __wayfind_complete_tool_places
             set -l tokens (commandline -opc)
             set -l graph
             for i in (command seq 2 (count $tokens))
                 switch $tokens[$i]
-                    case --graph
-                        set -q tokens[(math $i + 1)]; and set graph --graph $tokens[(math $i + 1)]
-                    case '--graph=*'
-                        set graph --graph (string replace -- --graph= '' $tokens[$i])
+                    case --graph --learned
+                        set -q tokens[(math $i + 1)]; and set graph $tokens[$i] $tokens[(math $i + 1)]
+                    case '--graph=*' '--learned=*'
+                        set graph $tokens[$i]
                 end
             end
             __wayfind_complete_places $graph

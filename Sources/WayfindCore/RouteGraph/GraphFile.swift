@@ -36,6 +36,10 @@ public struct GraphFile: Sendable {
     private var cacheClock: @Sendable () -> Int64 = Platform.currentTime
     /// How long `update` waits for another process's lock before it gives up, in seconds.
     public static let defaultLockTimeout: Int64 = 30
+    /// Whether `update` makes the file's missing folders (mode 0700). The tools make
+    /// only those of the default graphs: a folder missing from a path someone typed is
+    /// more likely a typo than a wish (`GraphLocation.file`).
+    package var makesMissingFolders = true
 
     /// A graph file at `path`; nothing is touched until it is loaded or updated. A save
     /// replaces a symbolic link at `path` by a file: `init(resolving:)` keeps it.
@@ -124,9 +128,15 @@ public struct GraphFile: Sendable {
         return suggestions
     }
 
+    /// Fails with `missingFolder` when the file's folder does not exist.
+    package func checkFolder() throws(GraphFileError) {
+        let folder = FileSystem.directory(of: path)
+        if !Platform.isDirectory(folder) { throw .missingFolder(path: path, folder: folder) }
+    }
+
     /// Locks the file, reads the graph, lets `body` change it, saves it if it changed
     /// (its `revision` moved), and unlocks; returns what `body` returns. Missing
-    /// directories are created (0700).
+    /// directories are created (0700), unless `makesMissingFolders` is off.
     ///
     /// Throws `GraphFileError` for file problems (then `body` may not have run) and
     /// whatever `body` throws (then nothing is saved). Another process's lock is waited
@@ -160,8 +170,9 @@ public struct GraphFile: Sendable {
         let exists = try Self.fileSystem { () throws(FileSystemError) in try FileSystem.regularFileExists(at: path) }
         if !exists, let link { throw GraphFileError.fileSystem(.danglingLink(path: link, target: path)) }
         if exists, (try? FileSystem.regularFileExists(at: lockPath)) != true { _ = try load() }
+        if !makesMissingFolders { try checkFolder() }
         let lock = try Self.fileSystem { () throws(FileSystemError) in
-            try FileSystem.createDirectories(FileSystem.directory(of: path))
+            if makesMissingFolders { try FileSystem.createDirectories(FileSystem.directory(of: path)) }
             return try FileLock(exclusiveAt: lockPath, timeout: lockTimeout, waiting: waiting)
         }
         var graph = RouteGraph()

@@ -12,6 +12,9 @@ public enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible 
     case notAGraph(path: String, reason: String)
     /// The file was written by a newer program.
     case unsupportedVersion(path: String, found: Int64, supported: Int)
+    /// The folder of a graph that someone named (`--graph FILE`) does not exist, and only
+    /// the folders of the default graphs are made.
+    case missingFolder(path: String, folder: String)
 
     /// A lowercase message naming the file, the problem and the way out.
     public var description: String { description(notRecorded: "; nothing was recorded") }
@@ -31,6 +34,8 @@ public enum GraphFileError: Error, Sendable, Equatable, CustomStringConvertible 
         case .unsupportedVersion(let path, let found, let supported):
             "\(path): format version \(found) is newer than this program supports (\(supported)); "
                 + "upgrade wayfind to use it (the file was left unchanged)"
+        case .missingFolder(let path, let folder):
+            "\(path): the folder \(folder) does not exist (make it first: only the default graphs' folders are made)"
         }
     }
 

@@ -60,99 +60,18 @@ package enum RouteGraphSuggest {
                 \\t, \\r or \\u{1B}, so that a name cannot set the window's title or move the \
                 cursor, as ls(1) does; a pipe or a file gets every name as stored.
                 """),
-            ManSection(
-                "SHELL SET-UP",
-                """
-                One line in the shell's start-up file, after bash-completion or compinit, \
-                records the places of the commands you name and adds them to their \
-                completion:
-
-                  eval "$(routegraph-suggest --generate=init-bash --learn cd --learn ssh --learn trip)"   # ~/.bashrc
-                  eval "$(routegraph-suggest --generate=init-zsh --learn cd --learn ssh)"                 # ~/.zshrc, after compinit
-                  routegraph-suggest --generate=init-fish --learn cd --learn ssh | source                 # config.fish
-
-                What is added. For each learned command CMD but cd, a shell function CMD \
-                (defined with the function keyword, so that an alias CMD cannot reach its \
-                definition) that runs what CMD was before (a function of yours, kept as \
-                __wayfind_original_CMD, else the command CMD), then, if it exited with 0, \
-                records CMD's place argument as a visit, in the background (the command \
-                never waits for the graph's lock), in a graph of CMD's own: \
-                ${XDG_STATE_HOME:-$HOME/.local/state}/wayfind/learn/CMD.json, so ssh hosts \
-                and trip stops do not mix. The place argument is, for ssh and mosh, the \
-                host: the first argument that is not an option, skipping option values \
-                (ssh -p 2200 beta-box uptime records beta-box); for scp, the host of its \
-                first remote operand (scp -P 2200 notes root@gamma:/tmp records \
-                root@gamma, and scp's completion is left alone); for cd, its first; for \
-                --learn CMD:N, the Nth argument that is not an option; otherwise the last \
-                argument that does not start with '-'. Then, when the word at the cursor is \
-                CMD's place and does not look like a path (., .., or starting with /, ./, \
-                ../ or ~), Tab adds the learned places to what CMD's completion offers (in \
-                bash before them): what usually comes next, then the others by frecency, \
-                the last place included, narrowed by the word typed as QUERY is ('trip sao' \
-                Tab gives São Paulo). In zsh and fish, places that share less than what was \
-                typed leave the word as typed (readline, in bash, puts in what they share).
-
-                What is left alone. The completion CMD had still runs and its candidates \
-                are still offered: bash-completion's _ssh and _cd in bash (or the files \
-                bash offers without a completion), _ssh, _cd and _default in zsh, fish's \
-                own completions. What it would put in the word by itself (its one \
-                candidate, or a longer beginning its candidates share: cd al Tab gives \
-                alpha/ when a folder alpha is here) Tab still puts there, alone: the \
-                places are added only when it would put nothing. A word that looks like a \
-                path is completed by it alone. bash's set -u and completion-ignore-case, \
-                and zsh's shwordsplit, ksharrays, nounset and matcher-list, do not change \
-                what the set-up does.
-
-                Names come back quoted for where the cursor is (bare, in single or in \
-                double quotes), so that the command gets them byte for byte: with history \
-                expansion on, '!' is never left where it would expand, control characters \
-                are written as $'\\ooo', and a name can never run code or change.
-
-                --learn cd learns directories, as zoxide does: no function; the directory \
-                is recorded when the prompt comes back in a directory other than the last \
-                one recorded (so not the one a new shell starts in, nor those a \
-                completion function visits), and 'cd' Tab adds the recorded directories \
-                that still exist; those that do not are forgotten when found missing. \
-                Directories are recorded as the graph keeps names: folded for matching, so \
-                /x/Dir and /x/dir are one place.
-
-                Reading the start-up file twice installs each hook and function once. \
-                The set-up refuses to learn the builtins and keywords its own functions \
-                call, and calls printf and read as builtins.
-
-                With --jump NAME (none by default; z and zi are zoxide's), the set-up \
-                learns cd and defines NAME and NAMEi: NAME QUERY... changes to the first \
-                learned directory that still exists, is not the current one and matches \
-                QUERY as routegraph-suggest's QUERY does, in its order (what usually \
-                comes next from here first); NAME - goes back; NAMEi [QUERY...] picks one \
-                with fzf, whose list reloads through routegraph-suggest as the query \
-                changes, and says so when fzf is not installed. The recipe by hand:
-
-                  routegraph-suggest --include-from -n0 --graph ~/.local/state/wayfind/learn/cd.json |
-                    fzf --disabled --bind 'change:reload:routegraph-suggest --include-from -n0 --graph ~/.local/state/wayfind/learn/cd.json -- {q} || true'
-
-                In fish, which keeps only the completions that contain what was typed and \
-                does not ignore accents, Tab first replaces the typed word with the one \
-                place that matches, or the beginning several share when it is at least as \
-                long as the word ('sao' becomes 'São Paulo'), then completes; only when \
-                fish's own completion offers nothing for the word.
-
-                To turn it off, delete the line and start a new shell:
-
-                  sed -i '/routegraph-suggest --generate=init-bash/d' ~/.bashrc
-                  sed -i '/routegraph-suggest --generate=init-zsh/d' ~/.zshrc
-                  sed -i '/routegraph-suggest --generate=init-fish/d' ~/.config/fish/config.fish
-
-                The learned graphs stay in ${XDG_STATE_HOME:-$HOME/.local/state}/wayfind/learn \
-                until you delete them.
-                """),
+            ShellInit.manSection,
         ] + GraphLocation.manSections + [
             ManSection(
                 "EXIT STATUS",
                 """
                 0 if a place was suggested, 1 if none was (no history, or nothing matches \
                 QUERY), 2 if an error occurred, such as a corrupt graph file. Output closed \
-                early (a reader such as 'head -1' going away) is not an error.
+                early (a reader such as 'head -1' going away) is not an error. A --from \
+                place that the graph does not hold is no error: the places are suggested \
+                by habit alone, and one line on standard error says so, with the closest \
+                place name when one is close ('did you mean'); so does --learned CMD when \
+                CMD has learned nothing yet.
                 """),
             ManSection(
                 "EXAMPLES",
@@ -168,6 +87,10 @@ package enum RouteGraphSuggest {
                 The three best guesses with their scores:
 
                   routegraph-suggest -n3 --scores
+
+                Every directory the shell set-up learned, best first:
+
+                  routegraph-suggest --learned cd --include-from -n0
                 """),
             ManSection("SEE ALSO", "routegraph-visit(1), routegraph(5), smartgrep(1), zoxide(1)"),
         ],
@@ -176,7 +99,7 @@ package enum RouteGraphSuggest {
                 (
                     "init-\(shell.rawValue)",
                     { @Sendable (parsed: ParsedArguments) throws(UsageError) -> String in
-                        ShellInit.script(
+                        try ShellInit.script(
                             shell, learning: try parsed.value(of: RouteGraphSuggestFlags.learn),
                             jump: try parsed.value(of: RouteGraphSuggestFlags.jump))
                     }
@@ -186,9 +109,9 @@ package enum RouteGraphSuggest {
 
     /// Runs routegraph-suggest with `arguments` (without argv[0]) in `context`.
     package static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
-        runTool(spec, arguments: arguments, context: context) { parsed, output, _ in
+        runTool(spec, arguments: arguments, context: context) { parsed, output, errors in
             let options = try RouteGraphSuggestOptions(parsed, context: context)
-            let path = try GraphLocation.path(explicit: options.graph, environment: context.environment)
+            let file = try GraphLocation.file(explicit: options.graph, learned: options.learned, environment: context.environment)
             var filter: ((String) -> Bool)? = nil
             if let query = options.query {
                 let matcher = LineMatcher(query)
@@ -198,11 +121,14 @@ package enum RouteGraphSuggest {
                 }
             }
             let found = Result { () throws(GraphFileError) -> [Suggestion] in
-                try GraphFile(resolving: path).suggestions(for: options.request, filter: filter)
+                try file.suggestions(for: options.request, filter: filter)
             }
             guard case .success(let suggestions) = found else {
                 if case .failure(let error) = found { throw ToolError(error.description) }
                 return .error
+            }
+            if let warning = try Self.warning(about: options, in: file, environment: context.environment) {
+                errors.report(warning)
             }
             if options.json {
                 output.write(Self.json(suggestions))
@@ -223,6 +149,54 @@ package enum RouteGraphSuggest {
             }
             return suggestions.isEmpty ? .nothingFound : .success
         }
+    }
+
+    /// What a person needs a word about, where the suggestions alone would be silent: a
+    /// `--from` place that the graph does not hold (the list is then by habit alone), with
+    /// the closest place name; a `--learned` command that has learned nothing yet, with
+    /// the closest that has. Nil when all is as asked. Only these cases read more of the
+    /// file than the suggestions did.
+    static func warning(about options: RouteGraphSuggestOptions, in file: GraphFile, environment: Environment) throws(ToolError)
+        -> String?
+    {
+        if let learned = options.learned, (try? FileSystem.regularFileExists(at: file.path)) != true {
+            let folder = FileSystem.directory(of: file.path)
+            let others = ((try? Platform.directoryEntries(folder)) ?? []).compactMap { entry in
+                entry.name.hasSuffix(".json") ? String(entry.name.dropLast(5)) : nil
+            }
+            return "nothing learned for \(MessageValue.quoted(learned)) yet" + Spelling.hint(for: learned, in: others)
+        }
+        guard let from = options.request.from else { return nil }
+        do throws(GraphFileError) {
+            let key = RouteGraph.placeKey(from)
+            var lookup = options.request
+            lookup.includeFrom = true
+            lookup.successorsOnly = false
+            lookup.positiveOnly = false
+            lookup.limit = 1
+            if !(try file.suggestions(for: lookup, filter: { RouteGraph.placeKey($0) == key })).isEmpty { return nil }
+            let names = try file.load().places
+            if names.isEmpty { return nil }
+            return "no place \(MessageValue.quoted(from)) in the graph: suggesting by habit alone" + closestPlace(to: from, in: names)
+        } catch {
+            throw ToolError(error.description)
+        }
+    }
+
+    /// `" (did you mean 'NAME'?)"` for the place of `names` closest to `typed`, compared
+    /// as the graph compares names (case, accents and blanks folded); an empty string
+    /// when none is close.
+    static func closestPlace(to typed: String, in names: [String]) -> String {
+        let key = RouteGraph.placeKey(typed)
+        let limit = max(1, key.count / 3)
+        var byKey: [String: String] = [:]
+        for name in names {
+            let candidate = RouteGraph.placeKey(name)
+            // Spelling's distance is quadratic: names of another length cannot be close.
+            if abs(candidate.count - key.count) <= limit { byKey[candidate] = byKey[candidate] ?? name }
+        }
+        guard let closest = Spelling.closest(to: key, in: Array(byKey.keys)), let name = byKey[closest] else { return "" }
+        return " (did you mean \(MessageValue.quoted(name))?)"
     }
 
     /// A score with up to three decimals and no trailing zeros: `11`, `3.25`, `0.125`.
@@ -270,6 +244,8 @@ extension OutputBuffer {
 /// routegraph-suggest's options, checked and resolved from the command line.
 package struct RouteGraphSuggestOptions {
     package var graph: String?
+    /// The learned command whose graph this is (`--learned CMD`).
+    package var learned: String?
     /// What to suggest.
     package var request: SuggestionRequest
     /// The QUERY words, compiled; nil when there are none.
@@ -281,12 +257,14 @@ package struct RouteGraphSuggestOptions {
     /// Resolves options; throws `UsageError` for bad values.
     package init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
         typealias F = RouteGraphSuggestFlags
-        let learned = try parsed.value(of: F.learn)
+        let learning = try parsed.value(of: F.learn)
         let jump = try parsed.value(of: F.jump)
-        if !learned.isEmpty || jump != nil {
+        if !learning.isEmpty || jump != nil {
             throw UsageError("--learn and --jump go with --generate=init-bash, init-zsh or init-fish")
         }
         graph = try parsed.value(of: GraphLocation.flag)
+        learned = try parsed.value(of: GraphLocation.learnedFlag)
+        if graph != nil && learned != nil { throw UsageError("--learned and --graph cannot be used together") }
         request = SuggestionRequest(now: try parsed.value(of: F.at) ?? context.now(), timeZone: context.timeZone)
         request.from = try parsed.value(of: F.from)
         let limit = try parsed.value(of: F.limit) ?? RouteGraphSuggest.defaultLimit
@@ -347,15 +325,15 @@ enum RouteGraphSuggestFlags {
     ) { LearnedCommand($0) }
 
     static let jump = Flag(
-        "jump", value: "NAME", help: "with --generate=init-SHELL: NAME QUERY jumps to a learned directory",
+        "jump", value: "NAME", help: "with --generate=init-SHELL: NAME is cd that also jumps to learned directories",
         manHelp:
-            "With --generate=init-bash, init-zsh or init-fish: also learn cd and define NAME and NAMEi (none by default; z and zi are zoxide's). NAME QUERY... changes to the best learned directory that QUERY matches, by smartgrep's rules, in routegraph-suggest's order; NAME - goes back; NAMEi picks one with fzf, whose list reloads through routegraph-suggest as the query changes. See SHELL SET-UP.",
-        expected: "a command name"
-    ) { ShellInit.isLearnable($0) ? $0 : nil }
+            "With --generate=init-bash, init-zsh or init-fish: also learn cd and define NAME and NAMEi (none by default; z and zi are zoxide's, and cd is safe too). NAME does what cd does with a directory, an option of cd's or no argument (home); NAME QUERY... changes to the best learned directory that QUERY matches, by smartgrep's rules, in routegraph-suggest's order; Tab completes learned directories after NAME; NAMEi picks one with fzf, whose list reloads through routegraph-suggest as the query changes. NAME may not be a keyword or builtin of bash, zsh or fish but cd. See SHELL SET-UP.",
+        expected: "a name that is not a shell keyword or builtin, or cd"
+    ) { ShellInit.isJumpName($0) ? $0 : nil }
 
     /// The table, in `--help` order.
     static let table: [FlagSpec] = [
-        GraphLocation.flag.spec, from.spec, limit.spec, at.spec, successorsOnly.spec, includeFrom.spec, halfLife.spec, scores.spec,
-        json.spec, nullData.spec, learn.spec, jump.spec,
+        GraphLocation.flag.spec, GraphLocation.learnedFlag.spec, from.spec, limit.spec, at.spec, successorsOnly.spec,
+        includeFrom.spec, halfLife.spec, scores.spec, json.spec, nullData.spec, learn.spec, jump.spec,
     ]
 }

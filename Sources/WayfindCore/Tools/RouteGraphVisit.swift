@@ -74,6 +74,12 @@ package enum RouteGraphVisit {
                 Forget a place:
 
                   routegraph-visit --forget 'Old Office'
+
+                Add a directory to those the shell set-up learned for cd, and forget the \
+                current one:
+
+                  routegraph-visit --learned cd ~/src/wayfind
+                  routegraph-visit --learned cd --forget .
                 """),
             ManSection("SEE ALSO", "routegraph-suggest(1), routegraph(5), zoxide(1)"),
         ]
@@ -89,13 +95,7 @@ package enum RouteGraphVisit {
                 arguments.append(
                     place == "-" ? nil : VisitRequest.Visit(place: try checkedName(place, where: "place name"), time: options.time))
             }
-            let path = try GraphLocation.path(explicit: options.graph, environment: context.environment)
-            let file: GraphFile
-            do {
-                file = try GraphFile(resolving: path)
-            } catch let error as GraphFileError {
-                throw ToolError(error.description)
-            }
+            let file = try GraphLocation.file(explicit: options.graph, learned: options.learned, environment: context.environment)
             var recorder = VisitRecorder(file: file, options: options, errors: errors, timeZone: context.timeZone)
             for visit in arguments {
                 if let visit {
@@ -251,6 +251,10 @@ package struct RouteGraphVisitOptions {
     /// The places given as arguments; `["-"]` means standard input.
     package var places: [String]
     package var graph: String?
+    /// The learned command whose graph this is (`--learned CMD`).
+    package var learned: String?
+    /// The current directory (`$PWD`), from which `--learned cd` takes relative ones.
+    package var currentDirectory: String?
     /// The time of visits without their own.
     package var time: Int64
     package var timestamped: Bool
@@ -268,7 +272,19 @@ package struct RouteGraphVisitOptions {
     package init(_ parsed: ParsedArguments, context: ToolContext) throws(UsageError) {
         typealias F = RouteGraphVisitFlags
         graph = try parsed.value(of: GraphLocation.flag)
+        learned = try parsed.value(of: GraphLocation.learnedFlag)
+        if graph != nil && learned != nil { throw UsageError("--learned and --graph cannot be used together") }
+        let current = context.environment["PWD"]
+        currentDirectory = current
         forget = try parsed.value(of: F.forget)
+        if learned == LearnedCommand.directories {
+            forget = try forget.map { (name) throws(UsageError) in
+                guard let directory = LearnedCommand.directory(name, from: current) else {
+                    throw UsageError(Self.noCurrentDirectory(name))
+                }
+                return directory
+            }
+        }
         places = parsed.positionals
         if places.isEmpty && forget.isEmpty {
             // Visits would be read from the keyboard, silently: say how to call the tool.
@@ -291,6 +307,14 @@ package struct RouteGraphVisitOptions {
         tripGap = try parsed.value(of: F.tripGap)
         maximumPlaces = try parsed.value(of: F.maxPlaces) ?? RouteGraphVisit.defaultMaximumPlaces
         lockTimeout = try parsed.value(of: F.lockTimeout) ?? GraphFile.defaultLockTimeout
+    }
+
+    /// Whether the places are directories (`--learned cd`), named as cd names them.
+    var learnsDirectories: Bool { learned == LearnedCommand.directories }
+
+    /// Why the relative directory `name` has no absolute path.
+    static func noCurrentDirectory(_ name: String) -> String {
+        "--learned cd: cannot tell where \(MessageValue.quoted(name)) is: $PWD is not an absolute path"
     }
 }
 
@@ -332,8 +356,8 @@ enum RouteGraphVisitFlags {
 
     /// The table, in `--help` order.
     static let table: [FlagSpec] = [
-        GraphLocation.flag.spec, at.spec, timestamped.spec, newTrip.spec, tripGap.spec, forget.spec, maxPlaces.spec,
-        selfLoops.spec, nullData.spec, quiet.spec, lockTimeout.spec,
+        GraphLocation.flag.spec, GraphLocation.learnedFlag.spec, at.spec, timestamped.spec, newTrip.spec, tripGap.spec,
+        forget.spec, maxPlaces.spec, selfLoops.spec, nullData.spec, quiet.spec, lockTimeout.spec,
     ]
 }
 
@@ -372,8 +396,19 @@ struct VisitRecorder {
         return "; the batch in flight was not recorded"
     }
 
-    /// Adds a visit to the batch in flight, saving the batch when it is full.
+    /// Adds a visit to the batch in flight, saving the batch when it is full. With
+    /// `--learned cd`, the place is a directory that must exist, named as cd names it.
     mutating func add(_ visit: VisitRequest.Visit, line: Int? = nil) throws {
+        var visit = visit
+        if options.learnsDirectories {
+            guard let directory = LearnedCommand.directory(visit.place, from: options.currentDirectory) else {
+                throw UsageError(RouteGraphVisitOptions.noCurrentDirectory(visit.place))
+            }
+            guard Platform.isDirectory(directory) else {
+                throw ToolError("\(MessageValue.escapingControlCharacters(directory)): no such directory\(notRecorded)")
+            }
+            visit.place = directory
+        }
         if pending.isEmpty {
             deadline = Platform.monotonicMilliseconds() + RouteGraphVisit.batchMilliseconds
             firstLine = line

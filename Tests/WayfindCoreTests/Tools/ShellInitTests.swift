@@ -19,8 +19,8 @@ import Testing
         #expect(LearnedCommand(text) == nil)
     }
 
-    @Test func theSetUpNamesEachCommandOnceAndTheJumpLearnsCd() {
-        let script = ShellInit.script(.bash, learning: [LearnedCommand("trip")!, LearnedCommand("trip:2")!], jump: "j")
+    @Test func theSetUpNamesEachCommandOnceAndTheJumpLearnsCd() throws {
+        let script = try ShellInit.script(.bash, learning: [LearnedCommand("trip")!, LearnedCommand("trip:2")!], jump: "j")
         #expect(script.components(separatedBy: "function trip {").count == 2)
         #expect(script.contains("__wayfind_adopt trip '2 -'"))
         #expect(script.contains("__wayfind_adopt cd '1 -'"))
