@@ -164,6 +164,11 @@ package enum MagickeyFind {
             let at = try parsed.value(of: Self.at)
             if graphPath == nil && at != nil { throw UsageError("--at goes with --graph") }
             let time = at ?? context.now()
+            // A folder missing from the path named is an error, as routegraph-visit's, before
+            // anything is found.
+            let graphFile = try graphPath.map { (path) throws(ToolError) in
+                try GraphLocation.file(explicit: path, learned: nil, environment: context.environment)
+            }
             var visits: [VisitRequest.Visit] = []
             var requests: [Request] = []
             let text = try parsed.value(of: Self.text)
@@ -203,7 +208,7 @@ package enum MagickeyFind {
                 let request = VisitRequest(visits: visits, maxPlaces: RouteGraphVisit.defaultMaximumPlaces, timeZone: context.timeZone)
                 visits = []
                 do throws(GraphFileError) {
-                    try GraphFile(resolving: graphPath).record(request)
+                    try graphFile?.record(request)
                 } catch {
                     throw ToolError(error.description)
                 }

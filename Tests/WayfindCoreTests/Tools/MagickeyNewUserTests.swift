@@ -108,6 +108,14 @@ import WayfindTestSupport
         #expect(r.lines.count == 6)
     }
 
+    @Test func aGraphInAMissingFolderIsAnErrorAndNothingIsMade() throws {
+        let folder = try TestFiles.directory().appendingPathComponent("no-such-folder")
+        let r = find(["--graph", folder.path + "/places.json", "--text", "paris"])
+        #expect(r.status == 2 && r.out == "")
+        #expect(r.stderr.hasPrefix("magickey-find: \(folder.path)/places.json: the folder \(folder.path) does not exist"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+    }
+
     @Test func aKeyOfAnotherGazetteerWhoseTextFindsNothingSaysWhy() throws {
         let path = try TestFiles.write(Data(Self.cafes.utf8), name: "other-cafes.tsv")
         let line = try #require(suggest(["--places", path, "sight"]).lines.first)
