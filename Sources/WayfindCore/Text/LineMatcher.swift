@@ -39,6 +39,11 @@
 /// table; others are folded once into a scratch buffer that remembers, for each folded
 /// byte, the offset of the original scalar, so matches can be highlighted.
 ///
+/// A case-sensitive query (`--no-ignore-case`) runs the same code on other bytes: its
+/// words and the folded lines keep their case (`UnicodeFolding.caseKeptForm(of:)`: É is
+/// E, Ω is FE ω), and the "lowercase" table is the identity, so ASCII lines are still
+/// matched in place.
+///
 /// The matcher is a class holding raw scratch buffers, reused from line to line, so the
 /// hot loop neither allocates nor retains.
 ///
@@ -63,6 +68,8 @@ public final class LineMatcher {
     private let repeatsPrevious: [Bool]
     private let lowercase: UnsafeMutablePointer<UInt8>
     private let camelCase: Bool
+    /// The query's `caseSensitive`: lines fold with their case kept.
+    private let caseSensitive: Bool
     private let mode: WordMode
     private let fit: WordFit
     /// The line being matched (for the classes of folded positions).
@@ -87,7 +94,8 @@ public final class LineMatcher {
         }
         repeatsPrevious = query.words.indices.map { $0 > 0 && query.words[$0] == query.words[$0 - 1] }
         lowercase = .allocate(capacity: 256)
-        for b in 0..<256 { lowercase[b] = (0x41...0x5A).contains(b) ? UInt8(b | 0x20) : UInt8(b) }
+        for b in 0..<256 { lowercase[b] = (0x41...0x5A).contains(b) && !query.caseSensitive ? UInt8(b | 0x20) : UInt8(b) }
+        caseSensitive = query.caseSensitive
         camelCase = query.mode == .all
         mode = query.mode
         fit = query.fit
@@ -193,7 +201,7 @@ public final class LineMatcher {
                 o[nFolded] = offset
                 nFolded += 1
             } else {
-                let form = UnicodeFolding.foldedBytes(of: value)
+                let form = caseSensitive ? UnicodeFolding.caseKeptForm(of: value) : UnicodeFolding.foldedBytes(of: value)
                 var raw = form.rawValue
                 for _ in 0..<form.count {
                     f[nFolded] = UInt8(truncatingIfNeeded: raw)
