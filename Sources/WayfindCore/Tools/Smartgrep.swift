@@ -12,10 +12,12 @@ package enum Smartgrep {
             every word of QUERY is the start of a different word of the line, in any order, \
             ignoring case and accents: 'x bin' finds xmark.bin.fill, 'sao' finds São Paulo, \
             'p pe' finds person.badge.plus. Lines split into words at whitespace, at every \
-            character that is neither letter nor digit, and at camelCase humps.
+            character that is neither letter nor digit, and at camelCase humps. A QUERY is \
+            never a pattern: grep's -E, -F, -G and -P are not needed.
             """,
         flags: SmartgrepFlags.table + [StandardFlags.help(short: false), StandardFlags.version, StandardFlags.generate],
-        positionalCompletion: .file,
+        positionalCompletion: .file, peer: "grep", peerOptions: SmartgrepFlags.grepOptionsNotHere,
+        numberFlag: SmartgrepFlags.context.spec.long,
         manSections: [
             ManSection(
                 "MATCHING",
@@ -50,7 +52,8 @@ package enum Smartgrep {
                 whether it is stored precomposed (NFC) or decomposed (NFD). A letter folds \
                 like its uppercase, so an upper-cased word finds what the word finds. \
                 Letters that readers see as accented but Unicode does not decompose are \
-                folded too: ł, ø, đ, ħ, ı, æ, œ, þ.
+                folded too: ł, ø, đ, ħ, ı, æ, œ, þ. With --no-ignore-case, case counts and \
+                accents are still ignored: 'Sao' finds São Paulo but not sao.
 
                 Input is read as bytes. Invalid UTF-8 and carriage returns are passed \
                 through unchanged (NUL bytes too, with -a; see BINARY FILES); an invalid byte is a character that matches \
@@ -81,12 +84,15 @@ package enum Smartgrep {
                 "DIFFERENCES FROM GREP",
                 """
                 A QUERY is smartgrep's query, never a regular expression; -e, -f, -w and -x \
-                keep grep's names with smartgrep's meanings (see OPTIONS). -i is always on. \
-                -o prints the matched word prefixes, not a regular expression's match. -r \
-                reads directories in name order, not in the order the file system lists \
-                them. With -e or -f and several queries, colour and -o show the parts of \
-                every query that matches, --rank scores by the first. -L exits 0 when a line \
-                was selected in some file, as GNU grep 3.8 does.
+                keep grep's names with smartgrep's meanings (see OPTIONS). Case is ignored \
+                unless --no-ignore-case is given, and accents always are. -o prints the \
+                matched word prefixes, not a regular expression's match. -r reads \
+                directories in name order, not in the order the file system lists them. With \
+                -e or -f and several queries, colour and -o show the parts of every query \
+                that matches, --rank scores by the first. -L exits 0 when a line was \
+                selected in some file, as GNU grep 3.8 does.
+
+                \(grepOptionsParagraph)
                 """),
             ManSection(
                 "LIMITS",
@@ -140,6 +146,26 @@ package enum Smartgrep {
             ManSection("SEE ALSO", "grep(1), fzf(1), routegraph-suggest(1), magickey-suggest(1)"),
         ]
     )
+
+    /// The man page's list of grep's options smartgrep lacks, from the table the parser
+    /// refuses them by.
+    static var grepOptionsParagraph: String {
+        func name(_ option: PeerOption) -> String {
+            switch (option.short, option.long) {
+            case (let short?, let long?): "-\(short) (--\(long))"
+            case (let short?, nil): "-\(short)"
+            case (nil, let long?): "--\(long)"
+            case (nil, nil): ""
+            }
+        }
+        let options = SmartgrepFlags.grepOptionsNotHere
+        let patterns = options.filter { $0.advice.hasPrefix("is not") }.map(name)
+        let others = options.filter { !$0.advice.hasPrefix("is not") }.map(name)
+        return "grep's " + patterns.joined(separator: ", ")
+            + " are refused with a message: a query is never a pattern. These grep options are not supported either: "
+            + others.joined(separator: ", ")
+            + ". An abbreviated long option means what it means in grep or is refused: --null is never --null-data."
+    }
 
     /// Runs smartgrep with `arguments` (without argv[0]) in `context`.
     package static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
@@ -218,6 +244,18 @@ package struct SmartgrepOptions {
     package var excludeDirectoryGlobs: [String] = []
     /// `-a`: print the lines of files with NUL bytes too.
     package var binaryAsText = false
+    /// `-d skip`: FILEs that are directories are passed over.
+    package var skipsDirectories = false
+    /// `-Z`: a NUL after each file name, in place of the separator or newline.
+    package var nullAfterFileName = false
+    /// `-b`: byte offsets before lines.
+    package var byteOffsets = false
+    /// `-T`: a tab between prefixes and text, numbers padded.
+    package var initialTab = false
+    /// `--label`: what standard input is called.
+    package var standardInputName = "(standard input)"
+    /// What separates groups of context lines (`--group-separator`); nil for nothing.
+    package var groupSeparator: String? = "--"
     /// Bytes per read (tests make it tiny to put block boundaries everywhere).
     package var readSize = RecordReader.defaultReadSize
     /// The longest line accepted.
@@ -245,26 +283,35 @@ package struct SmartgrepOptions {
         var positionals = parsed.positionals
         let mode = try parsed.value(of: F.words) ?? .all
         let fit: WordFit = try parsed.value(of: F.lineRegexp) ? .line : try parsed.value(of: F.wordRegexp) ? .word : .prefix
+        // -i / --no-ignore-case: the last one given wins, as in grep.
+        let caseSensitive = parsed.lastGiven(of: [F.ignoreCase.spec, F.noIgnoreCase.spec])?.long == F.noIgnoreCase.spec.long
         var texts = try parsed.value(of: F.regexp)
         let queryFiles = try parsed.value(of: F.file)
-        for path in queryFiles { texts += try Self.readQueries(path, context: context) }
+        for path in queryFiles { texts += try Self.readLines(path, context: context) }
         if texts.isEmpty && queryFiles.isEmpty {
             guard !positionals.isEmpty else { throw UsageError("missing QUERY") }
             texts = [positionals.removeFirst()]
         }
         queries = []
         for text in texts {
-            let query = MatchQuery(text, mode: mode, fit: fit)
+            let query = MatchQuery(text, mode: mode, fit: fit, caseSensitive: caseSensitive)
             if query.hasNoWords {
                 throw UsageError("the query has no words; use --words=space to match punctuation")
             }
             queries.append(query)
         }
-        if try parsed.value(of: F.dereferenceRecursive) {
-            recursion = .followingLinks
-        } else if try parsed.value(of: F.recursive) {
-            recursion = .physical
+        // -r, -R and -d: the last one given says what a directory gets, as in grep; -R
+        // anywhere follows links.
+        let action: DirectoryAction
+        switch parsed.lastGiven(of: [F.recursive.spec, F.dereferenceRecursive.spec, F.directories.spec])?.long {
+        case F.directories.spec.long?: action = try parsed.value(of: F.directories) ?? .read
+        case nil: action = .read
+        default: action = .recurse
         }
+        if action == .recurse {
+            recursion = try parsed.value(of: F.dereferenceRecursive) ? .followingLinks : .physical
+        }
+        skipsDirectories = action == .skip
         // grep -r with no FILE searches the working directory.
         implicitWorkingDirectory = positionals.isEmpty && recursion != nil
         files = positionals.isEmpty ? (recursion == nil ? ["-"] : []) : positionals
@@ -278,6 +325,13 @@ package struct SmartgrepOptions {
         binaryAsText = try parsed.value(of: F.text)
         includeGlobs = try parsed.value(of: F.include)
         excludeGlobs = try parsed.value(of: F.exclude)
+        for path in try parsed.value(of: F.excludeFrom) {
+            // grep's rule (gnulib's add_exclude_fp): trailing whitespace goes, blank lines too.
+            for line in try Self.readLines(path, context: context) {
+                let glob = String(line.reversed().drop { $0.isASCII && $0.isWhitespace }.reversed())
+                if !glob.isEmpty { excludeGlobs.append(glob) }
+            }
+        }
         excludeDirectoryGlobs = try parsed.value(of: F.excludeDir)
         switch parsed.lastGiven(of: [F.filesWithMatches.spec, F.filesWithoutMatch.spec])?.long {
         case F.filesWithMatches.spec.long?: listFiles = .withMatch
@@ -294,6 +348,15 @@ package struct SmartgrepOptions {
         if rank && contextGiven { throw UsageError("--rank cannot print context lines (-A, -B, -C)") }
         lineBuffered = try parsed.value(of: F.lineBuffered) || context.outputIsTerminal
         if try parsed.value(of: F.nullData) { terminator = 0 }
+        nullAfterFileName = try parsed.value(of: F.null)
+        byteOffsets = try parsed.value(of: F.byteOffset)
+        initialTab = try parsed.value(of: F.initialTab)
+        if let label = try parsed.value(of: F.label) { standardInputName = label }
+        if parsed.lastGiven(of: [F.groupSeparator.spec, F.noGroupSeparator.spec])?.long == F.noGroupSeparator.spec.long {
+            groupSeparator = nil
+        } else if let separator = try parsed.value(of: F.groupSeparator) {
+            groupSeparator = separator
+        }
         maxCount = try parsed.value(of: F.maxCount)
         field = try parsed.value(of: F.field)
         delimiter = try parsed.value(of: F.delimiter) ?? 0x09
@@ -314,8 +377,9 @@ package struct SmartgrepOptions {
         if color, let settings = context.environment["GREP_COLORS"] { colors = GrepColors(settings) }
     }
 
-    /// The queries of `-f FILE`, one a line (`-` is standard input); an empty file gives none.
-    private static func readQueries(_ path: String, context: ToolContext) throws(UsageError) -> [String] {
+    /// The lines of FILE (`-` is standard input), for `-f` and `--exclude-from`; an empty
+    /// file gives none.
+    private static func readLines(_ path: String, context: ToolContext) throws(UsageError) -> [String] {
         var bytes: [UInt8] = []
         let descriptor: FileDescriptor
         do {

@@ -4,9 +4,11 @@
 package struct GrepColors: Sendable, Equatable {
     /// Matched text (`ms`; `mt` sets it too).
     package var match = "\u{1B}[01;31m\u{1B}[K"
-    /// File names (`fn`), line numbers (`ln`), separators (`se`).
+    /// File names (`fn`), line numbers (`ln`), separators (`se`); `byteOffset` below.
     package var fileName = "\u{1B}[35m\u{1B}[K"
     package var lineNumber = "\u{1B}[32m\u{1B}[K"
+    /// Byte offsets (`bn`, -b).
+    package var byteOffset = "\u{1B}[32m\u{1B}[K"
     package var separator = "\u{1B}[36m\u{1B}[K"
     package var reset = "\u{1B}[m\u{1B}[K"
 
@@ -30,6 +32,7 @@ package struct GrepColors: Sendable, Equatable {
         match = sgr("01;31")
         fileName = sgr("35")
         lineNumber = sgr("32")
+        byteOffset = sgr("32")
         separator = sgr("36")
         reset = "\u{1B}[m" + erase
         for (name, code) in values {
@@ -37,6 +40,7 @@ package struct GrepColors: Sendable, Equatable {
             case "mt", "ms": match = sgr(code)
             case "fn": fileName = sgr(code)
             case "ln": lineNumber = sgr(code)
+            case "bn": byteOffset = sgr(code)
             case "se": separator = sgr(code)
             default: break
             }
@@ -59,12 +63,35 @@ enum ColorChoice: Sendable {
     }
 }
 
+/// What `-d ACTION` does with a FILE that is a directory.
+enum DirectoryAction: Sendable {
+    case read, skip, recurse
+
+    /// grep's ACTIONs, or an abbreviation of one of them, as grep's argmatch takes it
+    /// (`sk`; `re` could be read or recurse, and is refused).
+    init?(_ text: String) {
+        let actions: [(String, DirectoryAction)] = [("read", .read), ("skip", .skip), ("recurse", .recurse)]
+        if let exact = actions.first(where: { $0.0 == text }) {
+            self = exact.1
+            return
+        }
+        let matching = actions.filter { !text.isEmpty && $0.0.hasPrefix(text) }
+        guard matching.count == 1 else { return nil }
+        self = matching[0].1
+    }
+}
+
 /// smartgrep's flags, each read as a typed value (see `Flag`).
 enum SmartgrepFlags {
     static let invert = Flag("invert-match", short: "v", help: "select the lines that do not match")
     static let ignoreCase = Flag(
-        "ignore-case", short: "i", help: "ignore case (always on; accepted for grep habits)",
-        manHelp: "Accepted for grep habits and ignored: smartgrep always ignores case and accents.")
+        "ignore-case", short: "i", help: "ignore case (the default; undoes --no-ignore-case)",
+        manHelp: "Ignore case, as smartgrep does unless --no-ignore-case is given; of the two, the last one given wins, as in grep.")
+    static let noIgnoreCase = Flag(
+        "no-ignore-case", help: "tell case apart (accents are still ignored)",
+        manHelp:
+            "Match case: a letter of the query matches only a letter of the same case, uppercase (or titlecase) or not: 'Sao' finds São Paulo, not sao or SAO; 'grouped Back' does not find systemGroupedBackground. Accents are still ignored ('Ec' finds École, 'Strasse' finds Straße), so that a query stays easy to type; only case is told apart."
+    )
     static let count = Flag("count", short: "c", help: "print only a count of selected lines per file")
     static let maxCount = Flag(
         "max-count", short: "m", value: "NUM", help: "stop reading a file after NUM selected lines",
@@ -72,13 +99,34 @@ enum SmartgrepFlags {
         expected: "a number ≥ 0"
     ) { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
     static let lineNumber = Flag("line-number", short: "n", help: "prefix each line with its line number")
-    static let quiet = Flag(
-        "quiet", short: "q", help: "print nothing; exit 0 at the first selected line",
-        manHelp: "Print nothing. Exit with status 0 as soon as a line is selected, even if an error occurred.")
+    static let quiet = Flag<Bool>(
+        FlagSpec(
+            "quiet", short: "q", help: "print nothing; exit 0 at the first selected line",
+            manHelp: "Print nothing. Exit with status 0 as soon as a line is selected, even if an error occurred. --silent is the same.",
+            aliases: ["silent"])
+    ) { !$0.isEmpty }
     static let withFilename = Flag(
         "with-filename", short: "H", help: "prefix each line with its file name (default with several files)")
     static let noFilename = Flag("no-filename", short: "h", help: "never prefix lines with file names")
     static let nullData = Flag("null-data", short: "z", help: "records end with NUL, not newline (input and output)")
+    static let null = Flag(
+        "null", short: "Z", help: "print NUL after each file name, not ':' or newline",
+        manHelp:
+            "Print a NUL byte after each file name instead of the character that follows it: the ':' or '-' of a line's prefix, the ':' of -c, the newline of -l and -L. 'smartgrep -rlZ QUERY | xargs -0 CMD' is safe for any file name."
+    )
+    static let byteOffset = Flag(
+        "byte-offset", short: "b", help: "prefix each line with the byte offset of its start",
+        manHelp:
+            "Prefix each line with the offset (from 0) of its first byte in its file, after the line number; with -o, the offset of each part printed."
+    )
+    static let initialTab = Flag(
+        "initial-tab", short: "T", help: "a tab before each line's text; pad numbers",
+        manHelp:
+            "Put a tab between a line's prefixes (-H, -n, -b) and its text, so tabs in the text line up, and pad line numbers and byte offsets to the width of the largest a file can have (from its size; 19 digits for a pipe), as grep does. An empty line gets no tab."
+    )
+    static let label = Flag(
+        "label", value: "LABEL", help: "call standard input LABEL in output",
+        manHelp: "Name standard input LABEL wherever a file name is printed (-H, -l, -L, -c, messages), instead of (standard input).")
     static let color = Flag(
         "color", optionalValue: "WHEN", default: "auto", help: "highlight matched word prefixes: auto, always or never",
         manHelp:
@@ -145,9 +193,17 @@ enum SmartgrepFlags {
         "before-context", short: "B", value: "NUM", help: "NUM lines of context before each selected line",
         expected: "a number ≥ 0", parse: parseCount)
     static let context = Flag(
-        "context", short: "C", value: "NUM", help: "NUM lines of context before and after",
-        manHelp: "Print NUM lines of context before and after each selected line (-A and -B, when given, win).",
+        "context", short: "C", value: "NUM", help: "NUM lines of context before and after (-NUM too)",
+        manHelp:
+            "Print NUM lines of context before and after each selected line (-A and -B, when given, win). -NUM is the same as -C NUM, as in grep: -2, or -n2 in a cluster.",
         expected: "a number ≥ 0", parse: parseCount)
+    static let groupSeparator = Flag(
+        "group-separator", value: "SEP", help: "print SEP between groups of context (default --)",
+        manHelp:
+            "With context lines, print SEP (in the se colour) on a line of its own between groups that are not adjacent, instead of '--'.")
+    static let noGroupSeparator = Flag(
+        "no-group-separator", help: "print nothing between groups of context",
+        manHelp: "With context lines, print nothing between groups. Of this and --group-separator, the last one given wins.")
     static let recursive = Flag(
         "recursive", short: "r", help: "search the files under directories (default: .)",
         manHelp:
@@ -164,6 +220,16 @@ enum SmartgrepFlags {
         "exclude", values: "GLOB", help: "skip files whose base name matches GLOB",
         manHelp: "Skip files whose base name matches GLOB, found under a directory or named on the command line; repeatable.",
         expected: "a glob", parse: { $0 })
+    static let excludeFrom = Flag(
+        "exclude-from", values: "FILE", help: "skip files whose base name matches a glob in FILE",
+        manHelp:
+            "Skip files whose base name matches any of the globs in FILE ('-' is standard input), one a line, as --exclude does; trailing whitespace is dropped and blank lines are skipped, as grep does. Repeatable.",
+        completion: .file, expected: "a file", parse: { $0 })
+    static let directories = Flag(
+        "directories", short: "d", value: "ACTION", help: "directories named: read (an error), skip or recurse",
+        manHelp:
+            "What to do with a FILE that is a directory: read (the default) reports it as an error, as grep's reading of it does; skip passes over it silently; recurse is -r. Of -d, -r and -R, the last one given wins (-R still follows links). ACTION may be abbreviated.",
+        completion: .choices(["read", "skip", "recurse"]), expected: "read, skip or recurse", parse: DirectoryAction.init)
     static let excludeDir = Flag(
         "exclude-dir", values: "GLOB", help: "with -r, skip directories whose name matches GLOB",
         manHelp: "Under a directory searched with -r or -R, skip the directories whose name matches GLOB ('.git'); repeatable.",
@@ -172,15 +238,31 @@ enum SmartgrepFlags {
         "text", short: "a", help: "print the lines of binary files (with NULs) as text",
         manHelp: "Search and print a file with NUL bytes as text (see BINARY FILES).")
 
+    /// grep's options smartgrep does not have: the parser refuses them by name, and an
+    /// abbreviation resolves as in grep (see `PeerOption`).
+    static let grepOptionsNotHere: [PeerOption] = {
+        let pattern = "is not supported: a query is never a pattern; its words match word starts as fixed prefixes (man smartgrep)"
+        return [
+            PeerOption(
+                ["fixed-strings", "fixed-regexp"], short: "F",
+                advice: "is not needed: a query is never a pattern; its words already match word starts as fixed prefixes: leave it out"),
+            PeerOption(["extended-regexp"], short: "E", advice: pattern), PeerOption(["basic-regexp"], short: "G", advice: pattern),
+            PeerOption(["perl-regexp"], short: "P", advice: pattern), PeerOption(["binary-files"]), PeerOption([], short: "I"),
+            PeerOption(["devices"], short: "D"), PeerOption(["binary"], short: "U"), PeerOption(["unix-byte-offsets"], short: "u"),
+            PeerOption([], short: "X"), PeerOption([], short: "y", advice: "is grep's old spelling of -i: use -i"),
+        ]
+    }()
+
     /// A count of lines: a number ≥ 0.
     @Sendable static func parseCount(_ text: String) -> Int? { Int(text).flatMap { $0 >= 0 ? $0 : nil } }
 
     /// The table, in `--help` order.
     static let table: [FlagSpec] = [
-        regexp.spec, file.spec, wordRegexp.spec, lineRegexp.spec, invert.spec, ignoreCase.spec, count.spec,
-        maxCount.spec, onlyMatching.spec, filesWithMatches.spec, filesWithoutMatch.spec, lineNumber.spec, quiet.spec,
-        noMessages.spec, withFilename.spec, noFilename.spec, afterContext.spec, beforeContext.spec, context.spec,
-        recursive.spec, dereferenceRecursive.spec, include.spec, exclude.spec, excludeDir.spec, text.spec, nullData.spec, color.spec,
-        lineBuffered.spec, words.spec, field.spec, delimiter.spec, rank.spec,
+        regexp.spec, file.spec, wordRegexp.spec, lineRegexp.spec, invert.spec, ignoreCase.spec, noIgnoreCase.spec, count.spec,
+        maxCount.spec, onlyMatching.spec, filesWithMatches.spec, filesWithoutMatch.spec, lineNumber.spec, byteOffset.spec,
+        quiet.spec, noMessages.spec, withFilename.spec, noFilename.spec, label.spec, null.spec, initialTab.spec,
+        afterContext.spec, beforeContext.spec, context.spec, groupSeparator.spec, noGroupSeparator.spec, recursive.spec,
+        dereferenceRecursive.spec, directories.spec, include.spec, exclude.spec, excludeFrom.spec, excludeDir.spec, text.spec,
+        nullData.spec, color.spec, lineBuffered.spec, words.spec, field.spec, delimiter.spec, rank.spec,
     ]
 }

@@ -20,28 +20,28 @@ extension SmartgrepSearch {
     /// A line of after-context.
     mutating func context(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) {
         afterRemaining -= 1
-        writeContext(start, count: end - start, number: lineNumber)
+        writeContext(start, count: end - start, number: lineNumber, offset: fileOffset(of: start))
     }
 
-    /// Prints a context line numbered `number` (with -o, prints nothing but still counts
-    /// for grep's group separators).
-    mutating func writeContext(_ start: UnsafePointer<UInt8>, count: Int, number: Int) {
+    /// Prints a context line numbered `number`, at byte `offset` of its file (with -o,
+    /// prints nothing but still counts for grep's group separators).
+    mutating func writeContext(_ start: UnsafePointer<UInt8>, count: Int, number: Int, offset: Int) {
         if isBinary || output.isClosed { return }
         separateGroup(before: number)
         lastOutputLine = number
         if options.onlyMatching { return }
-        writeFilePrefix(separator: UInt8(ascii: "-"))
-        writeLineNumber(number, separator: UInt8(ascii: "-"))
+        writeHead(separator: UInt8(ascii: "-"), number: number, offset: offset, hasText: count > 0)
         output.write(start, count: count)
         output.write(byte: options.terminator)
         output.endRecord()
     }
 
-    /// Prints grep's `--` before a line that does not follow the last one printed.
+    /// Prints grep's `--` (or --group-separator's) before a line that does not follow the
+    /// last one printed.
     mutating func separateGroup(before number: Int) {
-        if printedGroup && (lastOutputLine == 0 || number > lastOutputLine + 1) {
+        if printedGroup && (lastOutputLine == 0 || number > lastOutputLine + 1), let separator = options.groupSeparator {
             if options.color { output.write(options.colors.separator) }
-            output.write("--")
+            output.write(separator)
             if options.color { output.write(options.colors.reset) }
             output.write(byte: 0x0A)
         }
@@ -65,7 +65,9 @@ extension SmartgrepSearch {
         let fromTail = needed - found.count
         if fromTail > 0 {
             for held in tail where held.number >= first && held.number < first + fromTail {
-                held.bytes.withUnsafeBufferPointer { writeContext($0.baseAddress ?? lineStart, count: $0.count, number: held.number) }
+                held.bytes.withUnsafeBufferPointer {
+                    writeContext($0.baseAddress ?? lineStart, count: $0.count, number: held.number, offset: held.offset)
+                }
             }
         }
         var number = lineNumber - found.count
@@ -76,7 +78,7 @@ extension SmartgrepSearch {
             end = s - 1
         }
         for (s, e) in lines.reversed() {
-            writeContext(s, count: e - s, number: number)
+            writeContext(s, count: e - s, number: number, offset: fileOffset(of: s))
             number += 1
         }
     }
@@ -90,7 +92,8 @@ extension SmartgrepSearch {
         var number = lineNumber
         while kept.count < options.beforeContext && number > lastOutputLine {
             let lineStart = Platform.findLastByte(t, in: base, count: lineEnd - base).map { $0 + 1 } ?? base
-            kept.append(HeldLine(number: number, bytes: Array(UnsafeBufferPointer(start: lineStart, count: lineEnd - lineStart))))
+            let bytes = Array(UnsafeBufferPointer(start: lineStart, count: lineEnd - lineStart))
+            kept.append(HeldLine(number: number, offset: fileOffset(of: lineStart), bytes: bytes))
             number -= 1
             if lineStart == base { break }
             lineEnd = lineStart - 1
@@ -145,52 +148,77 @@ extension SmartgrepSearch {
         if options.onlyMatching {
             guard hasRanges else { return }
             for r in currentRanges {
-                writeFilePrefix(separator: UInt8(ascii: ":"))
-                writeLineNumber(lineNumber, separator: UInt8(ascii: ":"))
+                let part = start + r.lowerBound + fieldOffset
+                writeHead(separator: UInt8(ascii: ":"), number: lineNumber, offset: fileOffset(of: part), hasText: !r.isEmpty)
                 if options.color { output.write(options.colors.match) }
-                output.write(start + r.lowerBound + fieldOffset, count: r.count)
+                output.write(part, count: r.count)
                 if options.color { output.write(options.colors.reset) }
                 output.write(byte: options.terminator)
                 output.endRecord()
             }
             return
         }
-        writeFilePrefix(separator: UInt8(ascii: ":"))
-        writeLineNumber(lineNumber, separator: UInt8(ascii: ":"))
+        writeHead(separator: UInt8(ascii: ":"), number: lineNumber, offset: fileOffset(of: start), hasText: end > start)
         writeLine(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
         output.write(byte: options.terminator)
         output.endRecord()
     }
 
-    /// Prints the file's name alone (-l, -L).
+    /// Prints the file's name alone (-l, -L), ended by a newline, or a NUL with -Z.
     func writeFileName() {
         if options.color { output.write(options.colors.fileName) }
         output.write(fileName)
         if options.color { output.write(options.colors.reset) }
-        output.write(byte: 0x0A)
+        output.write(byte: options.nullAfterFileName ? 0 : 0x0A)
         output.endRecord()
     }
 
+    /// Prints a line's prefixes as grep's print_line_head does: the file name, the line
+    /// `number` and the byte `offset`, each as asked and followed by `separator` (`:` for a
+    /// selected line, `-` for context; a NUL after the name with -Z), then -T's tab unless
+    /// the line has no text.
+    @inline(__always)
+    func writeHead(separator: UInt8, number: Int, offset: Int, hasText: Bool) {
+        writeFilePrefix(separator: separator)
+        if options.lineNumbers { writeNumber(number, color: options.colors.lineNumber, separator: separator) }
+        if options.byteOffsets { writeNumber(offset, color: options.colors.byteOffset, separator: separator) }
+        if options.initialTab && hasText && (options.withFilename || options.lineNumbers || options.byteOffsets) {
+            output.write(byte: 0x09)
+        }
+    }
+
+    /// Prints the file name and `separator` (with -H), or the name and a NUL (-Z).
     func writeFilePrefix(separator: UInt8) {
         guard options.withFilename else { return }
         if options.color { output.write(options.colors.fileName) }
         output.write(fileName)
-        if options.color {
-            output.write(options.colors.reset)
-            output.write(options.colors.separator)
-        }
-        output.write(byte: separator)
         if options.color { output.write(options.colors.reset) }
+        if options.nullAfterFileName {
+            output.write(byte: 0)
+            return
+        }
+        writeSeparator(separator)
     }
 
-    func writeLineNumber(_ number: Int, separator: UInt8) {
-        guard options.lineNumbers else { return }
-        if options.color { output.write(options.colors.lineNumber) }
-        output.write(decimal: number)
-        if options.color {
-            output.write(options.colors.reset)
-            output.write(options.colors.separator)
+    /// Prints a line number or byte offset, padded to `numberWidth`, and `separator`.
+    private func writeNumber(_ number: Int, color: String, separator: UInt8) {
+        if options.color { output.write(color) }
+        if numberWidth > 0 {
+            var digits = 1
+            var rest = number / 10
+            while rest != 0 {
+                digits += 1
+                rest /= 10
+            }
+            for _ in digits..<max(digits, numberWidth) { output.write(byte: 0x20) }
         }
+        output.write(decimal: number)
+        if options.color { output.write(options.colors.reset) }
+        writeSeparator(separator)
+    }
+
+    private func writeSeparator(_ separator: UInt8) {
+        if options.color { output.write(options.colors.separator) }
         output.write(byte: separator)
         if options.color { output.write(options.colors.reset) }
     }

@@ -16,6 +16,8 @@ extension OutputBuffer {
 /// A line kept for `-B` from the end of a block the reader has moved past.
 struct HeldLine {
     var number: Int
+    /// Where it starts in its file (for -b).
+    var offset: Int
     var bytes: [UInt8]
 }
 
@@ -67,6 +69,13 @@ struct SmartgrepSearch {
     var blockStart: UnsafePointer<UInt8>? = nil
     /// The last lines of earlier blocks, for -B.
     var tail: [HeldLine] = []
+    /// A pointer's offset in the file is `offsetBias + Int(bitPattern: pointer)` in the
+    /// block being searched (for -b).
+    var offsetBias = 0
+    /// The size of the file (regular files only; for the padding of -T).
+    var fileSize: Int? = nil
+    /// The width -T pads line numbers and byte offsets to, or 0.
+    var numberWidth = 0
 
     /// Lines held for `--rank`: their rendered bytes and sort keys.
     var ranked: [RankedLine] = []
@@ -95,6 +104,8 @@ struct SmartgrepSearch {
             if file != "-" && isExcluded(file, explicit: true) { continue }
             if options.recursion != nil && file != "-" && Platform.isDirectory(file) {
                 walk(file, context: context, ancestors: [])
+            } else if options.skipsDirectories && file != "-" && Platform.isDirectory(file) {
+                continue
             } else {
                 searchFile(file, context: context)
             }
@@ -154,7 +165,7 @@ struct SmartgrepSearch {
         let descriptor: FileDescriptor
         if file == "-" {
             descriptor = context.standardInput
-            fileName = "(standard input)"
+            fileName = options.standardInputName
         } else {
             do {
                 descriptor = try FileDescriptor.openForReading(file)
@@ -165,6 +176,7 @@ struct SmartgrepSearch {
             }
             fileName = file
         }
+        fileSize = options.initialTab ? Platform.regularFileSize(descriptor) : nil
         do {
             try search(descriptor)
         } catch {
@@ -216,12 +228,21 @@ struct SmartgrepSearch {
         afterRemaining = 0
         maxReached = false
         tail.removeAll()
+        if options.initialTab {
+            // grep's width: the digits of the largest offset, or line number, the file can
+            // have (a pipe's could be any: 19 digits).
+            let largest = fileSize.map { $0 + (options.lineNumbers ? 1 : 0) } ?? Int.max
+            numberWidth = String(largest).utf8.count
+        }
+        var consumed = 0
         if options.maxCount == 0 { return }
         // NUL bytes make a file binary, as in grep, except where NUL ends records (-z).
         let checksBinary = printsLines && !options.binaryAsText && options.terminator != 0
         while !stopFile && !stopAll, let block = try reader.nextBlock() {
             let base = block.baseAddress!
             let end = base + block.count
+            offsetBias = consumed &- Int(bitPattern: base)
+            consumed += block.count
             if checksBinary && !isBinary && Platform.findByte(0, in: base, count: block.count) != nil { isBinary = true }
             blockStart = base
             if maxReached {
@@ -395,6 +416,10 @@ struct SmartgrepSearch {
         return any
     }
 
+    /// Where `p`, in the block being searched, is in its file.
+    @inline(__always)
+    func fileOffset(of p: UnsafePointer<UInt8>) -> Int { offsetBias &+ Int(bitPattern: p) }
+
     /// The matched ranges of the last line matched.
     var currentRanges: [Range<Int>] { matcher?.ranges ?? ranges }
     /// The ranking facts of the last line matched.
@@ -428,8 +453,7 @@ struct SmartgrepSearch {
         }
         // The common case, kept as short as it was before context, -o, -l and binary files.
         if let max = options.maxCount, selectedInFile >= max { stopFile = true }
-        writeFilePrefix(separator: UInt8(ascii: ":"))
-        writeLineNumber(lineNumber, separator: UInt8(ascii: ":"))
+        writeHead(separator: UInt8(ascii: ":"), number: lineNumber, offset: fileOffset(of: start), hasText: end > start)
         writeLine(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
         output.write(byte: options.terminator)
         output.endRecord()

@@ -167,8 +167,9 @@ extension CLITests {
         }
 
         @Test func thePeersOptionsLeaveTheToolsOwnFlagsAlone() throws {
-            #expect(try parseArguments(["--null-", "--line", "--q", "--fie=2"], spec: Self.peerSpec)
-                == parsed([("null-data", nil), ("line-number", nil), ("quiet", nil), ("field", "2")]))
+            #expect(
+                try parseArguments(["--null-", "--line", "--q", "--fie=2"], spec: Self.peerSpec)
+                    == parsed([("null-data", nil), ("line-number", nil), ("quiet", nil), ("field", "2")]))
         }
 
         @Test func helpersAnswerForTheFlagsAsGiven() throws {
