@@ -52,7 +52,7 @@ package enum Smartgrep {
                 whether it is stored precomposed (NFC) or decomposed (NFD). A letter folds \
                 like its uppercase, so an upper-cased word finds what the word finds. \
                 Letters that readers see as accented but Unicode does not decompose are \
-                folded too: ł, ø, đ, ħ, ı, æ, œ, þ. With --no-ignore-case, case counts and \
+                folded too: ł, ø, đ, ħ, ı, æ, œ, þ. With --no-ignore-case case counts, but \
                 accents are still ignored: 'Sao' finds São Paulo but not sao.
 
                 Input is read as bytes. Invalid UTF-8 and carriage returns are passed \
@@ -121,7 +121,8 @@ package enum Smartgrep {
 
                 GREP_COLORS: the colours, as in grep: a list such as 'ms=01;32:fn=34' of \
                 mt or ms (matched text, default 01;31), fn (file names, 35), ln (line \
-                numbers, 32) and se (separators, 36), and ne (no erase-to-end-of-line). \
+                numbers, 32), bn (byte offsets, 32) and se (separators, 36), and ne (no \
+                erase-to-end-of-line). \
                 Other names are ignored.
                 """),
             ManSection(
@@ -138,6 +139,11 @@ package enum Smartgrep {
                 Find Python files under src that mention both words, with a line of context:
 
                   smartgrep -r --include='*.py' -n -C1 'read csv' src
+
+                Count the lines of the C headers that mention a word starting with mutex and \
+                one starting with lock, whatever their file names hold:
+
+                  smartgrep -rlZ --include='*.h' 'mutex lock' /usr/include | xargs -0 wc -l
 
                 Search the name column of a TSV file, best matches first:
 
@@ -158,13 +164,13 @@ package enum Smartgrep {
             case (nil, nil): ""
             }
         }
+        func list(_ names: [String]) -> String { names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "") }
         let options = SmartgrepFlags.grepOptionsNotHere
         let patterns = options.filter { $0.advice.hasPrefix("is not") }.map(name)
         let others = options.filter { !$0.advice.hasPrefix("is not") }.map(name)
-        return "grep's " + patterns.joined(separator: ", ")
-            + " are refused with a message: a query is never a pattern. These grep options are not supported either: "
-            + others.joined(separator: ", ")
-            + ". An abbreviated long option means what it means in grep or is refused: --null is never --null-data."
+        return "grep's " + list(patterns) + " are refused with a message that a query is never a pattern. "
+            + "Other grep options smartgrep does not have: " + list(others) + ". "
+            + "An abbreviated long option means what it means in grep or is refused: --null is never --null-data."
     }
 
     /// Runs smartgrep with `arguments` (without argv[0]) in `context`.

@@ -46,6 +46,13 @@ import WayfindTestSupport
                         .utf8))
     }
 
+    @Test func byteOffsetsTakeGrepColorsBn() {
+        let e = "\u{1B}["
+        #expect(
+            smartgrep(["--color=always", "-b", "checkmark"], input: names, environment: ["GREP_COLORS": "bn=33"]).out
+                == "\(e)33m\(e)K36\(e)m\(e)K\(e)36m\(e)K:\(e)m\(e)K\(e)01;31m\(e)Kcheckmark\(e)m\(e)K\n")
+    }
+
     // MARK: - -NUM
 
     @Test func aNumberOptionIsContextAsInGrep() {
