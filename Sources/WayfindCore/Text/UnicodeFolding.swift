@@ -174,6 +174,24 @@ package enum UnicodeFolding {
     }
 }
 
+/// How the matcher folds the characters of a line: ignoring case or keeping it.
+protocol ScalarFolding {
+    /// The folded form of the scalar `value`.
+    static func form(of value: UInt32) -> FoldedScalar
+}
+
+/// The usual folding: case and accents go.
+enum CaseIgnoredFolding: ScalarFolding {
+    @inline(__always)
+    static func form(of value: UInt32) -> FoldedScalar { UnicodeFolding.foldedBytes(of: value) }
+}
+
+/// `--no-ignore-case`'s folding: accents go, case stays.
+enum CaseKeptFolding: ScalarFolding {
+    @inline(__always)
+    static func form(of value: UInt32) -> FoldedScalar { UnicodeFolding.caseKeptForm(of: value) }
+}
+
 // MARK: - Tables
 
 /// The tables: pointers to the constant arrays of `WayfindUnicodeData`, in the binary's

@@ -177,7 +177,7 @@ extension SmartgrepSearch {
     /// `number` and the byte `offset`, each as asked and followed by `separator` (`:` for a
     /// selected line, `-` for context; a NUL after the name with -Z), then -T's tab unless
     /// the line has no text.
-    @inline(__always)
+    @inline(never)
     func writeHead(separator: UInt8, number: Int, offset: Int, hasText: Bool) {
         writeFilePrefix(separator: separator)
         if options.lineNumbers { writeNumber(number, color: options.colors.lineNumber, separator: separator) }

@@ -41,6 +41,9 @@ struct SmartgrepSearch {
     let printsLines: Bool
     /// Whether selected lines are printed as they are, each alone (no --rank, context or -o).
     let printsPlainLines: Bool
+    /// Whether printed lines have prefixes (-H, -n, -b): the short path calls `writeHead`
+    /// only then, so that it stays short enough to be inlined in the scan loop.
+    let hasHead: Bool
 
     // Per-run state.
     var selectedTotal = 0
@@ -93,6 +96,7 @@ struct SmartgrepSearch {
         countsLines = options.lineNumbers || contextGiven
         printsLines = !options.quiet && !options.countOnly && options.listFiles == nil
         printsPlainLines = printsLines && !options.rank && !contextGiven && !options.onlyMatching
+        hasHead = options.withFilename || options.lineNumbers || options.byteOffsets
     }
 
     mutating func run(context: ToolContext) -> ExitStatus {
@@ -453,7 +457,7 @@ struct SmartgrepSearch {
         }
         // The common case, kept as short as it was before context, -o, -l and binary files.
         if let max = options.maxCount, selectedInFile >= max { stopFile = true }
-        writeHead(separator: UInt8(ascii: ":"), number: lineNumber, offset: fileOffset(of: start), hasText: end > start)
+        if hasHead { writeHead(separator: UInt8(ascii: ":"), number: lineNumber, offset: fileOffset(of: start), hasText: end > start) }
         writeLine(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
         output.write(byte: options.terminator)
         output.endRecord()
