@@ -33,6 +33,8 @@ complete -c smartgrep -l exclude -d 'skip files whose base name matches GLOB' -r
 complete -c smartgrep -l exclude-from -d 'skip files whose base name matches a glob in FILE' -r -F
 complete -c smartgrep -l exclude-dir -d 'with -r, skip directories whose name matches GLOB' -r -f
 complete -c smartgrep -s a -l text -d 'print the lines of binary files (with NULs) as text'
+complete -c smartgrep -s I -l binary-without-match -d 'a binary file (with NULs) never matches'
+complete -c smartgrep -l binary-files -d 'binary files: binary (the default), text (-a) or without-match (-I)' -r -f -a 'binary text without-match'
 complete -c smartgrep -s z -l null-data -d 'records end with NUL, not newline (input and output)'
 complete -c smartgrep -l color -d 'highlight matched word prefixes: auto, always or never' -f -a 'auto always never'
 complete -c smartgrep -l line-buffered -d 'flush output after every line (default on a terminal)'

@@ -77,8 +77,10 @@ package enum Smartgrep {
                 'smartgrep: FILE: binary file matches' on standard error instead of lines, \
                 and the rest of FILE is skipped; the lines selected before are printed. \
                 -c, -l, -L and -q work as usual. With -a, a binary file is searched and \
-                printed as text; with -z, NUL ends records and makes nothing binary. Unlike \
-                grep, invalid UTF-8 does not make a file binary (it is passed through).
+                printed as text. With -I, it has no selected line, silently: from the block \
+                with the NUL on, and the lines selected before it (printed) do not count \
+                either, as in grep. With -z, NUL ends records and makes nothing binary. \
+                Unlike grep, invalid UTF-8 does not make a file binary (it is passed through).
                 """),
             ManSection(
                 "DIFFERENCES FROM GREP",
@@ -248,8 +250,8 @@ package struct SmartgrepOptions {
     package var excludeGlobs: [String] = []
     /// `--exclude-dir`: globs on the names of directories found under a directory.
     package var excludeDirectoryGlobs: [String] = []
-    /// `-a`: print the lines of files with NUL bytes too.
-    package var binaryAsText = false
+    /// What a file with NUL bytes gets: `-a`, `-I`, `--binary-files`.
+    package var binaryFiles = BinaryFiles.binary
     /// `-d skip`: FILEs that are directories are passed over.
     package var skipsDirectories = false
     /// `-Z`: a NUL after each file name, in place of the separator or newline.
@@ -328,7 +330,12 @@ package struct SmartgrepOptions {
         rank = try parsed.value(of: F.rank)
         onlyMatching = try parsed.value(of: F.onlyMatching)
         noMessages = try parsed.value(of: F.noMessages)
-        binaryAsText = try parsed.value(of: F.text)
+        // -a, -I and --binary-files: the last one given wins, as in grep.
+        switch parsed.lastGiven(of: [F.text.spec, F.binaryWithoutMatch.spec, F.binaryFiles.spec])?.long {
+        case F.text.spec.long?: binaryFiles = .text
+        case F.binaryWithoutMatch.spec.long?: binaryFiles = .withoutMatch
+        default: binaryFiles = try parsed.value(of: F.binaryFiles) ?? .binary
+        }
         includeGlobs = try parsed.value(of: F.include)
         excludeGlobs = try parsed.value(of: F.exclude)
         for path in try parsed.value(of: F.excludeFrom) {

@@ -63,6 +63,16 @@ enum ColorChoice: Sendable {
     }
 }
 
+/// What a file with NUL bytes gets (`--binary-files=TYPE`, `-a`, `-I`).
+package enum BinaryFiles: String, Sendable {
+    /// grep's message instead of its lines.
+    case binary
+    /// Searched and printed as text (`-a`).
+    case text
+    /// No selected line (`-I`).
+    case withoutMatch = "without-match"
+}
+
 /// What `-d ACTION` does with a FILE that is a directory.
 enum DirectoryAction: Sendable {
     case read, skip, recurse
@@ -236,7 +246,18 @@ enum SmartgrepFlags {
         expected: "a glob", parse: { $0 })
     static let text = Flag(
         "text", short: "a", help: "print the lines of binary files (with NULs) as text",
-        manHelp: "Search and print a file with NUL bytes as text (see BINARY FILES).")
+        manHelp: "Search and print a file with NUL bytes as text (see BINARY FILES); --binary-files=text.")
+    static let binaryWithoutMatch = Flag(
+        "binary-without-match", short: "I", help: "a binary file (with NULs) never matches",
+        manHelp:
+            "A file with NUL bytes is taken as having no selected line, silently, as grep -I takes it (see BINARY FILES); --binary-files=without-match. The long name is smartgrep's; grep has -I alone."
+    )
+    static let binaryFiles = Flag(
+        "binary-files", value: "TYPE", help: "binary files: binary (the default), text (-a) or without-match (-I)",
+        manHelp:
+            "What a file with NUL bytes gets: binary (the default: 'binary file matches' instead of its lines), text (-a) or without-match (-I). Of -a, -I and --binary-files, the last one given wins.",
+        completion: .choices(["binary", "text", "without-match"]), expected: "binary, text or without-match",
+        parse: BinaryFiles.init(rawValue:))
 
     /// grep's options smartgrep does not have: the parser refuses them by name, and an
     /// abbreviation resolves as in grep (see `PeerOption`).
@@ -247,7 +268,7 @@ enum SmartgrepFlags {
                 ["fixed-strings", "fixed-regexp"], short: "F",
                 advice: "is not needed: a query is never a pattern; its words already match word starts as fixed prefixes: leave it out"),
             PeerOption(["extended-regexp"], short: "E", advice: pattern), PeerOption(["basic-regexp"], short: "G", advice: pattern),
-            PeerOption(["perl-regexp"], short: "P", advice: pattern), PeerOption(["binary-files"]), PeerOption([], short: "I"),
+            PeerOption(["perl-regexp"], short: "P", advice: pattern),
             PeerOption(["devices"], short: "D"), PeerOption(["binary"], short: "U"), PeerOption(["unix-byte-offsets"], short: "u"),
             PeerOption([], short: "X"), PeerOption([], short: "y", advice: "is grep's old spelling of -i: use -i"),
         ]
@@ -263,6 +284,7 @@ enum SmartgrepFlags {
         quiet.spec, noMessages.spec, withFilename.spec, noFilename.spec, label.spec, null.spec, initialTab.spec,
         afterContext.spec, beforeContext.spec, context.spec, groupSeparator.spec, noGroupSeparator.spec, recursive.spec,
         dereferenceRecursive.spec, directories.spec, include.spec, exclude.spec, excludeFrom.spec, excludeDir.spec, text.spec,
-        nullData.spec, color.spec, lineBuffered.spec, words.spec, field.spec, delimiter.spec, rank.spec,
+        binaryWithoutMatch.spec, binaryFiles.spec, nullData.spec, color.spec, lineBuffered.spec, words.spec, field.spec, delimiter.spec,
+        rank.spec,
     ]
 }

@@ -241,13 +241,22 @@ struct SmartgrepSearch {
         var consumed = 0
         if options.maxCount == 0 { return }
         // NUL bytes make a file binary, as in grep, except where NUL ends records (-z).
-        let checksBinary = printsLines && !options.binaryAsText && options.terminator != 0
+        let checksBinary =
+            (printsLines || options.binaryFiles == .withoutMatch) && options.binaryFiles != .text && options.terminator != 0
         while !stopFile && !stopAll, let block = try reader.nextBlock() {
             let base = block.baseAddress!
             let end = base + block.count
             offsetBias = consumed &- Int(bitPattern: base)
             consumed += block.count
-            if checksBinary && !isBinary && Platform.findByte(0, in: base, count: block.count) != nil { isBinary = true }
+            if checksBinary && !isBinary && Platform.findByte(0, in: base, count: block.count) != nil {
+                isBinary = true
+                if options.binaryFiles == .withoutMatch {
+                    // grep -I: the file has no selected line, whatever was selected before.
+                    selectedTotal -= selectedInFile
+                    selectedInFile = 0
+                    return
+                }
+            }
             blockStart = base
             if maxReached {
                 trailingContext(base, end: end)

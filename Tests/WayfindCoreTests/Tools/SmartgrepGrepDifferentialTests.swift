@@ -118,14 +118,18 @@ struct SmartgrepGrepDifferentialTests {
         #expect(compared >= 80)
     }
 
-    /// -d skip and --exclude-from decide which FILEs are read, as grep decides.
-    @Test func skippedDirectoriesAndExcludedFilesAreGreps() throws {
+    /// -d skip and --exclude-from decide which FILEs are read, and -I which count, as grep
+    /// decides (/bin/sh is a binary file).
+    @Test func skippedDirectoriesExcludedFilesAndBinaryFilesAreGreps() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         try FileManager.default.createDirectory(atPath: scratch.file("dir"), withIntermediateDirectories: true)
         let globs = try scratch.write("python-*\n  \n*symbols*.txt \r\n", to: "globs")
-        let files = [scratch.file("dir")] + Self.lists
-        for options in [["-d", "skip", "-c"], ["--directories=skip", "-l"], ["-d", "skip", "--exclude-from=\(globs)", "-c"]] {
+        let files = [scratch.file("dir")] + Self.lists + ["/bin/sh"]
+        for options in [
+            ["-d", "skip", "-c", "-I"], ["--directories=skip", "-l", "-I"], ["-d", "skip", "--exclude-from=\(globs)", "-c", "-I"],
+            ["-d", "skip", "-L", "--binary-files=without-match"],
+        ] {
             let ours = runInProcess("smartgrep", options + ["--", "lib"] + files)
             let picked = runInProcess("smartgrep", ["-h", "--", "lib"] + Self.lists).stdout
             try picked.write(to: URL(fileURLWithPath: scratch.file("selected")))

@@ -252,6 +252,43 @@ import WayfindTestSupport
         #expect(smartgrep(["-i", "--no-ignore-case", "sao"], input: input).out == "sao\n")
     }
 
+    // MARK: - Binary files
+
+    /// `grep -rI` is a habit in source trees: files with NUL bytes count as not matching,
+    /// silently (grep's --binary-files=without-match).
+    @Test func binaryFilesCanBeSkippedAsWithoutMatch() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let binary = try scratch.write("x\u{0}y\nbin\n", to: "b")
+        let text = try scratch.write("bin\n", to: "t")
+        let skipped = smartgrep(["-I", "bin", binary])
+        #expect(skipped.status == 1 && skipped.out == "" && skipped.stderr == "")
+        #expect(smartgrep(["-cI", "bin", binary, text]).out == "\(binary):0\n\(text):1\n")
+        #expect(smartgrep(["-LI", "bin", binary, text]).out == "\(binary)\n")
+        #expect(smartgrep(["-rIl", "bin", scratch.path]).out == "\(text)\n")
+        #expect(smartgrep(["-qI", "bin", binary]).status == 1)
+        #expect(smartgrep(["--binary-files=without-match", "bin", binary]).status == 1)
+        // -a, -I and --binary-files: the last one given wins, as in grep.
+        #expect(smartgrep(["-I", "-a", "bin", binary]).out == "bin\n")
+        #expect(smartgrep(["-a", "-I", "bin", binary]).status == 1)
+        #expect(smartgrep(["-I", "--binary-files=text", "bin", binary]).out == "bin\n")
+        let binaryMessage = smartgrep(["-a", "--binary-files=binary", "bin", binary])
+        #expect(binaryMessage.out == "" && binaryMessage.stderr == "smartgrep: \(binary): binary file matches\n")
+        let bad = smartgrep(["--binary-files=skip", "bin", binary])
+        #expect(
+            bad.status == 2 && bad.stderr.hasPrefix("smartgrep: invalid --binary-files 'skip' (expected binary, text or without-match)\n"))
+    }
+
+    /// Lines selected before the block with the NUL was read stay printed (grep prints
+    /// them too), but the file counts as not matching.
+    @Test func aFileFoundBinaryLateIsWithoutMatchFromThere() throws {
+        var options = try Smartgrep.options(["-I", "-c", "bin"])
+        options.readSize = 4
+        let input = Array("bin\nx\u{0}\nbin\n".utf8)
+        let (output, status) = input.withUnsafeBufferPointer { Smartgrep.search($0, options: options) }
+        #expect(String(decoding: output, as: UTF8.self) == "0\n" && status == .nothingFound)
+    }
+
     // MARK: - Patterns
 
     @Test(arguments: [
@@ -330,9 +367,8 @@ import WayfindTestSupport
 
     @Test func grepsOptionsSmartgrepLacksAreRefusedByName() {
         for (arguments, message) in [
-            (["--binary-files=text", "x"], "smartgrep: unsupported grep option '--binary-files'"),
+            (["--binary", "x"], "smartgrep: unsupported grep option '--binary' (-U)"),
             (["-D", "skip", "x"], "smartgrep: unsupported grep option '-D' (--devices)"),
-            (["-rI", "x"], "smartgrep: unsupported grep option '-I'"),
             (["--unix", "x"], "smartgrep: unsupported grep option '--unix-byte-offsets' (-u)"),
         ] {
             let r = smartgrep(arguments, input: "x\n")
