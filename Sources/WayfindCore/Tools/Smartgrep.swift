@@ -311,8 +311,9 @@ package struct SmartgrepOptions {
         // -r, -R and -d: the last one given says what a directory gets, as in grep; -R
         // anywhere follows links.
         let action: DirectoryAction
+        let directories = try parsed.value(of: F.directories)  // checked even when overridden, as grep checks it
         switch parsed.lastGiven(of: [F.recursive.spec, F.dereferenceRecursive.spec, F.directories.spec])?.long {
-        case F.directories.spec.long?: action = try parsed.value(of: F.directories) ?? .read
+        case F.directories.spec.long?: action = directories ?? .read
         case nil: action = .read
         default: action = .recurse
         }
@@ -331,10 +332,11 @@ package struct SmartgrepOptions {
         onlyMatching = try parsed.value(of: F.onlyMatching)
         noMessages = try parsed.value(of: F.noMessages)
         // -a, -I and --binary-files: the last one given wins, as in grep.
+        let binaryType = try parsed.value(of: F.binaryFiles)
         switch parsed.lastGiven(of: [F.text.spec, F.binaryWithoutMatch.spec, F.binaryFiles.spec])?.long {
         case F.text.spec.long?: binaryFiles = .text
         case F.binaryWithoutMatch.spec.long?: binaryFiles = .withoutMatch
-        default: binaryFiles = try parsed.value(of: F.binaryFiles) ?? .binary
+        default: binaryFiles = binaryType ?? .binary
         }
         includeGlobs = try parsed.value(of: F.include)
         excludeGlobs = try parsed.value(of: F.exclude)

@@ -182,6 +182,7 @@ import WayfindTestSupport
         #expect(smartgrep(["-r", "--dir=read", "bin", root]).status == 2)
         let bad = smartgrep(["-d", "walk", "bin", root])
         #expect(bad.status == 2 && bad.stderr.hasPrefix("smartgrep: invalid --directories 'walk' (expected read, skip or recurse)\n"))
+        #expect(smartgrep(["-d", "walk", "-r", "bin", root]).status == 2)  // grep checks it even when -r wins
         let ambiguous = smartgrep(["-d", "re", "bin", root])
         #expect(ambiguous.status == 2 && ambiguous.stderr.hasPrefix("smartgrep: invalid --directories 're'"))
     }
@@ -274,6 +275,7 @@ import WayfindTestSupport
         #expect(smartgrep(["-I", "--binary-files=text", "bin", binary]).out == "bin\n")
         let binaryMessage = smartgrep(["-a", "--binary-files=binary", "bin", binary])
         #expect(binaryMessage.out == "" && binaryMessage.stderr == "smartgrep: \(binary): binary file matches\n")
+        #expect(smartgrep(["--binary-files=skip", "-a", "bin", binary]).status == 2)
         let bad = smartgrep(["--binary-files=skip", "bin", binary])
         #expect(
             bad.status == 2 && bad.stderr.hasPrefix("smartgrep: invalid --binary-files 'skip' (expected binary, text or without-match)\n"))
