@@ -121,4 +121,25 @@ import WayfindTestSupport
         let context = try await Binaries.shell("smartgrep -n -C1 'x bin' \(symbols) | head -1; echo \"${PIPESTATUS[0]}\"")
         #expect(context.lines.count == 2 && context.lines[1] == "0", "\(context)")
     }
+
+    /// Issue 42, as a grep user types it: -rlZ | xargs -0 survives names with spaces and
+    /// newlines (--null was taken for --null-data), and -b counts from the start of a
+    /// mapped file in 1 MiB windows as of a pipe, as grep counts.
+    @Test func nulAfterNamesAndByteOffsetsHoldInPipelines() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        try scratch.write("xmark.bin\n", to: "a b.txt")
+        try scratch.write("bin\n", to: "new\nline.txt")
+        try scratch.write("heart\n", to: "c.txt")
+        let names = try await Binaries.shell(
+            "cd '\(scratch.path)' && smartgrep -rlZ bin | xargs -0 -n1 printf '[%s]'; smartgrep -rl --null bin | xargs -0 cat")
+        #expect(names.out == "[a b.txt][new\nline.txt]xmark.bin\nbin\n", "\(names)")
+        let script = """
+            f=$(mktemp); seq 1 900000 | awk '{ if ($1 % 5 == 0) print "hit " $1; else print "miss " $1 }' > "$f"; printf 'hit last' >> "$f"
+            a=$(smartgrep -nb hit "$f" | md5sum); b=$(cat "$f" | smartgrep -nb hit | md5sum); c=$(grep -nb hit "$f" | md5sum)
+            d=$(smartgrep -b -B1 -m2 hit "$f"); rm -f "$f"; [ "$a" = "$b" ] && [ "$a" = "$c" ] && echo same; echo "$d"
+            """
+        let offsets = try await Binaries.shell(script)
+        #expect(offsets.out == "same\n21-miss 4\n28:hit 5\n--\n55-miss 9\n62:hit 10\n", "\(offsets)")
+    }
 }

@@ -4,26 +4,37 @@ complete -c smartgrep -s f -l file -d 'read queries from FILE, one a line' -r -F
 complete -c smartgrep -s w -l word-regexp -d 'query words match whole words, not only prefixes'
 complete -c smartgrep -s x -l line-regexp -d 'the query covers the line: each word matched whole'
 complete -c smartgrep -s v -l invert-match -d 'select the lines that do not match'
-complete -c smartgrep -s i -l ignore-case -d 'ignore case (always on; accepted for grep habits)'
+complete -c smartgrep -s i -l ignore-case -d 'ignore case (the default; undoes --no-ignore-case)'
+complete -c smartgrep -l no-ignore-case -d 'tell case apart (accents are still ignored)'
 complete -c smartgrep -s c -l count -d 'print only a count of selected lines per file'
 complete -c smartgrep -s m -l max-count -d 'stop reading a file after NUM selected lines' -r -f
 complete -c smartgrep -s o -l only-matching -d 'print only the matched word prefixes, one a line'
 complete -c smartgrep -s l -l files-with-matches -d 'print only the names of files with a selected line'
 complete -c smartgrep -s L -l files-without-match -d 'print only the names of files with no selected line'
 complete -c smartgrep -s n -l line-number -d 'prefix each line with its line number'
+complete -c smartgrep -s b -l byte-offset -d 'prefix each line with the byte offset of its start'
 complete -c smartgrep -s q -l quiet -d 'print nothing; exit 0 at the first selected line'
 complete -c smartgrep -s s -l no-messages -d 'no messages about missing or unreadable files'
 complete -c smartgrep -s H -l with-filename -d 'prefix each line with its file name (default with several files)'
 complete -c smartgrep -s h -l no-filename -d 'never prefix lines with file names'
+complete -c smartgrep -l label -d 'call standard input LABEL in output' -r -f
+complete -c smartgrep -s Z -l null -d 'print NUL after each file name, not \':\' or newline'
+complete -c smartgrep -s T -l initial-tab -d 'a tab before each line\'s text; pad numbers'
 complete -c smartgrep -s A -l after-context -d 'NUM lines of context after each selected line' -r -f
 complete -c smartgrep -s B -l before-context -d 'NUM lines of context before each selected line' -r -f
-complete -c smartgrep -s C -l context -d 'NUM lines of context before and after' -r -f
+complete -c smartgrep -s C -l context -d 'NUM lines of context before and after (-NUM too)' -r -f
+complete -c smartgrep -l group-separator -d 'print SEP between groups of context (default --)' -r -f
+complete -c smartgrep -l no-group-separator -d 'print nothing between groups of context'
 complete -c smartgrep -s r -l recursive -d 'search the files under directories (default: .)'
 complete -c smartgrep -s R -l dereference-recursive -d 'as -r, but follow every symbolic link'
+complete -c smartgrep -s d -l directories -d 'directories named: read (an error), skip or recurse' -r -f -a 'read skip recurse'
 complete -c smartgrep -l include -d 'with -r, search only files whose name matches GLOB' -r -f
 complete -c smartgrep -l exclude -d 'skip files whose base name matches GLOB' -r -f
+complete -c smartgrep -l exclude-from -d 'skip files whose base name matches a glob in FILE' -r -F
 complete -c smartgrep -l exclude-dir -d 'with -r, skip directories whose name matches GLOB' -r -f
 complete -c smartgrep -s a -l text -d 'print the lines of binary files (with NULs) as text'
+complete -c smartgrep -s I -l binary-without-match -d 'a binary file (with NULs) never matches'
+complete -c smartgrep -l binary-files -d 'binary files: binary (the default), text (-a) or without-match (-I)' -r -f -a 'binary text without-match'
 complete -c smartgrep -s z -l null-data -d 'records end with NUL, not newline (input and output)'
 complete -c smartgrep -l color -d 'highlight matched word prefixes: auto, always or never' -f -a 'auto always never'
 complete -c smartgrep -l line-buffered -d 'flush output after every line (default on a terminal)'

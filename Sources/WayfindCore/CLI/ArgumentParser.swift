@@ -10,12 +10,19 @@
 ///     --color         an optional value left out: the flag's declared default
 ///     --color=never   an optional value, which can only be given after `=`
 ///     --max 5         an unambiguous prefix of a long option; an exact name always wins
+///     -5  -n12        a run of digits sets the tool's `numberFlag` (grep's -NUM: -C NUM)
 ///     a -q b          options may follow positionals (GNU permutation) ...
 ///     -- -q           ... but not after `--`, which makes every later word a positional
 ///     -               a lone dash is a positional (it means stdin)
 ///
 /// A required value is taken from the next word whatever it looks like, so `-m -1`
 /// gives `max-count` the value `-1`, as getopt does.
+///
+/// A tool that stands in for another program (smartgrep for grep) lists that peer's
+/// options it does not have (`ToolSpec.peerOptions`). They take part in resolving
+/// abbreviations as if they were flags, so a prefix means here what it means in the peer
+/// or nothing: `--nul` is ambiguous in grep (`--null`, `--null-data`) and here, and a
+/// peer option, given whole or abbreviated, long or short, is refused by its name.
 
 /// A command-line mistake: an unknown, ambiguous or malformed option.
 ///
@@ -141,19 +148,40 @@ private func parseLongOption(
 }
 
 /// The flag a long option name refers to: the exact name if there is one, else the only
-/// flag whose name starts with it.
+/// flag whose name starts with it. The peer's options count as candidates (see the top of
+/// the file): naming one, exactly or as the only candidate, is an error that names it.
 private func longFlag(named name: Substring, in spec: ToolSpec) throws(UsageError) -> FlagSpec {
-    if let exact = spec.flags.first(where: { $0.long == name || $0.aliases.contains(String(name)) }) { return exact }
-    let candidates = spec.flags.filter { $0.long.hasPrefix(name) || $0.aliases.contains { $0.hasPrefix(name) } }
-    switch candidates.count {
-    case 1:
-        return candidates[0]
-    case 0:
-        let hint = Spelling.hint(for: String(name), in: spec.flags.map(\.long)) { "--" + $0 }
+    let typed = String(name)
+    if let exact = spec.flags.first(where: { $0.long == typed || $0.aliases.contains(typed) }) { return exact }
+    if let peer = spec.peerOptions.first(where: { $0.names.contains(typed) }) { throw .peerOption(peer, long: typed, in: spec) }
+    let flags = spec.flags.filter { $0.long.hasPrefix(typed) || $0.aliases.contains { $0.hasPrefix(typed) } }
+    let peers = spec.peerOptions.filter { $0.names.contains { $0.hasPrefix(typed) } }
+    switch (flags.count, peers.count) {
+    case (1, 0):
+        return flags[0]
+    case (0, 1):
+        throw .peerOption(peers[0], long: peers[0].names.first { $0.hasPrefix(typed) }, in: spec)
+    case (0, 0):
+        let hint = Spelling.hint(for: typed, in: spec.flags.map(\.long)) { "--" + $0 }
         throw UsageError("unknown option '--\(name)'" + hint)
     default:
-        let names = candidates.map { "--\($0.long)" }.joined(separator: ", ")
-        throw UsageError("ambiguous option '--\(name)' (could be \(names))")
+        let names = flags.map { "--\($0.long)" } + peers.map { peer in "--" + (peer.names.first { $0.hasPrefix(typed) } ?? typed) }
+        throw UsageError("ambiguous option '--\(name)' (could be \(names.joined(separator: ", ")))")
+    }
+}
+
+extension UsageError {
+    /// The error for a peer's option the tool does not have, named as typed: by its long
+    /// name `long` (resolved from an abbreviation), or by its short form when `long` is nil.
+    static func peerOption(_ option: PeerOption, long: String?, in spec: ToolSpec) -> UsageError {
+        let name: String
+        if let long {
+            name = "'--\(long)'" + (option.short.map { " (-\($0))" } ?? "")
+        } else {
+            name = "'-\(option.short ?? "?")'" + (option.long.map { " (--\($0))" } ?? "")
+        }
+        if !option.advice.isEmpty { return UsageError("option \(name) \(option.advice)") }
+        return UsageError("unsupported \(spec.peer.isEmpty ? "" : spec.peer + " ")option \(name)")
     }
 }
 
@@ -166,7 +194,15 @@ private func parseShortCluster(
     var rest = word.dropFirst()
     while let letter = rest.first {
         rest = rest.dropFirst()
+        if let numberFlag = spec.numberFlag, letter.isASCII && letter.isNumber {
+            // grep's -NUM: the digits that follow in this word are the same number.
+            let digits = String(letter) + rest.prefix { $0.isASCII && $0.isNumber }
+            rest = rest.dropFirst(digits.count - 1)
+            result.flags.append(ParsedFlag(numberFlag, digits))
+            continue
+        }
         guard let flag = spec.flags.first(where: { $0.short == letter }) else {
+            if let peer = spec.peerOptions.first(where: { $0.short == letter }) { throw .peerOption(peer, long: nil, in: spec) }
             throw UsageError("unknown option '-\(letter)'")
         }
         switch flag.value {

@@ -60,6 +60,32 @@ package struct FlagSpec: Sendable, Equatable {
     }
 }
 
+/// An option of the tool's peer (GNU grep, for smartgrep) that the tool does not have.
+///
+/// The parser resolves long option abbreviations against these names too, so a prefix a
+/// user of the peer types never becomes a different flag than it is there: grep's `--nul`
+/// is ambiguous (`--null`, `--null-data`) and stays so, and `--binary-f` names grep's
+/// `--binary-files`, which is refused by name rather than read as some other flag.
+package struct PeerOption: Sendable, Equatable {
+    /// Its long names, the one to show first (grep's `--fixed-strings`, and the older
+    /// `--fixed-regexp` it still accepts); may be empty for a short-only option (`-I`).
+    package var names: [String]
+    /// Its one-letter form, if any.
+    package var short: Character?
+    /// What to tell its user instead of "unsupported": the rest of a sentence that starts
+    /// with the option's name (`is not needed: a query is never a pattern; …`).
+    package var advice: String
+
+    package init(_ names: [String], short: Character? = nil, advice: String = "") {
+        self.names = names
+        self.short = short
+        self.advice = advice
+    }
+
+    /// The long name shown for it: the first.
+    package var long: String? { names.first }
+}
+
 /// A titled section of a man page (`EXAMPLES`, `MATCHING`, …), in roff-free plain text.
 ///
 /// Paragraphs are separated by blank lines; a line starting with two spaces is shown as an
@@ -104,10 +130,20 @@ package struct ToolSpec: Sendable {
     /// The switch (magickey's `json`) that makes errors JSON too: each error is also
     /// printed on standard output in ArcGIS's error shape (see `ArcGISError`).
     package var jsonErrorsFlag: String? = nil
+    /// The program whose options the tool's users know (`grep`), named in messages about
+    /// `peerOptions`.
+    package var peer = ""
+    /// The peer's options the tool does not have (see `PeerOption`).
+    package var peerOptions: [PeerOption] = []
+    /// The long name of the flag a bare number sets: grep's `-5` is `--context=5`. A run of
+    /// digits in a cluster of short options is one number (`-12`, `-n5`), the last one
+    /// given wins, as with getopt in grep.
+    package var numberFlag: String? = nil
 
     package init(
         name: String, summary: String, usage: [String], description: String,
         flags: [FlagSpec], positionalCompletion: CompletionKind = .file, jsonErrorsFlag: String? = nil,
+        peer: String = "", peerOptions: [PeerOption] = [], numberFlag: String? = nil,
         manSections: @autoclosure @escaping @Sendable () -> [ManSection] = [], manSectionNumber: Int = 1,
         generators: @autoclosure @escaping @Sendable () -> [String: Generator] = [:]
     ) {
@@ -121,5 +157,8 @@ package struct ToolSpec: Sendable {
         self.manSectionNumber = manSectionNumber
         makeGenerators = generators
         self.jsonErrorsFlag = jsonErrorsFlag
+        self.peer = peer
+        self.peerOptions = peerOptions
+        self.numberFlag = numberFlag
     }
 }

@@ -6,7 +6,8 @@
     import Darwin
 #endif
 
-/// Directory listings, file kinds and shell globs, for smartgrep's `-r`.
+/// Directory listings, file kinds and shell globs, for smartgrep's `-r`; file sizes for
+/// the padding of its `-T`.
 
 /// What a directory entry is.
 package enum FileKind: Sendable, Equatable {
@@ -45,6 +46,14 @@ extension Platform {
         case S_IFLNK: return .symbolicLink
         default: return .other
         }
+    }
+
+    /// The size of the open file `descriptor` when it is a regular file; nil for a pipe,
+    /// a terminal or a device (whose size says nothing of what is read).
+    package static func regularFileSize(_ descriptor: FileDescriptor) -> Int? {
+        var info = stat()
+        guard fstat(descriptor.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(info.st_size)
     }
 
     /// The device and inode of `path` (following symbolic links).

@@ -48,8 +48,9 @@ package final class CandidateFinder {
         for (w, word) in query.words.enumerated() {
             let ascii = word.allSatisfy { $0 < 0x80 }
             for (i, b) in word.enumerated() where b < 0x80 {
-                // Prefer words we can check directly; then the rarest byte.
-                let f = ByteFrequency.rank(b) + (ascii ? 0 : 1000)
+                // Prefer words we can check directly; then the rarest byte. A case-sensitive
+                // query's uppercase letter is followed as its lowercase would be.
+                let f = ByteFrequency.rank(Self.lowercased(b)) + (ascii ? 0 : 1000)
                 if f < bestFrequency {
                     bestFrequency = f
                     best = (w, i, b, ascii)
@@ -59,7 +60,7 @@ package final class CandidateFinder {
         guard let best else { return nil }
         anchorWord = best.ascii ? best.word : nil
         anchorOffset = best.offset
-        let lower = best.byte
+        let lower = Self.lowercased(best.byte)
         anchorByte = lower
         var needles = [lower]
         if lower >= 0x61 && lower <= 0x7A { needles.append(lower - 0x20) }
@@ -72,6 +73,9 @@ package final class CandidateFinder {
     }
 
     deinit { streams.deallocate() }
+
+    /// An ASCII byte with its letter lowercased.
+    private static func lowercased(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
 
     /// Whether the character whose UTF-8 starts at `p` (a lead byte that `next` found)
     /// really folds to something containing the anchor byte: `ł` and `ž` share the lead

@@ -7,6 +7,9 @@ public struct MatchQuery: Sendable {
     public let mode: WordMode
     /// How much of a word a query word must match (`-w`, `-x`).
     package let fit: WordFit
+    /// Whether case counts (`--no-ignore-case`): the words are folded with their case
+    /// kept (`UnicodeFolding.caseKeptForm(of:)`), and so are the lines they are matched in.
+    package let caseSensitive: Bool
     /// Whether `text` had characters other than whitespace, yet no words (`.`, `***`):
     /// smartgrep refuses such a query rather than match every line.
     package let hasNoWords: Bool
@@ -21,10 +24,12 @@ public struct MatchQuery: Sendable {
     /// of a word in `mode` from both ends (`paris,` is `paris`, `.bin` is `bin`) and, in
     /// every mode, combining marks from the front (no word of a line starts with one); in
     /// `space` mode only whitespace separates words, so nothing else is trimmed. A word left
-    /// empty is dropped, so a query of only such words matches every line.
-    package init(_ text: String, mode: WordMode, fit: WordFit) {
+    /// empty is dropped, so a query of only such words matches every line. With
+    /// `caseSensitive`, words keep their case (see `caseSensitive`).
+    package init(_ text: String, mode: WordMode, fit: WordFit, caseSensitive: Bool = false) {
         self.mode = mode
         self.fit = fit
+        self.caseSensitive = caseSensitive
         var words: [[UInt8]] = []
         var sawNonWhitespace = false
         var text = text
@@ -56,7 +61,7 @@ public struct MatchQuery: Sendable {
                     if first <= last {
                         let start = scalars[first].start
                         let stop = scalars[last].start + scalars[last].length
-                        let word = TextFolding.fold(UnsafeBufferPointer(start: start, count: stop - start))
+                        let word = TextFolding.fold(UnsafeBufferPointer(start: start, count: stop - start), keepingCase: caseSensitive)
                         if !word.isEmpty { words.append(word) }
                     }
                     scalars.removeAll(keepingCapacity: true)

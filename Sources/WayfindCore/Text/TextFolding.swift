@@ -23,8 +23,9 @@ package enum TextFolding {
         return text.withUTF8 { fold($0) }
     }
 
-    /// The folded UTF-8 of raw bytes (see `fold(_:)`).
-    package static func fold(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    /// The folded UTF-8 of raw bytes (see `fold(_:)`); with `keepingCase`, each character's
+    /// `UnicodeFolding.caseKeptForm(of:)` instead (for `--no-ignore-case`).
+    package static func fold(_ bytes: UnsafeBufferPointer<UInt8>, keepingCase: Bool = false) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         guard var p = bytes.baseAddress else { return output }
@@ -33,6 +34,8 @@ package enum TextFolding {
             let (value, length) = UTF8Decoding.decode(p, end: end)
             if value == UTF8Decoding.invalid {
                 output.append(0xFF)
+            } else if keepingCase {
+                UnicodeFolding.caseKeptForm(of: value).append(to: &output)
             } else {
                 UnicodeFolding.appendFolded(value, to: &output)
             }

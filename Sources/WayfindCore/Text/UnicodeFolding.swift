@@ -141,11 +141,55 @@ package enum UnicodeFolding {
         tables.folded(tables.entry(value), value).append(to: &output)
     }
 
+    /// The byte that leads the case-kept form of an uppercase letter whose folded form is
+    /// not ASCII (`Ω` is FE ω): 0xFE never occurs in UTF-8, so that form never meets the
+    /// lowercase letter's.
+    package static let uppercaseMarker: UInt8 = 0xFE
+
+    /// The folded form of `value` with its case kept, for `--no-ignore-case`: accents go as
+    /// in `foldedBytes(of:)` (É → E, ß → ss), but an uppercase or titlecase letter stays
+    /// apart from lowercase ones: its ASCII letters are uppercased (ẞ → SS), and a form with
+    /// other bytes is led by `uppercaseMarker` (Ω → FE ω). ASCII is itself.
+    package static func caseKeptForm(of value: UInt32) -> FoldedScalar {
+        if value < 0x80 { return FoldedScalar(encoding: value) }
+        let (scalarClass, folded) = lookup(value)
+        guard scalarClass == .uppercase, !folded.isEmpty else { return folded }
+        var bytes = folded.bytes
+        var ascii = true
+        for i in bytes.indices {
+            if bytes[i] &- 0x61 < 26 { bytes[i] &-= 0x20 }
+            if bytes[i] >= 0x80 { ascii = false }
+        }
+        // The longest folded form is 4 bytes (the generator checks ≤ 7), so the marker fits.
+        if !ascii && bytes.count < 7 { bytes.insert(uppercaseMarker, at: 0) }
+        var raw = UInt64(bytes.count) &<< 56
+        for (i, b) in bytes.enumerated() { raw |= UInt64(b) &<< UInt64(8 &* i) }
+        return FoldedScalar(rawValue: raw)
+    }
+
     /// The folded form of an ASCII byte: itself, letters lowercased.
     static func asciiFolded(_ byte: UInt8) -> FoldedScalar {
         let lowered = byte &- 0x41 < 26 ? byte | 0x20 : byte
         return FoldedScalar(rawValue: 1 &<< 56 | UInt64(truncatingIfNeeded: lowered))
     }
+}
+
+/// How the matcher folds the characters of a line: ignoring case or keeping it.
+protocol ScalarFolding {
+    /// The folded form of the scalar `value`.
+    static func form(of value: UInt32) -> FoldedScalar
+}
+
+/// The usual folding: case and accents go.
+enum CaseIgnoredFolding: ScalarFolding {
+    @inline(__always)
+    static func form(of value: UInt32) -> FoldedScalar { UnicodeFolding.foldedBytes(of: value) }
+}
+
+/// `--no-ignore-case`'s folding: accents go, case stays.
+enum CaseKeptFolding: ScalarFolding {
+    @inline(__always)
+    static func form(of value: UInt32) -> FoldedScalar { UnicodeFolding.caseKeptForm(of: value) }
 }
 
 // MARK: - Tables

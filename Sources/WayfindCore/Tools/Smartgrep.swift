@@ -12,10 +12,12 @@ package enum Smartgrep {
             every word of QUERY is the start of a different word of the line, in any order, \
             ignoring case and accents: 'x bin' finds xmark.bin.fill, 'sao' finds São Paulo, \
             'p pe' finds person.badge.plus. Lines split into words at whitespace, at every \
-            character that is neither letter nor digit, and at camelCase humps.
+            character that is neither letter nor digit, and at camelCase humps. A QUERY is \
+            never a pattern: grep's -E, -F, -G and -P are not needed.
             """,
         flags: SmartgrepFlags.table + [StandardFlags.help(short: false), StandardFlags.version, StandardFlags.generate],
-        positionalCompletion: .file,
+        positionalCompletion: .file, peer: "grep", peerOptions: SmartgrepFlags.grepOptionsNotHere,
+        numberFlag: SmartgrepFlags.context.spec.long,
         manSections: [
             ManSection(
                 "MATCHING",
@@ -50,7 +52,8 @@ package enum Smartgrep {
                 whether it is stored precomposed (NFC) or decomposed (NFD). A letter folds \
                 like its uppercase, so an upper-cased word finds what the word finds. \
                 Letters that readers see as accented but Unicode does not decompose are \
-                folded too: ł, ø, đ, ħ, ı, æ, œ, þ.
+                folded too: ł, ø, đ, ħ, ı, æ, œ, þ. With --no-ignore-case case counts, but \
+                accents are still ignored: 'Sao' finds São Paulo but not sao.
 
                 Input is read as bytes. Invalid UTF-8 and carriage returns are passed \
                 through unchanged (NUL bytes too, with -a; see BINARY FILES); an invalid byte is a character that matches \
@@ -74,19 +77,24 @@ package enum Smartgrep {
                 'smartgrep: FILE: binary file matches' on standard error instead of lines, \
                 and the rest of FILE is skipped; the lines selected before are printed. \
                 -c, -l, -L and -q work as usual. With -a, a binary file is searched and \
-                printed as text; with -z, NUL ends records and makes nothing binary. Unlike \
-                grep, invalid UTF-8 does not make a file binary (it is passed through).
+                printed as text. With -I, it has no selected line, silently: from the block \
+                with the NUL on, and the lines selected before it (printed) do not count \
+                either, as in grep. With -z, NUL ends records and makes nothing binary. \
+                Unlike grep, invalid UTF-8 does not make a file binary (it is passed through).
                 """),
             ManSection(
                 "DIFFERENCES FROM GREP",
                 """
                 A QUERY is smartgrep's query, never a regular expression; -e, -f, -w and -x \
-                keep grep's names with smartgrep's meanings (see OPTIONS). -i is always on. \
-                -o prints the matched word prefixes, not a regular expression's match. -r \
-                reads directories in name order, not in the order the file system lists \
-                them. With -e or -f and several queries, colour and -o show the parts of \
-                every query that matches, --rank scores by the first. -L exits 0 when a line \
-                was selected in some file, as GNU grep 3.8 does.
+                keep grep's names with smartgrep's meanings (see OPTIONS). Case is ignored \
+                unless --no-ignore-case is given, and accents always are. -o prints the \
+                matched word prefixes, not a regular expression's match. -r reads \
+                directories in name order, not in the order the file system lists them. With \
+                -e or -f and several queries, colour and -o show the parts of every query \
+                that matches, --rank scores by the first. -L exits 0 when a line was \
+                selected in some file, as GNU grep 3.8 does.
+
+                \(grepOptionsParagraph)
                 """),
             ManSection(
                 "LIMITS",
@@ -115,7 +123,8 @@ package enum Smartgrep {
 
                 GREP_COLORS: the colours, as in grep: a list such as 'ms=01;32:fn=34' of \
                 mt or ms (matched text, default 01;31), fn (file names, 35), ln (line \
-                numbers, 32) and se (separators, 36), and ne (no erase-to-end-of-line). \
+                numbers, 32), bn (byte offsets, 32) and se (separators, 36), and ne (no \
+                erase-to-end-of-line). \
                 Other names are ignored.
                 """),
             ManSection(
@@ -133,6 +142,11 @@ package enum Smartgrep {
 
                   smartgrep -r --include='*.py' -n -C1 'read csv' src
 
+                Count the lines of the C headers that mention a word starting with mutex and \
+                one starting with lock, whatever their file names hold:
+
+                  smartgrep -rlZ --include='*.h' 'mutex lock' /usr/include | xargs -0 wc -l
+
                 Search the name column of a TSV file, best matches first:
 
                   smartgrep --field=2 --rank 'sao paulo' places.tsv
@@ -140,6 +154,26 @@ package enum Smartgrep {
             ManSection("SEE ALSO", "grep(1), fzf(1), routegraph-suggest(1), magickey-suggest(1)"),
         ]
     )
+
+    /// The man page's list of grep's options smartgrep lacks, from the table the parser
+    /// refuses them by.
+    static var grepOptionsParagraph: String {
+        func name(_ option: PeerOption) -> String {
+            switch (option.short, option.long) {
+            case (let short?, let long?): "-\(short) (--\(long))"
+            case (let short?, nil): "-\(short)"
+            case (nil, let long?): "--\(long)"
+            case (nil, nil): ""
+            }
+        }
+        func list(_ names: [String]) -> String { names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "") }
+        let options = SmartgrepFlags.grepOptionsNotHere
+        let patterns = options.filter { $0.advice.hasPrefix("is not") }.map(name)
+        let others = options.filter { !$0.advice.hasPrefix("is not") }.map(name)
+        return "grep's " + list(patterns) + " are refused with a message that a query is never a pattern. "
+            + "Other grep options smartgrep does not have: " + list(others) + ". "
+            + "An abbreviated long option means what it means in grep or is refused: --null is never --null-data."
+    }
 
     /// Runs smartgrep with `arguments` (without argv[0]) in `context`.
     package static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
@@ -216,8 +250,20 @@ package struct SmartgrepOptions {
     package var excludeGlobs: [String] = []
     /// `--exclude-dir`: globs on the names of directories found under a directory.
     package var excludeDirectoryGlobs: [String] = []
-    /// `-a`: print the lines of files with NUL bytes too.
-    package var binaryAsText = false
+    /// What a file with NUL bytes gets: `-a`, `-I`, `--binary-files`.
+    package var binaryFiles = BinaryFiles.binary
+    /// `-d skip`: FILEs that are directories are passed over.
+    package var skipsDirectories = false
+    /// `-Z`: a NUL after each file name, in place of the separator or newline.
+    package var nullAfterFileName = false
+    /// `-b`: byte offsets before lines.
+    package var byteOffsets = false
+    /// `-T`: a tab between prefixes and text, numbers padded.
+    package var initialTab = false
+    /// `--label`: what standard input is called.
+    package var standardInputName = "(standard input)"
+    /// What separates groups of context lines (`--group-separator`); nil for nothing.
+    package var groupSeparator: String? = "--"
     /// Bytes per read (tests make it tiny to put block boundaries everywhere).
     package var readSize = RecordReader.defaultReadSize
     /// The longest line accepted.
@@ -245,26 +291,36 @@ package struct SmartgrepOptions {
         var positionals = parsed.positionals
         let mode = try parsed.value(of: F.words) ?? .all
         let fit: WordFit = try parsed.value(of: F.lineRegexp) ? .line : try parsed.value(of: F.wordRegexp) ? .word : .prefix
+        // -i / --no-ignore-case: the last one given wins, as in grep.
+        let caseSensitive = parsed.lastGiven(of: [F.ignoreCase.spec, F.noIgnoreCase.spec])?.long == F.noIgnoreCase.spec.long
         var texts = try parsed.value(of: F.regexp)
         let queryFiles = try parsed.value(of: F.file)
-        for path in queryFiles { texts += try Self.readQueries(path, context: context) }
+        for path in queryFiles { texts += try Self.readLines(path, context: context) }
         if texts.isEmpty && queryFiles.isEmpty {
             guard !positionals.isEmpty else { throw UsageError("missing QUERY") }
             texts = [positionals.removeFirst()]
         }
         queries = []
         for text in texts {
-            let query = MatchQuery(text, mode: mode, fit: fit)
+            let query = MatchQuery(text, mode: mode, fit: fit, caseSensitive: caseSensitive)
             if query.hasNoWords {
                 throw UsageError("the query has no words; use --words=space to match punctuation")
             }
             queries.append(query)
         }
-        if try parsed.value(of: F.dereferenceRecursive) {
-            recursion = .followingLinks
-        } else if try parsed.value(of: F.recursive) {
-            recursion = .physical
+        // -r, -R and -d: the last one given says what a directory gets, as in grep; -R
+        // anywhere follows links.
+        let action: DirectoryAction
+        let directories = try parsed.value(of: F.directories)  // checked even when overridden, as grep checks it
+        switch parsed.lastGiven(of: [F.recursive.spec, F.dereferenceRecursive.spec, F.directories.spec])?.long {
+        case F.directories.spec.long?: action = directories ?? .read
+        case nil: action = .read
+        default: action = .recurse
         }
+        if action == .recurse {
+            recursion = try parsed.value(of: F.dereferenceRecursive) ? .followingLinks : .physical
+        }
+        skipsDirectories = action == .skip
         // grep -r with no FILE searches the working directory.
         implicitWorkingDirectory = positionals.isEmpty && recursion != nil
         files = positionals.isEmpty ? (recursion == nil ? ["-"] : []) : positionals
@@ -275,9 +331,22 @@ package struct SmartgrepOptions {
         rank = try parsed.value(of: F.rank)
         onlyMatching = try parsed.value(of: F.onlyMatching)
         noMessages = try parsed.value(of: F.noMessages)
-        binaryAsText = try parsed.value(of: F.text)
+        // -a, -I and --binary-files: the last one given wins, as in grep.
+        let binaryType = try parsed.value(of: F.binaryFiles)
+        switch parsed.lastGiven(of: [F.text.spec, F.binaryWithoutMatch.spec, F.binaryFiles.spec])?.long {
+        case F.text.spec.long?: binaryFiles = .text
+        case F.binaryWithoutMatch.spec.long?: binaryFiles = .withoutMatch
+        default: binaryFiles = binaryType ?? .binary
+        }
         includeGlobs = try parsed.value(of: F.include)
         excludeGlobs = try parsed.value(of: F.exclude)
+        for path in try parsed.value(of: F.excludeFrom) {
+            // grep's rule (gnulib's add_exclude_fp): trailing whitespace goes, blank lines too.
+            for line in try Self.readLines(path, context: context) {
+                let glob = String(line.reversed().drop { $0.isASCII && $0.isWhitespace }.reversed())
+                if !glob.isEmpty { excludeGlobs.append(glob) }
+            }
+        }
         excludeDirectoryGlobs = try parsed.value(of: F.excludeDir)
         switch parsed.lastGiven(of: [F.filesWithMatches.spec, F.filesWithoutMatch.spec])?.long {
         case F.filesWithMatches.spec.long?: listFiles = .withMatch
@@ -294,6 +363,15 @@ package struct SmartgrepOptions {
         if rank && contextGiven { throw UsageError("--rank cannot print context lines (-A, -B, -C)") }
         lineBuffered = try parsed.value(of: F.lineBuffered) || context.outputIsTerminal
         if try parsed.value(of: F.nullData) { terminator = 0 }
+        nullAfterFileName = try parsed.value(of: F.null)
+        byteOffsets = try parsed.value(of: F.byteOffset)
+        initialTab = try parsed.value(of: F.initialTab)
+        if let label = try parsed.value(of: F.label) { standardInputName = label }
+        if parsed.lastGiven(of: [F.groupSeparator.spec, F.noGroupSeparator.spec])?.long == F.noGroupSeparator.spec.long {
+            groupSeparator = nil
+        } else if let separator = try parsed.value(of: F.groupSeparator) {
+            groupSeparator = separator
+        }
         maxCount = try parsed.value(of: F.maxCount)
         field = try parsed.value(of: F.field)
         delimiter = try parsed.value(of: F.delimiter) ?? 0x09
@@ -314,8 +392,9 @@ package struct SmartgrepOptions {
         if color, let settings = context.environment["GREP_COLORS"] { colors = GrepColors(settings) }
     }
 
-    /// The queries of `-f FILE`, one a line (`-` is standard input); an empty file gives none.
-    private static func readQueries(_ path: String, context: ToolContext) throws(UsageError) -> [String] {
+    /// The lines of FILE (`-` is standard input), for `-f` and `--exclude-from`; an empty
+    /// file gives none.
+    private static func readLines(_ path: String, context: ToolContext) throws(UsageError) -> [String] {
         var bytes: [UInt8] = []
         let descriptor: FileDescriptor
         do {
@@ -343,189 +422,4 @@ package struct SmartgrepOptions {
         if bytes.last == 0x0A { bytes.removeLast() }
         return bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
-}
-
-/// The colours of `--color`: grep's defaults, changed by `GREP_COLORS` (`ms=01;32:fn=34`).
-package struct GrepColors: Sendable, Equatable {
-    /// Matched text (`ms`; `mt` sets it too).
-    package var match = "\u{1B}[01;31m\u{1B}[K"
-    /// File names (`fn`), line numbers (`ln`), separators (`se`).
-    package var fileName = "\u{1B}[35m\u{1B}[K"
-    package var lineNumber = "\u{1B}[32m\u{1B}[K"
-    package var separator = "\u{1B}[36m\u{1B}[K"
-    package var reset = "\u{1B}[m\u{1B}[K"
-
-    /// grep's defaults.
-    package init() {}
-
-    /// The defaults changed by a `GREP_COLORS` value: `NAME=SGR` pairs separated by `:`.
-    /// Unknown names and malformed pairs are ignored, as grep ignores them; `ne` drops the
-    /// erase-to-end-of-line sequences.
-    package init(_ settings: String) {
-        var values: [(String, String)] = []
-        var noErase = false
-        for item in settings.split(separator: ":") {
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if parts.count == 1 && parts[0] == "ne" { noErase = true }
-            guard parts.count == 2, parts[1].allSatisfy({ $0 == ";" || $0.isASCII && $0.isNumber }) else { continue }
-            values.append((String(parts[0]), String(parts[1])))
-        }
-        let erase = noErase ? "" : "\u{1B}[K"
-        func sgr(_ code: String) -> String { "\u{1B}[\(code)m" + erase }
-        match = sgr("01;31")
-        fileName = sgr("35")
-        lineNumber = sgr("32")
-        separator = sgr("36")
-        reset = "\u{1B}[m" + erase
-        for (name, code) in values {
-            switch name {
-            case "mt", "ms": match = sgr(code)
-            case "fn": fileName = sgr(code)
-            case "ln": lineNumber = sgr(code)
-            case "se": separator = sgr(code)
-            default: break
-            }
-        }
-    }
-}
-
-/// When `--color` colours.
-enum ColorChoice: Sendable {
-    case auto, always, never
-
-    /// grep's spellings of WHEN.
-    init?(_ text: String) {
-        switch text {
-        case "always", "yes", "force": self = .always
-        case "never", "no", "none": self = .never
-        case "auto", "tty", "if-tty": self = .auto
-        default: return nil
-        }
-    }
-}
-
-/// smartgrep's flags, each read as a typed value (see `Flag`).
-enum SmartgrepFlags {
-    static let invert = Flag("invert-match", short: "v", help: "select the lines that do not match")
-    static let ignoreCase = Flag(
-        "ignore-case", short: "i", help: "ignore case (always on; accepted for grep habits)",
-        manHelp: "Accepted for grep habits and ignored: smartgrep always ignores case and accents.")
-    static let count = Flag("count", short: "c", help: "print only a count of selected lines per file")
-    static let maxCount = Flag(
-        "max-count", short: "m", value: "NUM", help: "stop reading a file after NUM selected lines",
-        manHelp: "Stop reading a file after NUM selected lines. With --rank, read everything and print the NUM best lines.",
-        expected: "a number ≥ 0"
-    ) { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
-    static let lineNumber = Flag("line-number", short: "n", help: "prefix each line with its line number")
-    static let quiet = Flag(
-        "quiet", short: "q", help: "print nothing; exit 0 at the first selected line",
-        manHelp: "Print nothing. Exit with status 0 as soon as a line is selected, even if an error occurred.")
-    static let withFilename = Flag(
-        "with-filename", short: "H", help: "prefix each line with its file name (default with several files)")
-    static let noFilename = Flag("no-filename", short: "h", help: "never prefix lines with file names")
-    static let nullData = Flag("null-data", short: "z", help: "records end with NUL, not newline (input and output)")
-    static let color = Flag(
-        "color", optionalValue: "WHEN", default: "auto", help: "highlight matched word prefixes: auto, always or never",
-        manHelp:
-            "Highlight the matched word prefixes, file names, line numbers and separators with grep's colours, or those GREP_COLORS sets (see ENVIRONMENT). WHEN is auto (the default: only when standard output is a terminal, NO_COLOR is unset or empty and TERM is not dumb), always or never. --colour is the same.",
-        completion: .choices(["auto", "always", "never"]), expected: "auto, always or never", aliases: ["colour"],
-        parse: ColorChoice.init)
-    static let lineBuffered = Flag("line-buffered", help: "flush output after every line (default on a terminal)")
-    static let words = Flag(
-        "words", value: "MODE", help: "where lines split into words: all (default), punct or space",
-        manHelp:
-            "Where lines split into words. all (the default): at whitespace, at every character that is neither letter nor digit, and at camelCase humps. punct: at whitespace and punctuation, no camelCase. space: at whitespace only.",
-        completion: .choices(["all", "punct", "space"]), expected: "all, punct or space", parse: WordMode.init(rawValue:))
-    static let field = Flag(
-        "field", value: "N", help: "match only field N (from 1) of each line, print the whole line",
-        expected: "a number ≥ 1"
-    ) { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
-    static let delimiter = Flag(
-        "delimiter", value: "C", help: "the field delimiter for --field (one character; default tab)",
-        expected: "one ASCII character"
-    ) { text -> UInt8? in
-        if text == "\\t" || text == "tab" { return 0x09 }
-        let bytes = Array(text.utf8)
-        return bytes.count == 1 && bytes[0] < 0x80 ? bytes[0] : nil
-    }
-    static let rank = Flag("rank", help: "print the best matches first (see RANKING in the man page)")
-    static let regexp = Flag(
-        "regexp", short: "e", values: "QUERY", help: "a query (repeatable: a line is selected if any matches)",
-        manHelp:
-            "Search for QUERY; given several times, a line is selected when any QUERY matches it. The way to give a query that starts with '-'. With -e or -f, every operand is a FILE. (QUERY is a smartgrep query, not a regular expression; the name is grep's.)",
-        expected: "a query", parse: { $0 })
-    static let file = Flag(
-        "file", short: "f", values: "FILE", help: "read queries from FILE, one a line",
-        manHelp:
-            "Read queries from FILE ('-' is standard input), one a line; a line is selected when any of them matches it. An empty line is the empty query, which matches every line; an empty FILE gives no query, which matches no line.",
-        completion: .file, expected: "a file", parse: { $0 })
-    static let wordRegexp = Flag(
-        "word-regexp", short: "w", help: "query words match whole words, not only prefixes",
-        manHelp:
-            "Each query word must match a whole word of the line, not only its start: 'bin' matches xmark.bin but not binoculars. A query word that runs on across words ('xmark.bin') must end where a word ends."
-    )
-    static let lineRegexp = Flag(
-        "line-regexp", short: "x", help: "the query covers the line: each word matched whole",
-        manHelp:
-            "Select only the lines the query covers: every query word matches a whole word (as with -w) and every word of the line is matched: 'bin xmark' matches xmark.bin, not xmark.bin.fill. The empty query matches the lines without words."
-    )
-    static let onlyMatching = Flag(
-        "only-matching", short: "o", help: "print only the matched word prefixes, one a line",
-        manHelp:
-            "Print only the matched parts of selected lines (the word prefixes the query words matched, merged where they touch), each on a line of its own, with the -H and -n prefixes of its line. Prints nothing with -v."
-    )
-    static let filesWithMatches = Flag(
-        "files-with-matches", short: "l", help: "print only the names of files with a selected line")
-    static let filesWithoutMatch = Flag(
-        "files-without-match", short: "L", help: "print only the names of files with no selected line")
-    static let noMessages = Flag(
-        "no-messages", short: "s", help: "no messages about missing or unreadable files",
-        manHelp: "Suppress the messages about files that do not exist or cannot be read. The exit status is still 2.")
-    static let afterContext = Flag(
-        "after-context", short: "A", value: "NUM", help: "NUM lines of context after each selected line",
-        manHelp:
-            "Print NUM lines of trailing context after each selected line. Context lines are prefixed FILE-NUM- where selected lines are FILE:NUM:, and a line '--' separates groups that are not adjacent, as in grep. Not with --rank.",
-        expected: "a number ≥ 0", parse: parseCount)
-    static let beforeContext = Flag(
-        "before-context", short: "B", value: "NUM", help: "NUM lines of context before each selected line",
-        expected: "a number ≥ 0", parse: parseCount)
-    static let context = Flag(
-        "context", short: "C", value: "NUM", help: "NUM lines of context before and after",
-        manHelp: "Print NUM lines of context before and after each selected line (-A and -B, when given, win).",
-        expected: "a number ≥ 0", parse: parseCount)
-    static let recursive = Flag(
-        "recursive", short: "r", help: "search the files under directories (default: .)",
-        manHelp:
-            "Search every file under each FILE that is a directory, in name order (by bytes), not following symbolic links met in them (those named on the command line are followed). With no FILE, search the working directory. File names prefix the lines."
-    )
-    static let dereferenceRecursive = Flag(
-        "dereference-recursive", short: "R", help: "as -r, but follow every symbolic link")
-    static let include = Flag(
-        "include", values: "GLOB", help: "with -r, search only files whose name matches GLOB",
-        manHelp:
-            "Search only files whose base name matches GLOB (shell wildcards: *, ?, [...]); repeatable: any may match. Files named on the command line are searched whatever their name.",
-        expected: "a glob", parse: { $0 })
-    static let exclude = Flag(
-        "exclude", values: "GLOB", help: "skip files whose base name matches GLOB",
-        manHelp: "Skip files whose base name matches GLOB, found under a directory or named on the command line; repeatable.",
-        expected: "a glob", parse: { $0 })
-    static let excludeDir = Flag(
-        "exclude-dir", values: "GLOB", help: "with -r, skip directories whose name matches GLOB",
-        manHelp: "Under a directory searched with -r or -R, skip the directories whose name matches GLOB ('.git'); repeatable.",
-        expected: "a glob", parse: { $0 })
-    static let text = Flag(
-        "text", short: "a", help: "print the lines of binary files (with NULs) as text",
-        manHelp: "Search and print a file with NUL bytes as text (see BINARY FILES).")
-
-    /// A count of lines: a number ≥ 0.
-    @Sendable static func parseCount(_ text: String) -> Int? { Int(text).flatMap { $0 >= 0 ? $0 : nil } }
-
-    /// The table, in `--help` order.
-    static let table: [FlagSpec] = [
-        regexp.spec, file.spec, wordRegexp.spec, lineRegexp.spec, invert.spec, ignoreCase.spec, count.spec,
-        maxCount.spec, onlyMatching.spec, filesWithMatches.spec, filesWithoutMatch.spec, lineNumber.spec, quiet.spec,
-        noMessages.spec, withFilename.spec, noFilename.spec, afterContext.spec, beforeContext.spec, context.spec,
-        recursive.spec, dereferenceRecursive.spec, include.spec, exclude.spec, excludeDir.spec, text.spec, nullData.spec, color.spec,
-        lineBuffered.spec, words.spec, field.spec, delimiter.spec, rank.spec,
-    ]
 }

@@ -16,6 +16,8 @@ extension OutputBuffer {
 /// A line kept for `-B` from the end of a block the reader has moved past.
 struct HeldLine {
     var number: Int
+    /// Where it starts in its file (for -b).
+    var offset: Int
     var bytes: [UInt8]
 }
 
@@ -39,6 +41,9 @@ struct SmartgrepSearch {
     let printsLines: Bool
     /// Whether selected lines are printed as they are, each alone (no --rank, context or -o).
     let printsPlainLines: Bool
+    /// Whether printed lines have prefixes (-H, -n, -b): the short path calls `writeHead`
+    /// only then, so that it stays short enough to be inlined in the scan loop.
+    let hasHead: Bool
 
     // Per-run state.
     var selectedTotal = 0
@@ -67,6 +72,13 @@ struct SmartgrepSearch {
     var blockStart: UnsafePointer<UInt8>? = nil
     /// The last lines of earlier blocks, for -B.
     var tail: [HeldLine] = []
+    /// A pointer's offset in the file is `offsetBias + Int(bitPattern: pointer)` in the
+    /// block being searched (for -b).
+    var offsetBias = 0
+    /// The size of the file (regular files only; for the padding of -T).
+    var fileSize: Int? = nil
+    /// The width -T pads line numbers and byte offsets to, or 0.
+    var numberWidth = 0
 
     /// Lines held for `--rank`: their rendered bytes and sort keys.
     var ranked: [RankedLine] = []
@@ -84,6 +96,7 @@ struct SmartgrepSearch {
         countsLines = options.lineNumbers || contextGiven
         printsLines = !options.quiet && !options.countOnly && options.listFiles == nil
         printsPlainLines = printsLines && !options.rank && !contextGiven && !options.onlyMatching
+        hasHead = options.withFilename || options.lineNumbers || options.byteOffsets
     }
 
     mutating func run(context: ToolContext) -> ExitStatus {
@@ -95,6 +108,8 @@ struct SmartgrepSearch {
             if file != "-" && isExcluded(file, explicit: true) { continue }
             if options.recursion != nil && file != "-" && Platform.isDirectory(file) {
                 walk(file, context: context, ancestors: [])
+            } else if options.skipsDirectories && file != "-" && Platform.isDirectory(file) {
+                continue
             } else {
                 searchFile(file, context: context)
             }
@@ -154,7 +169,7 @@ struct SmartgrepSearch {
         let descriptor: FileDescriptor
         if file == "-" {
             descriptor = context.standardInput
-            fileName = "(standard input)"
+            fileName = options.standardInputName
         } else {
             do {
                 descriptor = try FileDescriptor.openForReading(file)
@@ -165,6 +180,7 @@ struct SmartgrepSearch {
             }
             fileName = file
         }
+        fileSize = options.initialTab ? Platform.regularFileSize(descriptor) : nil
         do {
             try search(descriptor)
         } catch {
@@ -216,13 +232,31 @@ struct SmartgrepSearch {
         afterRemaining = 0
         maxReached = false
         tail.removeAll()
+        if options.initialTab {
+            // grep's width: the digits of the largest offset, or line number, the file can
+            // have (a pipe's could be any: 19 digits).
+            let largest = fileSize.map { $0 + (options.lineNumbers ? 1 : 0) } ?? Int.max
+            numberWidth = String(largest).utf8.count
+        }
+        var consumed = 0
         if options.maxCount == 0 { return }
         // NUL bytes make a file binary, as in grep, except where NUL ends records (-z).
-        let checksBinary = printsLines && !options.binaryAsText && options.terminator != 0
+        let checksBinary =
+            (printsLines || options.binaryFiles == .withoutMatch) && options.binaryFiles != .text && options.terminator != 0
         while !stopFile && !stopAll, let block = try reader.nextBlock() {
             let base = block.baseAddress!
             let end = base + block.count
-            if checksBinary && !isBinary && Platform.findByte(0, in: base, count: block.count) != nil { isBinary = true }
+            offsetBias = consumed &- Int(bitPattern: base)
+            consumed += block.count
+            if checksBinary && !isBinary && Platform.findByte(0, in: base, count: block.count) != nil {
+                isBinary = true
+                if options.binaryFiles == .withoutMatch {
+                    // grep -I: the file has no selected line, whatever was selected before.
+                    selectedTotal -= selectedInFile
+                    selectedInFile = 0
+                    return
+                }
+            }
             blockStart = base
             if maxReached {
                 trailingContext(base, end: end)
@@ -395,10 +429,14 @@ struct SmartgrepSearch {
         return any
     }
 
+    /// Where `p`, in the block being searched, is in its file.
+    @inline(__always)
+    func fileOffset(of p: UnsafePointer<UInt8>) -> Int { offsetBias &+ Int(bitPattern: p) }
+
     /// The matched ranges of the last line matched.
-    private var currentRanges: [Range<Int>] { matcher?.ranges ?? ranges }
+    var currentRanges: [Range<Int>] { matcher?.ranges ?? ranges }
     /// The ranking facts of the last line matched.
-    private var currentScore: MatchScore { matcher?.lastScore ?? score }
+    var currentScore: MatchScore { matcher?.lastScore ?? score }
 
     /// The byte range of field `field` (1-based) of `line`, or nil if the line has fewer.
     private func fieldRange(_ line: UnsafeBufferPointer<UInt8>, field: Int) -> Range<Int>? {
@@ -415,102 +453,6 @@ struct SmartgrepSearch {
         return start..<end
     }
 
-    // MARK: - Context
-
-    /// After -m's last line: prints the lines of `[start, end)` as trailing context until
-    /// none is left to print, then stops the file.
-    private mutating func trailingContext(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) {
-        var p = start
-        while p < end && afterRemaining > 0 && !stopFile {
-            let lineEnd = Platform.findByte(options.terminator, in: p, count: end - p) ?? end
-            lineNumber += 1
-            context(p, end: lineEnd)
-            p = lineEnd + 1
-        }
-        if afterRemaining == 0 { stopFile = true }
-    }
-
-    /// A line of after-context.
-    private mutating func context(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) {
-        afterRemaining -= 1
-        writeContext(start, count: end - start, number: lineNumber)
-    }
-
-    /// Prints a context line numbered `number` (with -o, prints nothing but still counts
-    /// for grep's group separators).
-    private mutating func writeContext(_ start: UnsafePointer<UInt8>, count: Int, number: Int) {
-        if isBinary || output.isClosed { return }
-        separateGroup(before: number)
-        lastOutputLine = number
-        if options.onlyMatching { return }
-        writeFilePrefix(separator: UInt8(ascii: "-"))
-        writeLineNumber(number, separator: UInt8(ascii: "-"))
-        output.write(start, count: count)
-        output.write(byte: options.terminator)
-        output.endRecord()
-    }
-
-    /// Prints grep's `--` before a line that does not follow the last one printed.
-    private mutating func separateGroup(before number: Int) {
-        if printedGroup && (lastOutputLine == 0 || number > lastOutputLine + 1) {
-            if options.color { output.write(options.colors.separator) }
-            output.write("--")
-            if options.color { output.write(options.colors.reset) }
-            output.write(byte: 0x0A)
-        }
-        printedGroup = true
-    }
-
-    /// Prints the before-context of the selected line starting at `lineStart`, numbered
-    /// `lineNumber`: the lines after the last one printed, up to -B of them.
-    private mutating func writeBeforeContext(_ lineStart: UnsafePointer<UInt8>) {
-        let first = max(lastOutputLine + 1, lineNumber - options.beforeContext, 1)
-        let needed = lineNumber - first
-        guard needed > 0, let base = blockStart else { return }
-        let t = options.terminator
-        var found: [UnsafePointer<UInt8>] = []
-        var p = lineStart
-        while found.count < needed && p > base {
-            let previousStart = Platform.findLastByte(t, in: base, count: p - 1 - base).map { $0 + 1 } ?? base
-            found.append(previousStart)
-            p = previousStart
-        }
-        let fromTail = needed - found.count
-        if fromTail > 0 {
-            for held in tail where held.number >= first && held.number < first + fromTail {
-                held.bytes.withUnsafeBufferPointer { writeContext($0.baseAddress ?? lineStart, count: $0.count, number: held.number) }
-            }
-        }
-        var number = lineNumber - found.count
-        var end = lineStart - 1
-        var lines: [(UnsafePointer<UInt8>, UnsafePointer<UInt8>)] = []
-        for s in found {
-            lines.append((s, end))
-            end = s - 1
-        }
-        for (s, e) in lines.reversed() {
-            writeContext(s, count: e - s, number: number)
-            number += 1
-        }
-    }
-
-    /// Keeps the last -B lines of a block searched (those not printed), for a selected
-    /// line early in the next block.
-    private mutating func keepTail(_ base: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) {
-        let t = options.terminator
-        var kept: [HeldLine] = []
-        var lineEnd = end - 1
-        var number = lineNumber
-        while kept.count < options.beforeContext && number > lastOutputLine {
-            let lineStart = Platform.findLastByte(t, in: base, count: lineEnd - base).map { $0 + 1 } ?? base
-            kept.append(HeldLine(number: number, bytes: Array(UnsafeBufferPointer(start: lineStart, count: lineEnd - lineStart))))
-            number -= 1
-            if lineStart == base { break }
-            lineEnd = lineStart - 1
-        }
-        tail = Array((tail + kept.reversed()).suffix(options.beforeContext))
-    }
-
     // MARK: - Output
 
     /// A line is selected: count it, and print or hold it.
@@ -524,173 +466,13 @@ struct SmartgrepSearch {
         }
         // The common case, kept as short as it was before context, -o, -l and binary files.
         if let max = options.maxCount, selectedInFile >= max { stopFile = true }
-        writeFilePrefix(separator: UInt8(ascii: ":"))
-        writeLineNumber(lineNumber, separator: UInt8(ascii: ":"))
+        if hasHead { writeHead(separator: UInt8(ascii: ":"), number: lineNumber, offset: fileOffset(of: start), hasText: end > start) }
         writeLine(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
         output.write(byte: options.terminator)
         output.endRecord()
         if output.isClosed {
             stopFile = true
             stopAll = true
-        }
-    }
-
-    /// A line is selected and more than printing it is asked: -q, -l, -L, -c, --rank,
-    /// context, -o, or the file is binary.
-    private mutating func selectOtherwise(
-        _ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, hasRanges: Bool, fieldOffset: Int
-    ) {
-        if options.quiet {
-            stopFile = true
-            stopAll = true
-            return
-        }
-        if let listing = options.listFiles {
-            if listing == .withMatch { writeFileName() }
-            stopFile = true
-            return
-        }
-        if let max = options.maxCount, selectedInFile >= max, !options.rank {
-            if options.afterContext > 0 && printsLines && !isBinary { maxReached = true } else { stopFile = true }
-        }
-        if options.countOnly { return }
-        if isBinary {
-            output.flush()
-            errors.report("\(fileName): binary file matches")
-            stopFile = true
-            return
-        }
-        if options.rank {
-            hold(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
-            return
-        }
-        if contextGiven {
-            if options.beforeContext > 0 { writeBeforeContext(start) }
-            separateGroup(before: lineNumber)
-            lastOutputLine = lineNumber
-            afterRemaining = options.afterContext
-        }
-        writeSelected(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
-        if output.isClosed {
-            stopFile = true
-            stopAll = true
-        }
-    }
-
-    /// Prints a selected line with its prefixes, or with -o its matched parts.
-    private func writeSelected(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, hasRanges: Bool, fieldOffset: Int) {
-        if options.onlyMatching {
-            guard hasRanges else { return }
-            for r in currentRanges {
-                writeFilePrefix(separator: UInt8(ascii: ":"))
-                writeLineNumber(lineNumber, separator: UInt8(ascii: ":"))
-                if options.color { output.write(options.colors.match) }
-                output.write(start + r.lowerBound + fieldOffset, count: r.count)
-                if options.color { output.write(options.colors.reset) }
-                output.write(byte: options.terminator)
-                output.endRecord()
-            }
-            return
-        }
-        writeFilePrefix(separator: UInt8(ascii: ":"))
-        writeLineNumber(lineNumber, separator: UInt8(ascii: ":"))
-        writeLine(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
-        output.write(byte: options.terminator)
-        output.endRecord()
-    }
-
-    /// Prints the file's name alone (-l, -L).
-    private func writeFileName() {
-        if options.color { output.write(options.colors.fileName) }
-        output.write(fileName)
-        if options.color { output.write(options.colors.reset) }
-        output.write(byte: 0x0A)
-        output.endRecord()
-    }
-
-    private func writeFilePrefix(separator: UInt8) {
-        guard options.withFilename else { return }
-        if options.color { output.write(options.colors.fileName) }
-        output.write(fileName)
-        if options.color {
-            output.write(options.colors.reset)
-            output.write(options.colors.separator)
-        }
-        output.write(byte: separator)
-        if options.color { output.write(options.colors.reset) }
-    }
-
-    private func writeLineNumber(_ number: Int, separator: UInt8) {
-        guard options.lineNumbers else { return }
-        if options.color { output.write(options.colors.lineNumber) }
-        output.write(decimal: number)
-        if options.color {
-            output.write(options.colors.reset)
-            output.write(options.colors.separator)
-        }
-        output.write(byte: separator)
-        if options.color { output.write(options.colors.reset) }
-    }
-
-    private func writeLine(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, hasRanges: Bool, fieldOffset: Int) {
-        guard hasRanges && options.color else {
-            output.write(start, count: end - start)
-            return
-        }
-        var at = 0
-        for r in currentRanges {
-            let lower = r.lowerBound + fieldOffset
-            let upper = r.upperBound + fieldOffset
-            if lower > at { output.write(start + at, count: lower - at) }
-            output.write(options.colors.match)
-            output.write(start + lower, count: upper - lower)
-            output.write(options.colors.reset)
-            at = upper
-        }
-        if end - start > at { output.write(start + at, count: end - start - at) }
-    }
-
-    // MARK: - Ranking
-
-    /// A line held for `--rank`.
-    struct RankedLine {
-        var score: MatchScore
-        var order: Int
-        var bytes: Range<Int>
-
-        /// The ranking order (see RANKING in the man page): the query matching the line
-        /// (or field) whole, more whole words, a match at its first word, fewer words,
-        /// then input order.
-        static func ranksBefore(_ a: RankedLine, _ b: RankedLine) -> Bool {
-            if a.score.coversLine != b.score.coversLine { return a.score.coversLine }
-            if a.score.wholeWords != b.score.wholeWords { return a.score.wholeWords > b.score.wholeWords }
-            if a.score.atLineStart != b.score.atLineStart { return a.score.atLineStart }
-            if a.score.wordCount != b.score.wordCount { return a.score.wordCount < b.score.wordCount }
-            return a.order < b.order
-        }
-    }
-
-    private mutating func hold(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, hasRanges: Bool, fieldOffset: Int) {
-        // Render the line (prefixes, colours) into the side buffer now, while its file
-        // name and number are at hand.
-        let before = rankedLines.count
-        let saved = output
-        output = rankedLines
-        writeSelected(start, end: end, hasRanges: hasRanges, fieldOffset: fieldOffset)
-        output = saved
-        let score = hasRanges ? currentScore : MatchScore()
-        ranked.append(RankedLine(score: score, order: ranked.count, bytes: before..<rankedLines.count))
-    }
-
-    private mutating func printRanked() {
-        ranked.sort(by: RankedLine.ranksBefore)
-        let limit = options.maxCount ?? ranked.count
-        rankedLines.withCollectedBytes { all in
-            for line in ranked.prefix(limit) {
-                output.write(UnsafeBufferPointer(rebasing: all[line.bytes]))
-                output.endRecord()
-                if output.isClosed { break }
-            }
         }
     }
 }

@@ -107,6 +107,71 @@ extension CLITests {
                     == parsed([("color", "auto"), ("quiet", nil)], ["x"]))
         }
 
+        /// A stand-in for a tool with a peer (smartgrep and grep): some of grep's flags,
+        /// one of its own, grep's options it lacks, and grep's -NUM.
+        static let peerSpec = ToolSpec(
+            name: "t", summary: "", usage: [], description: "",
+            flags: [
+                FlagSpec("null-data", short: "z", help: ""), FlagSpec("line-number", short: "n", help: ""),
+                FlagSpec("context", short: "C", value: .required(name: "NUM"), help: ""), FlagSpec("quiet", short: "q", help: ""),
+                FlagSpec("field", value: .required(name: "N"), help: ""),
+            ],
+            peer: "grep",
+            peerOptions: [
+                PeerOption(["null"], short: "Z"), PeerOption(["fixed-strings", "fixed-regexp"], short: "F", advice: "is not needed"),
+                PeerOption(["files-with-matches"], short: "l"), PeerOption([], short: "I"),
+            ],
+            numberFlag: "context")
+
+        @Test(
+            arguments: [
+                (["-5"], parsed([("context", "5")])),
+                (["-12", "x"], parsed([("context", "12")], ["x"])),
+                (["-n5"], parsed([("line-number", nil), ("context", "5")])),
+                (["-5n"], parsed([("context", "5"), ("line-number", nil)])),
+                // Each run of digits is a number of its own; the last one given wins.
+                (["-1n2"], parsed([("context", "1"), ("line-number", nil), ("context", "2")])),
+                (["-1", "-2"], parsed([("context", "1"), ("context", "2")])),
+                (["-C3", "-05"], parsed([("context", "3"), ("context", "05")])),
+                // A valued option still takes the rest of the word, digits included.
+                (["-C", "7"], parsed([("context", "7")])),
+                (["-C12"], parsed([("context", "12")])),
+                (["--", "-5"], parsed([], ["-5"])),
+            ] as [([String], ParsedArguments)])
+        func aRunOfDigitsSetsTheNumberFlag(words: [String], expected: ParsedArguments) throws {
+            #expect(try parseArguments(words, spec: Self.peerSpec) == expected)
+        }
+
+        @Test func digitsAreUnknownOptionsWithoutANumberFlag() {
+            #expect(throws: UsageError("unknown option '-5'")) { try parse(["-5"]) }
+        }
+
+        @Test(arguments: [
+            // An exact name is never taken for a longer one: grep's --null is not --null-data.
+            (["--null"], "unsupported grep option '--null' (-Z)"),
+            (["-Z"], "unsupported grep option '-Z' (--null)"),
+            (["-nZ"], "unsupported grep option '-Z' (--null)"),
+            (["-I"], "unsupported grep option '-I'"),
+            // A prefix that is ambiguous in the peer is ambiguous here too.
+            (["--nul"], "ambiguous option '--nul' (could be --null-data, --null)"),
+            (["--n"], "ambiguous option '--n' (could be --null-data, --null)"),
+            (["--fi"], "ambiguous option '--fi' (could be --field, --fixed-strings, --files-with-matches)"),
+            // A prefix of the peer's option alone names it, by its full name.
+            (["--fil"], "unsupported grep option '--files-with-matches' (-l)"),
+            (["--fix=1"], "option '--fixed-strings' (-F) is not needed"),
+            (["--fixed-r"], "option '--fixed-regexp' (-F) is not needed"),
+            (["-F"], "option '-F' (--fixed-strings) is not needed"),
+        ])
+        func thePeersOptionsAreCandidatesAndRefusedByName(words: [String], message: String) {
+            #expect(throws: UsageError(message)) { try parseArguments(words, spec: Self.peerSpec) }
+        }
+
+        @Test func thePeersOptionsLeaveTheToolsOwnFlagsAlone() throws {
+            #expect(
+                try parseArguments(["--null-", "--line", "--q", "--fie=2"], spec: Self.peerSpec)
+                    == parsed([("null-data", nil), ("line-number", nil), ("quiet", nil), ("field", "2")]))
+        }
+
         @Test func helpersAnswerForTheFlagsAsGiven() throws {
             let arguments = try parse(["-qq", "--file=a", "x", "-f", "b", "--color"])
             #expect(arguments.has("quiet"))

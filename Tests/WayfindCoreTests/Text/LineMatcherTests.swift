@@ -203,4 +203,37 @@ struct InitialsTests {
         // Both kinds of line were met: the test can tell a rule that skips too much.
         #expect(matched > 200 && skipped > 200, "\(matched) matched, \(skipped) skipped")
     }
+
+    /// `--no-ignore-case` keeps case apart and still folds accents. Stated another way: it
+    /// is the usual matching after uppercase letters are made letters of their own (A, B,
+    /// E, S become the Cyrillic capitals Б, Г, Д, Ж, which no Latin letter folds to, and
+    /// É becomes Д with an acute), which the reference judges. On random lines, all modes.
+    @Test(arguments: WordMode.allCases)
+    func caseSensitiveMatchingIsMatchingWithUppercaseLettersApart(mode: WordMode) {
+        let reference = ReferenceMatcher()
+        let referenceMode = ReferenceMatcher.Mode(rawValue: mode.rawValue)!
+        let apart: [Character: String] = ["A": "Б", "B": "Г", "E": "Д", "S": "Ж", "É": "Д\u{301}"]
+        func renamed(_ text: String) -> String { String(text.flatMap { apart[$0] ?? String($0) }) }
+        let pieces = ["a", "b", "e", "s", "A", "B", "E", "S", "é", "É", "e\u{301}", "E\u{301}", "ß", "SS", " ", ".", "1", "aB", "Sa"]
+        var random = SplitMix64(seed: 42)
+        var matched = 0
+        var differences: [String] = []
+        for _ in 0..<6_000 {
+            let line = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let query = (0..<Int.random(in: 1...2, using: &random)).map { _ in
+                (0..<Int.random(in: 1...2, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            }.joined(separator: " ")
+            let expected = reference.matches(query: renamed(query), line: Array(renamed(line).utf8), mode: referenceMode)
+            let matcher = LineMatcher(MatchQuery(query, mode: mode, fit: .prefix, caseSensitive: true))
+            let bytes = Array(line.utf8)
+            let plain = bytes.withUnsafeBufferPointer { matcher.matches($0) }
+            let ranged = bytes.withUnsafeBufferPointer { matcher.matches($0, recordRanges: true) }
+            if expected { matched += 1 }
+            if plain != expected || ranged != expected {
+                differences.append("query '\(query)' line '\(line)': expected \(expected), got \(plain)/\(ranged)")
+            }
+        }
+        #expect(differences.isEmpty, "\(differences.count) differences:\n\(differences.prefix(20).joined(separator: "\n"))")
+        #expect(matched > 200, "\(matched) matched")
+    }
 }

@@ -25,6 +25,15 @@ struct SmartgrepGrepDifferentialTests {
     static let optionSets: [[String]] = [
         ["-n", "-C2"], ["-n", "-A1"], ["-B3"], ["-A0"], ["-C0", "-n"], ["-n", "-B2", "-A5"], ["-m3", "-n", "-A2"],
         ["-m2", "-B1"], ["-v", "-n", "-C1", "-m50"], ["-c"], ["-c", "-v"], ["-m5"], ["-l"], ["-L"], ["-H", "-n", "-C1"],
+        // Issue 42: -NUM, -b, -T, -Z and the group separators.
+        ["-2", "-n"], ["-n1", "-A3"], ["-b"], ["-b", "-n", "-C1"], ["-bv", "-m40"], ["-T", "-n"], ["-T", "-H", "-b", "-A1"],
+        ["-Tb", "-B2", "-m4"], ["-Z", "-l"], ["-Z", "-L"], ["-Z", "-c"], ["-Z", "-H", "-n", "-C1"], ["--group-separator=##", "-C1"],
+        ["--no-group-separator", "-A1", "-n"], ["--group-separator=", "-B1"],
+    ]
+
+    /// On standard input (a file here, so -T pads to its size in both), with --label.
+    static let standardInputOptionSets: [[String]] = [
+        ["--label=in", "-H", "-n"], ["--label=in", "-c", "-H"], ["--label=in", "-l"], ["--label=in", "-HZbT", "-C1"], ["-Tn"],
     ]
 
     /// Queries from the lists' own words (seeded), and a few fixed ones: common, rare and
@@ -78,7 +87,57 @@ struct SmartgrepGrepDifferentialTests {
                 }
             }
         }
-        #expect(compared > 1000)
+        #expect(compared > 2000)
+    }
+
+    /// The same, with standard input as the file: --label names it, and -T pads to its size.
+    @Test func standardInputAndItsLabelAreGreps() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let selected = scratch.file("selected")
+        var compared = 0
+        for list in Self.lists {
+            let text = try Data(contentsOf: URL(fileURLWithPath: list))
+            let lines = String(decoding: text, as: UTF8.self).split(separator: "\n").map(String.init)
+            for query in Self.queries(lines, count: 4, seed: UInt64(list.utf8.count) + 1) {
+                var patterns = runInProcess("smartgrep", ["--", query], input: text).stdout
+                patterns.append(Data("\u{1}none\u{1}\n".utf8))
+                try patterns.write(to: URL(fileURLWithPath: selected))
+                for options in Self.standardInputOptionSets {
+                    let ours = runInProcess("smartgrep", options + ["--", query], input: text)
+                    let grep = try TestProcess.run(
+                        "/usr/bin/env", ["grep"] + options + ["-x", "-F", "-f", selected], input: text,
+                        environment: ["LC_ALL": "C", "PATH": "/usr/bin:/bin"])
+                    compared += 1
+                    #expect(
+                        ours.stdout == grep.stdout && ours.status == grep.status,
+                        "smartgrep \(options) '\(query)' < \(list): \(ours.out.prefix(500)) / grep: \(grep.out.prefix(500))")
+                }
+            }
+        }
+        #expect(compared >= 80)
+    }
+
+    /// -d skip and --exclude-from decide which FILEs are read, and -I which count, as grep
+    /// decides (/bin/sh is a binary file).
+    @Test func skippedDirectoriesExcludedFilesAndBinaryFilesAreGreps() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(atPath: scratch.file("dir"), withIntermediateDirectories: true)
+        let globs = try scratch.write("python-*\n  \n*symbols*.txt \r\n", to: "globs")
+        let files = [scratch.file("dir")] + Self.lists + ["/bin/sh"]
+        for options in [
+            ["-d", "skip", "-c", "-I"], ["--directories=skip", "-l", "-I"], ["-d", "skip", "--exclude-from=\(globs)", "-c", "-I"],
+            ["-d", "skip", "-L", "--binary-files=without-match"],
+        ] {
+            let ours = runInProcess("smartgrep", options + ["--", "lib"] + files)
+            let picked = runInProcess("smartgrep", ["-h", "--", "lib"] + Self.lists).stdout
+            try picked.write(to: URL(fileURLWithPath: scratch.file("selected")))
+            let grep = try TestProcess.run(
+                "/usr/bin/env", ["grep"] + options + ["-x", "-F", "-f", scratch.file("selected")] + files,
+                environment: ["LC_ALL": "C", "PATH": "/usr/bin:/bin"])
+            #expect(ours.stdout == grep.stdout && ours.status == grep.status, "\(options): \(ours.out) / grep: \(grep.out)")
+        }
     }
 
     /// -o prints the matched parts; grep -o given those parts as fixed strings prints the
