@@ -16,7 +16,8 @@
 ///
 /// bash and zsh get `__wayfind_quote` and `__wayfind_complete_places` (plus bash's
 /// `__wayfind_scan`, which finds the word as readline cut it at `@ : =`); fish quotes
-/// completions itself, so its module only lists the places.
+/// completions itself, so its module lists the places (and forgets the directories that
+/// are gone, through `__wayfind_visit`, which keeps fish free of zombies).
 enum ShellQuoting {
     /// The bash module.
     static let bash = #"""
@@ -221,6 +222,13 @@ enum ShellQuoting {
 
     /// The fish module.
     static let fish = #"""
+        # Runs routegraph-visit with these arguments in the background, through sh, so that
+        # it is not fish's child: fish reaps a disowned job only when it next waits for a
+        # program, so each would stay a zombie until then (after every cd, say).
+        function __wayfind_visit
+            command sh -c '"$@" </dev/null >/dev/null 2>&1 &' sh routegraph-visit $argv
+        end
+
         # The places routegraph-suggest gives (with the options given) for the word typed; fish
         # quotes them itself. With $__wayfind_dirs set, only directories (those that are no
         # more are forgotten), but for the current one and those that cd offers by their name
@@ -247,10 +255,7 @@ enum ShellQuoting {
                 end
                 builtin printf '%s\n' $place
             end
-            if set -q forget[1]
-                command routegraph-visit $argv --quiet --lock-timeout 10 $forget >/dev/null 2>&1 &
-                disown $last_pid 2>/dev/null
-            end
+            set -q forget[1]; and __wayfind_visit $argv --quiet --lock-timeout 10 $forget
         end
 
         # The places for a tool's own completion: from the graph that the command line names

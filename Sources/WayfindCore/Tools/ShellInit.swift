@@ -134,7 +134,8 @@ extension ShellInit {
         definition) that runs what CMD was before (a function of yours, kept as \
         __wayfind_original_CMD, else the command CMD), then, if it exited with 0, \
         records CMD's place argument as a visit, in the background (the command \
-        never waits for the graph's lock), in a graph of CMD's own, which \
+        never waits for the graph's lock, and no finished recording is left for \
+        the shell to reap), in a graph of CMD's own, which \
         --learned CMD names to both tools: \
         ${XDG_STATE_HOME:-$HOME/.local/state}/wayfind/learn/CMD.json, so ssh hosts \
         and trip stops do not mix. The place argument is, for ssh and mosh, the \
