@@ -7,9 +7,9 @@ function __wayfind_visit
 end
 
 # The places routegraph-suggest gives (with the options given) for the word typed; fish
-# quotes them itself. With $__wayfind_dirs set, only directories (those that are no
-# more are forgotten), but for the current one and those that cd offers by their name
-# from here (fish adds the / after a directory).
+# quotes them itself. With $__wayfind_dirs set, only directories (of those that are
+# not, the ones that are gone are forgotten: __wayfind_gone), but for the current one
+# and those that cd offers by their name from here (fish adds the / after a directory).
 function __wayfind_complete_places
     # A tool's --from=PLACE: the place is after the =.
     set -l word (commandline -ct | string unescape | string replace -r -- '^--[^=]*=' '')
@@ -18,7 +18,7 @@ function __wayfind_complete_places
     for place in (command routegraph-suggest $argv --include-from -z --limit 20 -- "$word" 2>/dev/null | string split0)
         if set -q __wayfind_dirs
             if not test -d "$place"
-                set -a forget --forget $place
+                __wayfind_gone $place; and set -a forget --forget $place
                 continue
             end
             test "$place" = "$PWD"; and continue
@@ -33,6 +33,17 @@ function __wayfind_complete_places
         builtin printf '%s\n' $place
     end
     set -q forget[1]; and __wayfind_visit $argv --quiet --lock-timeout 10 $forget
+end
+
+# Whether the directory $argv[1], which is not there, is gone rather than out of
+# sight: its parent is there and lists something. A disk unmounted takes its mount
+# point away (udisks) or leaves it empty (fstab), and a network mount out of reach
+# cannot be listed: their directories are kept for when they are back.
+function __wayfind_gone
+    set -l parent (string replace -r -- '/[^/]*$' '' $argv[1])
+    test -d "$parent/"; or return 1
+    set -l entries $parent/* $parent/.*
+    set -q entries[1]
 end
 
 # The places for a tool's own completion: from the graph that the command line names

@@ -91,8 +91,9 @@ enum ShellQuoting {
         # __wayfind_quote (with -o filenames, readline would quote them again: the set-up
         # turns it off). A place that does not start with the word's lead
         # cannot be put there, and is left out. With $__wayfind_dirs set, only places that
-        # are directories, with a / after them (those that are no more are forgotten), but
-        # for the current one and those that cd offers by their name from here.
+        # are directories, with a / after them (of those that are not, the ones that are
+        # gone are forgotten), but for the current one and those that cd offers by their
+        # name from here.
         __wayfind_complete_places() {
             local place REPLY word lead
             local -a forget=()
@@ -103,7 +104,7 @@ enum ShellQuoting {
             while IFS= builtin read -r -d '' place; do
                 if [[ -n ${__wayfind_dirs-} ]]; then
                     if [[ ! -d $place ]]; then
-                        forget+=(--forget "$place")
+                        __wayfind_gone "$place" && forget+=(--forget "$place")
                         continue
                     fi
                     __wayfind_offered_here "$place" "$word" && continue
@@ -115,6 +116,15 @@ enum ShellQuoting {
                 COMPREPLY+=("$REPLY")
             done < <(builtin command routegraph-suggest "$@" --include-from -z --limit 20 -- "$word" 2>/dev/null)
             ((${#forget[@]} == 0)) || (builtin command routegraph-visit "$@" --quiet --lock-timeout 10 "${forget[@]}" >/dev/null 2>&1 &)
+        }
+
+        # Whether the directory $1, which is not there, is gone rather than out of sight: its
+        # parent is there and lists something. A disk unmounted takes its mount point away
+        # (udisks) or leaves it empty (fstab), and a network mount out of reach cannot be
+        # listed: their directories are kept for when they are back.
+        __wayfind_gone() {
+            local parent=${1%/*}
+            [[ -d ${parent:-/} ]] && (shopt -s nullglob dotglob && shopt -u failglob && set +f && GLOBIGNORE='' && set -- "$parent"/* && (($#)))
         }
 
         # Whether the directory $1 is the current one, or one that cd's completion offers
@@ -172,9 +182,9 @@ enum ShellQuoting {
         # Offers the places routegraph-suggest gives (with the options given) for the word
         # typed, quoted by __wayfind_quote for where the cursor is: -U keeps their order and
         # the names that match by smartgrep's rules rather than by prefix, -d lists them as
-        # they are. With $__wayfind_dirs set, only directories, with a / after them (those that
-        # are no more are forgotten), but for the current one and those that cd offers by
-        # their name from here.
+        # they are. With $__wayfind_dirs set, only directories, with a / after them (of those
+        # that are not, the ones that are gone are forgotten: __wayfind_gone), but for the
+        # current one and those that cd offers by their name from here.
         __wayfind_complete_places() {
             setopt localoptions extendedglob
             # Inside quotes zsh re-quotes the word, and in a locale that is not UTF-8
@@ -186,7 +196,7 @@ enum ShellQuoting {
             for place in ${places:#}; do
                 if [[ -n ${__wayfind_dirs-} ]]; then
                     if [[ ! -d $place ]]; then
-                        forget+=(--forget "$place")
+                        __wayfind_gone $place && forget+=(--forget "$place")
                         continue
                     fi
                     [[ $place == $PWD ]] && continue
@@ -203,6 +213,16 @@ enum ShellQuoting {
             (( $#quoted )) || return 1
             # -U replaces the ignored prefix too (_arguments' --from=): put it back.
             compadd -U -Q -V wayfind "${suffix[@]}" -d shown -- "${(@)quoted/#/$IPREFIX}"
+        }
+
+        # Whether the directory $1, which is not there, is gone rather than out of sight: its
+        # parent is there and lists something. A disk unmounted takes its mount point away
+        # (udisks) or leaves it empty (fstab), and a network mount out of reach cannot be
+        # listed: their directories are kept for when they are back.
+        __wayfind_gone() {
+            emulate -L zsh
+            local parent=${1%/*}
+            [[ -d ${parent:-/} ]] && () { (( $# )) } $parent/*(DNY1)
         }
 
         # The places for a tool's own completion: from the graph that the command line names
@@ -230,9 +250,9 @@ enum ShellQuoting {
         end
 
         # The places routegraph-suggest gives (with the options given) for the word typed; fish
-        # quotes them itself. With $__wayfind_dirs set, only directories (those that are no
-        # more are forgotten), but for the current one and those that cd offers by their name
-        # from here (fish adds the / after a directory).
+        # quotes them itself. With $__wayfind_dirs set, only directories (of those that are
+        # not, the ones that are gone are forgotten: __wayfind_gone), but for the current one
+        # and those that cd offers by their name from here (fish adds the / after a directory).
         function __wayfind_complete_places
             # A tool's --from=PLACE: the place is after the =.
             set -l word (commandline -ct | string unescape | string replace -r -- '^--[^=]*=' '')
@@ -241,7 +261,7 @@ enum ShellQuoting {
             for place in (command routegraph-suggest $argv --include-from -z --limit 20 -- "$word" 2>/dev/null | string split0)
                 if set -q __wayfind_dirs
                     if not test -d "$place"
-                        set -a forget --forget $place
+                        __wayfind_gone $place; and set -a forget --forget $place
                         continue
                     end
                     test "$place" = "$PWD"; and continue
@@ -256,6 +276,17 @@ enum ShellQuoting {
                 builtin printf '%s\n' $place
             end
             set -q forget[1]; and __wayfind_visit $argv --quiet --lock-timeout 10 $forget
+        end
+
+        # Whether the directory $argv[1], which is not there, is gone rather than out of
+        # sight: its parent is there and lists something. A disk unmounted takes its mount
+        # point away (udisks) or leaves it empty (fstab), and a network mount out of reach
+        # cannot be listed: their directories are kept for when they are back.
+        function __wayfind_gone
+            set -l parent (string replace -r -- '/[^/]*$' '' $argv[1])
+            test -d "$parent/"; or return 1
+            set -l entries $parent/* $parent/.*
+            set -q entries[1]
         end
 
         # The places for a tool's own completion: from the graph that the command line names

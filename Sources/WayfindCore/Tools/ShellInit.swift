@@ -21,9 +21,11 @@
 ///
 /// `--learn cd` is the zoxide case: no wrapper; a prompt hook records the directory when
 /// the prompt comes back in another one (so not the one a shell starts in, nor those a
-/// completion function visits), and `cd <Tab>` adds the recorded directories that still
-/// exist (those that do not are forgotten), ending with /, but for the current one and
-/// those cd's completion lists by their name from here. `--jump NAME` adds the jump
+/// completion function visits), and `cd <Tab>` adds the recorded directories that
+/// exist, ending with /, but for the current one and those cd's completion lists by their
+/// name from here. Of the others it forgets only those that are gone (their parent is
+/// there and lists something), not those out of sight (an unmounted disk, a network
+/// mount out of reach). `--jump NAME` adds the jump
 /// commands (ShellInit+Jump.swift). zsh's set-up read before compinit says so.
 ///
 /// Names are quoted by `ShellQuoting`. The scripts call builtins as builtins where a
@@ -172,9 +174,14 @@ extension ShellInit {
         is recorded when the prompt comes back in a directory other than the last \
         one recorded (so not the one a new shell starts in, nor those a \
         completion function visits), and 'cd' Tab adds the recorded directories \
-        that still exist, each ending with / (those that do not are forgotten when \
-        found missing), but for the current directory and those that cd's own \
-        completion lists by their name from here: each folder is listed once. \
+        that exist, each ending with /, but for the current directory and those \
+        that cd's own completion lists by their name from here: each folder is \
+        listed once. A recorded directory that is not there is not offered, and \
+        is forgotten only when it is gone: when its parent is there and lists \
+        something. A disk unmounted takes its mount point away or leaves it \
+        empty, and a network mount out of reach cannot be listed, so their \
+        directories are kept for when they are back (forget one with \
+        routegraph-visit --learned cd --forget DIR). \
         Directories are recorded as the graph keeps names: folded for matching, so \
         /x/Dir and /x/dir are one place.
 
