@@ -13,6 +13,14 @@
 ///     trip "pro<Tab>   →  trip "proj"\!"#x"         ! outside the double quotes
 ///     trip pro<Tab>    →  trip proj\!\#x            bare: special ASCII bytes escaped
 ///     trip esc<Tab>    →  trip esc$'\033'\]0        control bytes as $'\ooo'
+///     trip $'pro<Tab>  →  trip $'proj\'s\033'      ANSI-C quotes: \ and ' escaped
+///
+/// and so that bytes of 0x80 or more cannot change how the shell reads the rest: in Big5,
+/// GBK, GB18030 and Shift-JIS a character can end with the byte of `\`, and bash reads
+/// `€\;` as `€\` (its last byte and the `\` as one character) and `;`. There bash's module
+/// reads the line by the locale's characters, as bash does, and writes a byte of 0x80 or
+/// more that would come right before a `\` as `$'\ooo'`. zsh reads a line by bytes in any
+/// locale; fish by characters, and quotes in characters too.
 ///
 /// bash and zsh get `__wayfind_quote` and `__wayfind_complete_places` (plus bash's
 /// `__wayfind_scan`, which finds the word as readline cut it at `@ : =`); fish quotes
@@ -22,29 +30,60 @@ enum ShellQuoting {
     /// The bash module.
     static let bash = #"""
         # __wayfind_words: the words of the command line up to the cursor, as the command gets
-        # them ('New Y, "A\"B", New\ Y are New Y, A"B, New Y); the last is the word completed.
-        # __wayfind_quote: the quote open at the cursor (', " or nothing). __wayfind_lead: the
-        # start of the last word that readline keeps (up to an open quote or the last @ : = of
-        # COMP_WORDBREAKS), as the command gets it.
+        # them ('New Y, "A\"B", New\ Y, $'New\x20Y' are New Y, A"B, New Y, New Y); the last is
+        # the word completed. __wayfind_quote: the quote open at the cursor (', ", $' or
+        # nothing). __wayfind_lead: the start of the last word that readline keeps (up to an
+        # open quote or the last @ : = of COMP_WORDBREAKS), as the command gets it.
+        # __wayfind_merging: whether the locale can take a \ into the character before it
+        # (Big5, GBK, GB18030, Shift-JIS), as bash then does: the line is cut into the
+        # locale's characters, as bash reads it, then compared byte by byte (in Shift-JIS a
+        # \ in a pattern is a ¥ to bash).
         __wayfind_scan() {
-            local LC_ALL=C line=${COMP_LINE:0:COMP_POINT} c i word='' quote='' atquote='' atbreak=''
+            local line=${COMP_LINE:0:COMP_POINT} i probe=$'\x81\\' other=$'\xa4\\'
+            local -a chars=()
+            __wayfind_merging=''
+            ((${#probe} == 1 || ${#other} == 1)) && __wayfind_merging=1
+            for ((i = 0; i < ${#line}; i++)); do chars+=("${line:i:1}"); done
+            local LC_ALL=C IFS='' c word='' quote='' atquote='' atbreak='' rest
+            local ansi=$'^([0-7]{1,3}|x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[abeEfnrtv?"\'\\\\])'
             __wayfind_words=()
-            for ((i = 0; i < ${#line}; i++)); do
-                c=${line:i:1}
+            for ((i = 0; i < ${#chars[@]}; i++)); do
+                c=${chars[i]}
                 if [[ $quote == "'" ]]; then
                     if [[ $c == "'" ]]; then quote=''; else word+=$c; fi
-                elif [[ $quote == '"' ]]; then
-                    if [[ $c == '\' && ${line:i+1:1} == [\"\\\$\`] ]]; then
-                        word+=${line:i+1:1}
+                elif [[ $quote == "\$'" ]]; then
+                    # ANSI-C quotes: a \ takes the character after it (' too) into an escape.
+                    if [[ $c == "'" ]]; then
+                        quote=''
+                    elif [[ $c != '\' ]]; then
+                        word+=$c
+                    elif rest="${chars[*]:i+1}" && [[ $rest =~ $ansi ]]; then
+                        builtin printf -v c "\\${BASH_REMATCH[0]}"
+                        word+=$c
+                        ((i += ${#BASH_REMATCH[0]}))
+                    else
+                        word+=$c${chars[i + 1]-}
                         ((i++))
+                    fi
+                elif [[ $quote == '"' ]]; then
+                    if [[ $c == '\' && ${chars[i + 1]-} == [\"\\\$\`] ]]; then
+                        word+=${chars[++i]}
                     elif [[ $c == '"' ]]; then quote=''; else word+=$c; fi
                 elif [[ $c == '\' ]]; then
-                    ((i++))
-                    word+=${line:i:1}
+                    word+=${chars[++i]-}
+                elif [[ $c == '$' && ${chars[i + 1]-} == [\'\"\$] ]]; then
+                    # $$ is a parameter; $'…' and $"…" are quotes that the $ is no part of.
+                    c=${chars[++i]}
+                    if [[ $c == '$' ]]; then
+                        word+='$$'
+                    else
+                        quote=$c atquote=$word
+                        [[ $c == "'" ]] && quote="\$'"
+                    fi
                 elif [[ $c == [\'\"] ]]; then
                     quote=$c atquote=$word
-                elif [[ $c == [[:space:]] ]]; then
-                    [[ -n $word || ${line:i-1:1} == [\'\"] ]] && __wayfind_words+=("$word")
+                elif [[ $c == [$' \t\n'] ]]; then
+                    if [[ -n $word ]] || { ((i)) && [[ ${chars[i - 1]} == [\'\"] ]]; }; then __wayfind_words+=("$word"); fi
                     word='' atbreak=''
                 else
                     word+=$c
@@ -56,33 +95,41 @@ enum ShellQuoting {
             if [[ -n $quote ]]; then __wayfind_lead=$atquote; else __wayfind_lead=$atbreak; fi
         }
 
-        # REPLY: NAME ($2) written to follow an open QUOTE ($1: ', " or nothing) so that the
+        # REPLY: NAME ($2) written to follow an open QUOTE ($1: ', ", $' or nothing) so that the
         # shell reads NAME exactly, whatever it holds, once readline closes the quote: in single
-        # quotes as it is, in double quotes with " \ $ ` escaped and ! outside them (history
-        # expansion), bare with every special ASCII character escaped; control characters as
-        # $'\ooo' outside the quote; other bytes as they are, whatever the locale.
+        # quotes as it is; in $'…' with \ and ' escaped; in double quotes with " \ $ ` escaped
+        # and ! outside them (history expansion); bare with every special ASCII character
+        # escaped. Control characters as \ooo in $'…', else as $'\ooo' outside the quote.
+        # Other bytes as they are, but in a locale where a character can end with the byte of
+        # \ (Big5, GBK, GB18030, Shift-JIS): there a byte of 0x80 or more right before a \ of
+        # the reply would take that \ into its character (__wayfind_merging, from
+        # __wayfind_scan), so it is written as control characters are (written from the end,
+        # to know what follows).
         __wayfind_quote() {
-            local LC_ALL=C name=$2 c i
+            local LC_ALL=C
+            local name=$2 c i next='' quote=${1#\$}
             REPLY=''
-            for ((i = 0; i < ${#name}; i++)); do
+            for ((i = ${#name} - 1; i >= 0; i--)); do
                 c=${name:i:1}
-                if [[ $c < ' ' || $c == $'\x7f' ]]; then
-                    builtin printf -v c "\$'\\\\%03o'" "'$c"
-                    case $1 in "'") c="'$c'" ;; '"') c="\"$c\"" ;; esac
-                    REPLY+=$c
-                    continue
+                if [[ $c < ' ' || $c == $'\x7f' ]] || [[ -n ${__wayfind_merging-} && $c > $'\x7f' && $next == '\'* ]]; then
+                    builtin printf -v c '\\%03o' "'$c"
+                    case $1 in "\$'") ;; "'") c="'\$'$c''" ;; '"') c="\"\$'$c'\"" ;; *) c="\$'$c'" ;; esac
+                else
+                    case $1 in
+                    "'") [[ $c == "'" ]] && c="'\\''" ;;
+                    "\$'") [[ $c == [\\\'] ]] && c="\\$c" ;;
+                    '"') case $c in '"' | '\' | '$' | '`') c="\\$c" ;; '!') c='"\!"' ;; esac ;;
+                    *) [[ $c == [A-Za-z0-9_./:@%+=,-] || $c > $'\x7f' ]] || c="\\$c" ;;
+                    esac
                 fi
-                case $1 in
-                "'") if [[ $c == "'" ]]; then REPLY+="'\\''"; else REPLY+=$c; fi ;;
-                '"') case $c in '"' | '\' | '$' | '`') REPLY+="\\$c" ;; '!') REPLY+='"\!"' ;; *) REPLY+=$c ;; esac ;;
-                *) if [[ $c == [A-Za-z0-9_./:@%+=,-] || $c > $'\x7f' ]]; then REPLY+=$c; else REPLY+="\\$c"; fi ;;
-                esac
+                next=$c
+                REPLY=$c$REPLY
             done
             # Readline takes a reply that starts with the open quote for one that brings
             # its own, and drops the one typed: bring it. It closes the quote only when the
             # reply does not end with the quote character: close it then.
-            [[ -n $1 && $REPLY == "$1"* ]] && REPLY=$1$REPLY
-            [[ -n $1 && $REPLY == *"$1" ]] && REPLY+=$1
+            [[ -n $quote && $REPLY == "$quote"* ]] && REPLY=$quote$REPLY
+            [[ -n $quote && $REPLY == *"$quote" ]] && REPLY+=$quote
             return 0
         }
 
@@ -98,6 +145,9 @@ enum ShellQuoting {
             local place REPLY word lead
             local -a forget=()
             __wayfind_scan
+            # Names compared and cut byte by byte, as the scan gives them (the tools read no
+            # locale).
+            local LC_ALL=C
             word=${__wayfind_words[-1]} lead=$__wayfind_lead
             # A tool's --from=PLACE: the place is after the =.
             if [[ $word == --?*=* ]]; then word=${word#*=} lead=${lead#--*=}; fi
@@ -155,23 +205,25 @@ enum ShellQuoting {
 
     /// The zsh module.
     static let zsh = #"""
-        # REPLY: NAME ($2) written to follow an open QUOTE ($1: ', " or nothing) so that zsh
+        # REPLY: NAME ($2) written to follow an open QUOTE ($1: ', ", $' or nothing) so that zsh
         # reads NAME exactly, whatever it holds, once the quote is closed: in single quotes as it
-        # is, in double quotes with " \ $ ` escaped and ! outside them (history expansion), bare
-        # with every special ASCII character escaped; control characters as $'\ooo' outside the
-        # quote; other bytes as they are.
+        # is; in $'…' with \ and ' escaped; in double quotes with " \ $ ` escaped and ! outside
+        # them (history expansion); bare with every special ASCII character escaped. Control
+        # characters as \ooo in $'…', else as $'\ooo' outside the quote; other bytes as they
+        # are (zsh reads the line by bytes, in any locale).
         __wayfind_quote() {
             emulate -L zsh
             local LC_ALL=C name=$2 c
             REPLY=''
             for c in ${(s::)name}; do
                 if [[ $c < ' ' || $c == $'\x7f' ]]; then
-                    builtin printf -v c "\$'\\\\%03o'" "'$c"
-                    case $1 in "'") c="'$c'" ;; '"') c="\"$c\"" ;; esac
+                    builtin printf -v c '\\%03o' "'$c"
+                    case $1 in "\$'") ;; "'") c="'\$'$c''" ;; '"') c="\"\$'$c'\"" ;; *) c="\$'$c'" ;; esac
                     REPLY+=$c
                     continue
                 fi
                 case $1 in
+                "\$'") if [[ $c == [\\\'] ]]; then REPLY+="\\$c"; else REPLY+=$c; fi ;;
                 "'") if [[ $c == "'" ]]; then REPLY+="'\\''"; else REPLY+=$c; fi ;;
                 '"') case $c in '"' | '\' | '$' | '`') REPLY+="\\$c" ;; '!') REPLY+='"\!"' ;; *) REPLY+=$c ;; esac ;;
                 *) if [[ $c == [A-Za-z0-9_./:@%+,-] || $c > $'\x7f' ]]; then REPLY+=$c; else REPLY+="\\$c"; fi ;;

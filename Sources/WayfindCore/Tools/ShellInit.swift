@@ -166,9 +166,14 @@ extension ShellInit {
         what the set-up does.
 
         Names come back quoted for where the cursor is (bare, in single or in \
-        double quotes), so that the command gets them byte for byte: with history \
-        expansion on, '!' is never left where it would expand, control characters \
-        are written as $'\\ooo', and a name can never run code or change.
+        double quotes, or in bash's and zsh's $'...'), so that the command gets \
+        them byte for byte: with history expansion on, '!' is never left where it \
+        would expand, control characters are written as $'\\ooo', and a name can \
+        never run code or change, in any locale. In Big5, GBK, GB18030 and \
+        Shift-JIS a character can end with the byte of a backslash, and bash then \
+        reads a byte and the backslash after it as one character: there bash's \
+        set-up reads the line by the locale's characters, and writes a byte of \
+        0x80 or more that would come right before a backslash as $'\\ooo' too.
 
         --learn cd learns directories, as zoxide does: no function; the directory \
         is recorded when the prompt comes back in a directory other than the last \
