@@ -16,7 +16,7 @@ struct ShellRecordingEndToEndTests {
     /// Learned commands, a forgotten directory and several `cd`s record in the background
     /// and leave no zombie. (fish reaps a dead child only when it next waits for a program
     /// of its own: the `cd`s come last, and the shell then runs nothing until `ps`.)
-    @Test(.enabled(if: TestProcess.isInstalled("ps")), arguments: shells)
+    @Test(.enabled(if: TestProcess.isInstalled("ps"), "ps (Debian's procps) lists the shell's children"), arguments: shells)
     func recordingInTheBackgroundLeavesNoZombie(shell: String) async throws {
         let home = try Home()
         try home.makeFolders(["a", "b", "c/gone", "c/kept"])
