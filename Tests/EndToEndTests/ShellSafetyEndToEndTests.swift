@@ -20,9 +20,17 @@ struct ShellSafetyEndToEndTests {
         "$HOME zqs", "\\zqt\\", "back\\\\slash zqu", "~zqv", "#zqw", "zqx;touch PWNED", "zqy|touch PWNED",
         "zqz&touch PWNED", "<zra>", "(zrb)", "%zrc", "São zrd ü", "tab\tzre", "esc\u{1B}]0;TITLE\u{07}zrf", "^zrg",
         "-zrh", "zri'\"'\"'q", "zrj\\!\"!\"", "\u{7F}zrk\u{01}", "¡zrl!",
+        // In bash's $'…' a backslash escapes the quote: \' must not end it.
+        "zrm\\';>PWNED;'", "zrn\u{01}\\'x",
+        // In Big5, GBK and GB18030 the last byte of € (0xAC) and a \ after it are one
+        // character, and so are ā's (0x81) and a \ in Shift-JIS: a \ written to escape
+        // what follows must not come right after them; nor may the name's own.
+        "zro€>PWNED", "zrp€\";>PWNED;€\"", "zrq€';>PWNED;€'", "zrs€\\;>PWNED", "zrtā>PWNED", "zruā\";>PWNED;ā\"",
     ]
 
-    static let quoteStyles = ["", "'", "\""]
+    /// Where the cursor can be: in a bare word, in single or double quotes, and in bash's
+    /// and zsh's $'…' (fish has none).
+    static func quoteStyles(_ shell: String) -> [String] { ["", "'", "\""] + (shell == "fish" ? [] : ["$'"]) }
 
     /// The tag of a hostile name: `z`, then `q` or `r`, then a letter.
     static func tag(of name: String) -> String {
@@ -31,11 +39,18 @@ struct ShellSafetyEndToEndTests {
         return String(decoding: bytes[start..<start + 3], as: UTF8.self)
     }
 
-    /// Point 0: each hostile name, completed bare, in single and in double quotes (with
-    /// history expansion on) and run, reaches the command exactly as the graph holds it,
-    /// and nothing else runs.
+    /// Point 0: each hostile name, completed bare, in single and in double quotes and in
+    /// $'…' (with history expansion on) and run, reaches the command exactly as the graph
+    /// holds it, and nothing else runs.
     @Test(arguments: shells)
     func hostileNamesAreInsertedExactlyAndRunNothing(shell: String) async throws {
+        try await Self.expectHostileNamesSafe(shell: shell, locale: "C.UTF-8")
+    }
+
+    /// Completes each hostile name in each quoting style in an interactive `shell` in
+    /// `locale` (with `extra` in the environment, such as a LOCPATH), runs it, and expects
+    /// the command to get it byte for byte and nothing else to run.
+    static func expectHostileNamesSafe(shell: String, locale: String, extra: [String: String] = [:]) async throws {
         let home = try Home()
         try await home.learn("trip", Self.hostileNames + ["elsewhere"])
         // The names as the graph holds them (it folds runs of blanks into one space).
@@ -45,16 +60,16 @@ struct ShellSafetyEndToEndTests {
         for name in Self.hostileNames {
             let tag = Self.tag(of: name)
             let spelled = try #require(names.first { $0.contains(tag) }, "\(tag) in \(names)")
-            for quote in Self.quoteStyles { cases.append(("trip \(quote)\(tag)\\t", spelled)) }
+            for quote in Self.quoteStyles(shell) { cases.append(("trip \(quote)\(tag)\\t", spelled)) }
         }
         let setup = "alias trip='trip -v'\n" + ShellSetupEndToEndTests.setupLine(shell, ["trip"])
-        let late = try await home.typed(shell, setup: setup, lines: cases.map(\.keys))
+        let late = try await home.typed(shell, setup: setup, lines: cases.map(\.keys), locale: locale, extra: extra)
         let runs = home.tripRuns()
         for (index, run) in runs.enumerated() where index < cases.count {
-            #expect(run == ["-v", cases[index].name], "\(shell): \(cases[index].keys)")
+            #expect(run == ["-v", cases[index].name], "\(shell) in \(locale): \(cases[index].keys)")
         }
-        #expect(runs.count == cases.count, "\(shell): late \(late)")
-        #expect(!FileManager.default.fileExists(atPath: home.home.appendingPathComponent("PWNED").path))
+        #expect(runs.count == cases.count, "\(shell) in \(locale): \(runs.count) runs, late \(late)")
+        #expect(!FileManager.default.fileExists(atPath: home.home.appendingPathComponent("PWNED").path), "\(shell) in \(locale)")
     }
 
     /// A home with a `~/.ssh/config` of two hosts, an `ssh` that only logs, and folders

@@ -87,16 +87,18 @@ import WayfindTestSupport
         /// its own), each followed by Enter, waiting for its prompt to come back; a line
         /// left unfinished (an open quote) is cancelled with Ctrl-C; `<pause>` in a line
         /// waits a second before typing on. Returns the lines
-        /// that did not finish in time.
+        /// that did not finish in time. `extra` is added to the environment (LOCPATH).
         @discardableResult
-        func typed(_ shell: String, setup: String, lines: [String], locale: String = "C.UTF-8") async throws -> [Int] {
-            try await session(shell, setup: setup, lines: lines, locale: locale).late
+        func typed(
+            _ shell: String, setup: String, lines: [String], locale: String = "C.UTF-8", extra: [String: String] = [:]
+        ) async throws -> [Int] {
+            try await session(shell, setup: setup, lines: lines, locale: locale, extra: extra).late
         }
 
         /// `typed`, and what the terminal showed (escapes and all).
-        func session(_ shell: String, setup: String, lines: [String], locale: String = "C.UTF-8") async throws -> (
-            late: [Int], screen: String
-        ) {
+        func session(
+            _ shell: String, setup: String, lines: [String], locale: String = "C.UTF-8", extra: [String: String] = [:]
+        ) async throws -> (late: [Int], screen: String) {
             let (command, prompt) = Self.interactive(shell)
             let driver = #"""
                 zmodload zsh/zpty zsh/datetime
@@ -127,7 +129,7 @@ import WayfindTestSupport
                 zpty -d sh
                 print -r -- "SCREEN:$output"
                 """#
-            var environment = self.environment
+            var environment = self.environment.merging(extra) { $1 }
             environment["LANG"] = locale
             environment["LC_ALL"] = locale
             environment["TERM"] = "xterm"

@@ -71,8 +71,7 @@ extension ShellInit {
             test "$i" -gt 0; or return 0
             set -l place $argv[(math $i + 1)]
             test $rule[1] -lt 0; and set place (string replace -r -- ':.*' '' $place)
-            command routegraph-visit --learned $argv[1] --lock-timeout 10 -- $place >/dev/null 2>&1 &
-            disown $last_pid 2>/dev/null
+            __wayfind_visit --learned $argv[1] --lock-timeout 10 -- $place
         end
 
         # Whether the word at the cursor is the place of the learned command, does not look
@@ -173,8 +172,7 @@ extension ShellInit {
                 function __wayfind_cd_hook --on-event fish_prompt
                     test "$PWD" = "$__wayfind_cd_last"; and return
                     set -g __wayfind_cd_last $PWD
-                    command routegraph-visit --learned cd --lock-timeout 10 -- $PWD >/dev/null 2>&1 &
-                    disown $last_pid 2>/dev/null
+                    __wayfind_visit --learned cd --lock-timeout 10 -- $PWD
                 end
                 complete -c cd -n __wayfind_at_place -k -a '(__wayfind_places)'
 

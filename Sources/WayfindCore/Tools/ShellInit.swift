@@ -21,9 +21,11 @@
 ///
 /// `--learn cd` is the zoxide case: no wrapper; a prompt hook records the directory when
 /// the prompt comes back in another one (so not the one a shell starts in, nor those a
-/// completion function visits), and `cd <Tab>` adds the recorded directories that still
-/// exist (those that do not are forgotten), ending with /, but for the current one and
-/// those cd's completion lists by their name from here. `--jump NAME` adds the jump
+/// completion function visits), and `cd <Tab>` adds the recorded directories that
+/// exist, ending with /, but for the current one and those cd's completion lists by their
+/// name from here. Of the others it forgets only those that are gone (their parent is
+/// there and lists something), not those out of sight (an unmounted disk, a network
+/// mount out of reach). `--jump NAME` adds the jump
 /// commands (ShellInit+Jump.swift). zsh's set-up read before compinit says so.
 ///
 /// Names are quoted by `ShellQuoting`. The scripts call builtins as builtins where a
@@ -134,7 +136,8 @@ extension ShellInit {
         definition) that runs what CMD was before (a function of yours, kept as \
         __wayfind_original_CMD, else the command CMD), then, if it exited with 0, \
         records CMD's place argument as a visit, in the background (the command \
-        never waits for the graph's lock), in a graph of CMD's own, which \
+        never waits for the graph's lock, and no finished recording is left for \
+        the shell to reap), in a graph of CMD's own, which \
         --learned CMD names to both tools: \
         ${XDG_STATE_HOME:-$HOME/.local/state}/wayfind/learn/CMD.json, so ssh hosts \
         and trip stops do not mix. The place argument is, for ssh and mosh, the \
@@ -163,17 +166,27 @@ extension ShellInit {
         what the set-up does.
 
         Names come back quoted for where the cursor is (bare, in single or in \
-        double quotes), so that the command gets them byte for byte: with history \
-        expansion on, '!' is never left where it would expand, control characters \
-        are written as $'\\ooo', and a name can never run code or change.
+        double quotes, or in bash's and zsh's $'...'), so that the command gets \
+        them byte for byte: with history expansion on, '!' is never left where it \
+        would expand, control characters are written as $'\\ooo', and a name can \
+        never run code or change, in any locale. In Big5, GBK, GB18030 and \
+        Shift-JIS a character can end with the byte of a backslash, and bash then \
+        reads a byte and the backslash after it as one character: there bash's \
+        set-up reads the line by the locale's characters, and writes a byte of \
+        0x80 or more that would come right before a backslash as $'\\ooo' too.
 
         --learn cd learns directories, as zoxide does: no function; the directory \
         is recorded when the prompt comes back in a directory other than the last \
         one recorded (so not the one a new shell starts in, nor those a \
         completion function visits), and 'cd' Tab adds the recorded directories \
-        that still exist, each ending with / (those that do not are forgotten when \
-        found missing), but for the current directory and those that cd's own \
-        completion lists by their name from here: each folder is listed once. \
+        that exist, each ending with /, but for the current directory and those \
+        that cd's own completion lists by their name from here: each folder is \
+        listed once. A recorded directory that is not there is not offered, and \
+        is forgotten only when it is gone: when its parent is there and lists \
+        something. A disk unmounted takes its mount point away or leaves it \
+        empty, and a network mount out of reach cannot be listed, so their \
+        directories are kept for when they are back (forget one with \
+        routegraph-visit --learned cd --forget DIR). \
         Directories are recorded as the graph keeps names: folded for matching, so \
         /x/Dir and /x/dir are one place.
 
