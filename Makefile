@@ -57,10 +57,13 @@ example-library:
 check: test lint
 
 # The shells whose completions the tests load (bash with bash-completion, as users have
-# it), and groff for man page checks.
+# it), groff for man page checks, localedef (locales) for the Big5/GBK/Shift-JIS shell
+# tests and ps (procps) for the zombie check.
 test-deps:
 	@missing=""; for c in bash zsh fish groff; do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
 	[ -f /usr/share/bash-completion/bash_completion ] || missing="$$missing bash-completion"; \
+	[ -d /usr/share/i18n/charmaps ] || missing="$$missing locales"; \
+	command -v ps >/dev/null 2>&1 || missing="$$missing procps"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing:$$missing"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
