@@ -14,6 +14,12 @@ public enum Country {
         return table.first { $0.names.contains { TextFolding.fold($0) == folded } }?.alpha2
     }
 
+    /// The English names of the country whose alpha-2 code is `alpha2` (upper case), as
+    /// `--country` takes them; none for an unknown code.
+    package static func names(ofCode alpha2: String) -> [String] {
+        table.first { $0.alpha2 == alpha2 }?.names ?? []
+    }
+
     /// The ISO 3166-1 alpha-3 code of the country whose alpha-2 code is `alpha2` (`FR` →
     /// `FRA`), as ArcGIS's `Country` attribute gives it; nil for a code of no country.
     public static func alpha3(_ alpha2: String) -> String? {

@@ -1,4 +1,5 @@
-/// The gazetteer inside the binary: places.tsv (34,006 GeoNames places) and its index.
+/// The gazetteer inside the binary: places.tsv (GeoNames places, countries and regions)
+/// and its index.
 ///
 /// The bytes live in the `WayfindPlacesData` target, which only the magickey tools link:
 /// their `main.swift` hands them over with `install` before running, so the other tools

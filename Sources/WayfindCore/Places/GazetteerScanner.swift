@@ -28,10 +28,10 @@ package struct GazetteerScanner {
     /// The names of a GeoNames dump's country and region codes (`SearchText` puts them in
     /// the text a query matches, where the row has only the codes).
     package var names: RegionNames? = nil
-    /// For a dump, per (country, admin-1) pair: whether the names `SearchText` adds for
-    /// it can hold a query word, so that a row is a candidate on its region alone (`são
-    /// paulo` for every row of BR.27). A few thousand pairs for millions of rows.
-    private var regionAnswers: [UInt64: Bool] = [:]
+    /// Per country and region: whether their qualifiers can hold a query word, so that a
+    /// row is a candidate on its region alone (`são paulo` for every row of BR.27). A few
+    /// thousand pairs for millions of rows.
+    private var qualifierAnswers: [[UInt8]: Bool] = [:]
     private var wordMatchers: [LineMatcher]? = nil
     /// The distinct categories of the rows read so far, in the order first seen (with
     /// `collectsCategories`).
@@ -181,7 +181,7 @@ package struct GazetteerScanner {
             }
             // Every row is split and checked (`PlaceRow.split`); only candidates reach `body`.
             try row.split(UnsafeBufferPointer(start: p, count: lineEnd - p), number: state.line, offset: blockOffset + (p - start))
-            if !isCandidate && row.schema.format == .geonames { isCandidate = regionMayHoldAWord(row) }
+            if !isCandidate && finder != nil { isCandidate = qualifiersMayHoldAWord(row) }
             if collectsCategories { noteCategory(row) }
             if isCandidate || splitEveryRow {
                 if try !body(row, isCandidate) { return false }
@@ -192,35 +192,26 @@ package struct GazetteerScanner {
         return true
     }
 
-    /// Whether the names of the dump row's country and region codes (and what else
-    /// `SearchText` adds for them: a letter code, an abbreviation) can hold a query word:
-    /// one single-word matcher per query word over each of them.
-    private mutating func regionMayHoldAWord(_ row: PlaceRow) -> Bool {
+    /// Whether the row's qualifiers (`SearchText.qualifiers`: its country's and region's
+    /// names and codes, which a dump row holds only as codes and no row holds in all
+    /// their forms) can hold a query word: one single-word matcher per query word over
+    /// each of them, answered once per country and region.
+    private mutating func qualifiersMayHoldAWord(_ row: PlaceRow) -> Bool {
         guard let matcher else { return true }
-        let country = row.field(.countryCode), admin1 = row.field(.admin1Code)
-        // The codes' bytes and lengths, when they fit (GeoNames' have 2 and 2–3 bytes).
-        var key: UInt64? = nil
-        if country.count <= 2 && admin1.count <= 5 {
-            var packed: UInt64 = 0
-            for b in country { packed = packed << 8 | UInt64(b) }
-            for b in admin1 { packed = packed << 8 | UInt64(b) }
-            key = packed | UInt64(country.count) << 59 | UInt64(admin1.count) << 56
+        var key = Array(row.field(.countryCode))
+        key.append(0x09)
+        key += row.field(.admin1Code)
+        for field in [PlaceField.admin1Name, .countryName] where row.schema.column(field) != nil {
+            key.append(0x09)
+            key += row.field(field)
         }
-        if let key, let answer = regionAnswers[key] { return answer }
+        if let answer = qualifierAnswers[key] { return answer }
         if wordMatchers == nil {
             wordMatchers = matcher.query.words.map { LineMatcher(MatchQuery(String(decoding: $0, as: UTF8.self), mode: .all)) }
         }
-        var fields = [country]
-        if let names {
-            fields.append(names.countryName(code: country))
-            fields.append(names.admin1Name(country: country, code: admin1))
-        }
-        if SearchText.isLetterCode(admin1) { fields.append(admin1) }
-        let abbreviation = SearchText.abbreviation(country: country, admin1: admin1)
-        let answer = wordMatchers!.contains { word in
-            fields.contains { !$0.isEmpty && word.matches($0) } || abbreviation?.withUnsafeBufferPointer { word.matches($0) } == true
-        }
-        if let key { regionAnswers[key] = answer }
+        let fields = SearchText.qualifiers(row, names: names)
+        let answer = wordMatchers!.contains { word in fields.contains { field in field.withUnsafeBufferPointer { word.matches($0) } } }
+        qualifierAnswers[key] = answer
         return answer
     }
 

@@ -14,6 +14,13 @@
 package enum PlaceField: Int, CaseIterable, Sendable {
     case id, name, asciiName, alternateNames, latitude, longitude, featureCode, category
     case countryCode, countryName, admin1Code, admin1Name, population
+    /// Alternate names a place is rarely meant by (old names, other places' names): only
+    /// typed whole, or when nothing better matches, do they find it (see `PlaceMatch`).
+    case rareAlternateNames
+    /// The codes that name the place when typed in capitals (`DE`, `DEU`, `CA`).
+    case codes
+    /// `MINLON,MINLAT,MAXLON,MAXLAT`: the area a place covers (a country, a region).
+    case extent
 
     /// The header names that denote the field in our TSV.
     var headerNames: [String] {
@@ -31,6 +38,9 @@ package enum PlaceField: Int, CaseIterable, Sendable {
         case .admin1Code: ["admin1_code"]
         case .admin1Name: ["admin1_name", "region"]
         case .population: ["population"]
+        case .rareAlternateNames: ["rare_alternatenames"]
+        case .codes: ["codes"]
+        case .extent: ["extent"]
         }
     }
 

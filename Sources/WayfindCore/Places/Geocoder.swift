@@ -117,7 +117,7 @@ public final class Geocoder: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - near: rank places near this point first (nothing is excluded).
-    ///   - distance: the radius of that bias in metres (default 50 km).
+    ///   - distance: the distance scale of that bias in metres (`LocationBias.defaultNearDistance`).
     ///   - filters: exclude places by country, extent or category.
     public func suggest(
         _ text: String, near location: Coordinate? = nil, distance: Double? = nil, filters: PlaceFilters = PlaceFilters(),
@@ -125,16 +125,28 @@ public final class Geocoder: @unchecked Sendable {
     ) throws(GeocoderError) -> [Suggestion] {
         let bias = LocationBias(location: location, radius: distance)
         let result = try search(text: text, lastWordComplete: SearchText.endsWithFinishedWord(text), bias: bias, filters: filters, limit: limit)
-        var suggestions: [Suggestion] = []
-        for category in result.collections {
-            let key = MagicKey.collection(fingerprint: result.fingerprint, category: category, location: location)
-            suggestions.append(Suggestion(text: PlaceCategory.displayName(category), magicKey: key.encoded, isCollection: true))
-        }
-        for found in result.places {
+        let places = result.places.map { found in
             let key = MagicKey.place(fingerprint: result.fingerprint, offset: found.place.offset, line: found.place.line)
-            suggestions.append(Suggestion(text: found.place.label, magicKey: key.encoded, isCollection: false, matched: found.matched))
+            return Suggestion(text: found.place.label, magicKey: key.encoded, isCollection: false, matched: found.matched)
         }
-        return Array(suggestions.prefix(limit))
+        return Self.suggestions(text, collections: result.collections, places: places, fingerprint: result.fingerprint, location: location, limit: limit)
+    }
+
+    /// The suggestions for `text`: the collections it names and the places found, at most
+    /// `limit`. A collection the text spells whole (`capitals`) comes first, one it only
+    /// begins (`cap`) after the first place: Cape Town is more likely meant than the
+    /// capitals.
+    static func suggestions(
+        _ text: String, collections: [String], places: [Suggestion], fingerprint: UInt64, location: Coordinate?, limit: Int
+    ) -> [Suggestion] {
+        var first: [Suggestion] = []
+        var after: [Suggestion] = []
+        for category in collections {
+            let key = MagicKey.collection(fingerprint: fingerprint, category: category, location: location)
+            let suggestion = Suggestion(text: PlaceCategory.displayName(category), magicKey: key.encoded, isCollection: true)
+            if PlaceCategory.spelledWhole(by: text, category: category) { first.append(suggestion) } else { after.append(suggestion) }
+        }
+        return Array((first + places.prefix(1) + after + places.dropFirst()).prefix(limit))
     }
 
     // MARK: Find
@@ -196,9 +208,22 @@ public final class Geocoder: @unchecked Sendable {
 
     // MARK: Internals
 
+    /// Searches for `text` (`searchVariants`), and when that finds nothing, for the words
+    /// before a country or region it ends with, in that area (`searchQualified`).
+    func search(text: String, lastWordComplete: Bool, bias: LocationBias, filters: PlaceFilters, limit: Int)
+        throws(GeocoderError) -> SearchResult
+    {
+        let result = try searchVariants(text: text, lastWordComplete: lastWordComplete, bias: bias, filters: filters, limit: limit)
+        guard result.places.isEmpty,
+            var qualified = try searchQualified(text: text, lastWordComplete: lastWordComplete, bias: bias, filters: filters, limit: limit)
+        else { return result }
+        qualified.collections = result.collections
+        return qualified
+    }
+
     /// Searches for `text` and for each of its other spellings (`SearchText.queryVariants`:
     /// `st petersburg` is also `saint petersburg`), the places of all merged by rank.
-    func search(text: String, lastWordComplete: Bool, bias: LocationBias, filters: PlaceFilters, limit: Int)
+    func searchVariants(text: String, lastWordComplete: Bool, bias: LocationBias, filters: PlaceFilters, limit: Int)
         throws(GeocoderError) -> SearchResult
     {
         let variants = SearchText.queryVariants(text, lastWordComplete: lastWordComplete)
@@ -272,6 +297,13 @@ public final class Geocoder: @unchecked Sendable {
         // groups of query words.
         let which = gazetteerName
         if let text = fallback.text, !text.isEmpty {
+            // The suggestion's text is a label: the place of that label, else the best
+            // places its words find.
+            if let place = try place(labelled: text, near: fallback.location, filters: fallback.filters) {
+                var found = place
+                found.score = 100
+                return [found]
+            }
             let found = try find(
                 text: String(text.map { $0 == "," ? " " : $0 }), near: fallback.location, distance: fallback.distance,
                 filters: fallback.filters, limit: fallback.limit ?? 1)
@@ -311,7 +343,7 @@ public final class Geocoder: @unchecked Sendable {
                 throw GeocoderError("magicKey names no row of \(path == EmbeddedGazetteer.path ? "the embedded gazetteer" : "this gazetteer")")
             }
             try PlaceSearch.split(row, tsv: tsv, offset: offset, line: line)
-            return [FoundPlace(place: Place(row: row, names: index), rank: RankKey(tier: 0, band: 0, importance: 0, order: 0), score: 100)]
+            return [FoundPlace(place: Place(row: row, names: index), rank: RankKey(coverage: 0, tier: 0, score: 0, order: 0), score: 100)]
         case .collection(_, let category, let location):
             guard let c = index.categories.firstIndex(of: category) else { return [] }
             var best: [(RankKey, Int)] = []
@@ -336,9 +368,9 @@ public final class Geocoder: @unchecked Sendable {
     /// otherwise most important first.
     static func collectionKey(coordinate: Coordinate, location: Coordinate?, population: Int, category: String, order: Int) -> RankKey {
         if let location {
-            return RankKey(tier: 0, band: 0, importance: -location.distance(to: coordinate), order: order)
+            return RankKey(coverage: 0, tier: 0, score: -location.distance(to: coordinate), order: order)
         }
-        return RankKey(tier: 0, band: 0, importance: placeImportance(population: population, category: category), order: order)
+        return RankKey(coverage: 0, tier: 0, score: placeImportance(population: population, category: category), order: order)
     }
 
     /// The key's places from one pass over the file; nil when the key is of another file.
@@ -353,7 +385,7 @@ public final class Geocoder: @unchecked Sendable {
         case .place(_, let offset, _):
             try scanner.scan(descriptor) { row, _ throws(GazetteerError) in
                 if row.offset == offset {
-                    let rank = RankKey(tier: 0, band: 0, importance: 0, order: 0)
+                    let rank = RankKey(coverage: 0, tier: 0, score: 0, order: 0)
                     best = [(rank, FoundPlace(place: Place(row: row, names: names), rank: rank, score: 100))]
                 }
                 return true

@@ -77,12 +77,43 @@ public struct Place: Sendable, Equatable {
     package var offset: Int
     /// The row's line number, from 1.
     package var line: Int
+    /// The area the place covers, when the gazetteer says (a country's, a region's).
+    public var extent: Extent? = nil
 
-    /// `Name, Region, Country`, leaving out empty parts: `Kraków, Małopolskie, Poland`.
+    /// The area to show the place in: its `extent` when the gazetteer gives one, else a
+    /// square around it by its size (a large city spans tens of kilometres, a town a few),
+    /// as ArcGIS's candidates carry one.
+    public var shownExtent: Extent {
+        if let extent { return extent }
+        let h = population >= 1_000_000 ? 0.25 : population >= 100_000 ? 0.1 : 0.05
+        return Extent(
+            minLongitude: max(-180, coordinate.longitude - h), minLatitude: max(-90, coordinate.latitude - h),
+            maxLongitude: min(180, coordinate.longitude + h), maxLatitude: min(90, coordinate.latitude + h))
+    }
+
+    /// `Name, Region, Country`, leaving out empty parts: `Kraków, Małopolskie, Poland`;
+    /// `Bayern, Germany` for a region; `France` for a country, whose country is itself.
     public var label: String {
         var parts = [name]
         if !region.isEmpty && region != name { parts.append(region) }
-        if !country.isEmpty { parts.append(country) }
+        if !country.isEmpty && (country != name || !region.isEmpty) { parts.append(country) }
         return parts.joined(separator: ", ")
+    }
+}
+
+extension Extent {
+    /// The extent `MINLON,MINLAT,MAXLON,MAXLAT` a gazetteer's `extent` column holds, or nil
+    /// when it is empty or not four numbers in range, west to east and south to north.
+    init?(column bytes: UnsafeBufferPointer<UInt8>) {
+        guard !bytes.isEmpty else { return nil }
+        var values: [Double] = []
+        for part in bytes.split(separator: 0x2C, omittingEmptySubsequences: false) {
+            guard let value = PlaceRow.parseDecimal(UnsafeBufferPointer(rebasing: part)) else { return nil }
+            values.append(value)
+        }
+        guard values.count == 4, values[0] <= values[2], values[1] <= values[3], abs(values[0]) <= 180, abs(values[2]) <= 180,
+            abs(values[1]) <= 90, abs(values[3]) <= 90
+        else { return nil }
+        self.init(minLongitude: values[0], minLatitude: values[1], maxLongitude: values[2], maxLatitude: values[3])
     }
 }

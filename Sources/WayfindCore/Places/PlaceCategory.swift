@@ -18,20 +18,29 @@ package enum PlaceCategory {
     /// The categories `fromFeatureCode` gives populated places (GeoNames' PPL codes).
     package static let populatedPlaceCategories = ["capital", "admin_seat", "section", "city"]
 
-    /// How much a category raises a place's importance over its bare population: a
-    /// capital is the place people most often mean (Paris, France over a larger suburb),
-    /// a region's seat next (and a transit station, over its stops); a section of a city
-    /// is usually meant only by its full name.
+    /// The categories of the embedded gazetteer: its towns', and its areas' (`isArea`).
+    package static let embeddedCategories = populatedPlaceCategories + ["region", "country"]
+
+    /// How much a category changes a place's importance from its bare population. A
+    /// capital or a region's seat gets nothing more: the replays (`bench/ranking`) find
+    /// the population alone orders them best. A transit station gathers the stops of one
+    /// place (its platforms) and is the one meant; a section of a city is usually meant
+    /// only by its full name.
     package static func importanceFactor(_ category: String) -> Double {
         switch category {
-        case "capital": 4
-        case "admin_seat": 2
-        // A GTFS station gathers the stops of one place (its platforms): the one meant.
         case "station": 2
         case "section": 0.5
+        // An area (`make-places.py`'s regions and countries) is not as likely meant as a
+        // town of its population: named whole it ranks as a large city, begun (`chi`
+        // begins China) it does not crowd out its towns (`RankKey.begunAreaWeight`).
+        case "region", "country": 0.1
         default: 1
         }
     }
+
+    /// Whether places of `category` are areas: the embedded gazetteer's countries and
+    /// regions (`RankKey.begunAreaWeight`).
+    package static func isArea(_ category: String) -> Bool { category == "region" || category == "country" }
 
     /// The words a category is called by: `admin_seat` is "admin seat".
     package static func displayName(_ category: String) -> String {
@@ -81,6 +90,14 @@ package enum PlaceCategory {
     /// Whether `query` names `category`: every query word starts a different word of the
     /// category's name or of its plural (`capitals`, `admin seats`, `cities`), as
     /// smartgrep matches.
+    /// Whether `text` spells the category's name or its plural whole (`capitals`,
+    /// `admin seat`), rather than beginning it (`cap`): then its collection comes before
+    /// the places, else after the first (`Geocoder.suggestions`).
+    package static func spelledWhole(by text: String, category: String) -> Bool {
+        let typed = SearchText.words(text)
+        return [category.replacingUnderscores(), plural(category.replacingUnderscores())].contains { SearchText.words($0) == typed }
+    }
+
     package static func queryNames(_ matcher: LineMatcher, category: String) -> Bool {
         let letters = matcher.query.words.reduce(0) { $0 + $1.count }
         guard letters >= minimumCollectionQueryLength else { return false }

@@ -99,7 +99,7 @@ extension PlacesIndex {
         private var wordsOfRows: [UInt32] = []
         /// Where each row's words end in `wordsOfRows`.
         private var rowWordEnds: [UInt32] = []
-        private var text: [UInt8] = []
+        private var qualifierCache: [[UInt8]: [UInt32]] = [:]
         private var ownIDs: [UInt32] = []
         private var alternateIDs: [UInt32] = []
         private var spelled: [UInt32] = []
@@ -110,7 +110,7 @@ extension PlacesIndex {
 
         /// Adds a row.
         package func add(_ row: PlaceRow) throws(GazetteerError) {
-            guard row.offset < 1 << 32, rows.count / PlacesIndex.rowWords < Int(PlacesIndex.inShortName) else {
+            guard row.offset < 1 << 32, rows.count / PlacesIndex.rowWords < Int(PlacesIndex.startsOwnName) else {
                 throw .tooLargeToIndex(path: row.path)
             }
             let categoryField = row.schema.column(.category) != nil ? row.field(.category) : row.field(.featureCode)
@@ -138,13 +138,7 @@ extension PlacesIndex {
             ]
             importance.append(placeImportance(population: Int(population), category: categories[lastCategory]))
             noteRegion(row, code: cc)
-            text.removeAll(keepingCapacity: true)
-            SearchText.append(row, names: names, alternates: false, to: &text)
             ownIDs.removeAll(keepingCapacity: true)
-            for word in text.withUnsafeBufferPointer({ SearchText.words($0, joined: true) }) {
-                let id = number(word)
-                if !ownIDs.contains(id) { ownIDs.append(id) }
-            }
             alternateIDs.removeAll(keepingCapacity: true)
             spelled.removeAll(keepingCapacity: true)
             named.removeAll(keepingCapacity: true)
@@ -160,21 +154,67 @@ extension PlacesIndex {
                         if !named.contains(id) { named.append(id) }
                     }
                 }
+                for word in SearchText.words(form, joined: true) {
+                    let id = number(word)
+                    if ownIDs.contains(id) { continue }
+                    if !alternate {
+                        ownIDs.append(id)
+                    } else if !alternateIDs.contains(id) {
+                        alternateIDs.append(id)
+                    }
+                }
             }
             noteForm(row.field(.name))
             noteForm(row.field(.asciiName))
-            for form in PlaceSearch.alternates(row) {
-                noteForm(form, alternate: true)
-                for word in SearchText.words(form, joined: true) {
+            // Codes name the place only typed in capitals, whole: not its own name's
+            // words, but each a name of one word.
+            for code in PlaceMatcher.list(row, .codes) {
+                for word in SearchText.words(code) {
                     let id = number(word)
+                    spelled.append(id)
                     if !ownIDs.contains(id) && !alternateIDs.contains(id) { alternateIDs.append(id) }
                 }
             }
-            func flags(_ id: UInt32) -> UInt32 { (spelled.contains(id) ? spellsAName : 0) | (named.contains(id) ? inShortName : 0) }
+            for field in [PlaceField.alternateNames, .rareAlternateNames] {
+                for form in PlaceMatcher.list(row, field) { noteForm(form, alternate: true) }
+            }
+            // The first words of the own name (as `PlaceMatch` splits it).
+            var starts: [UInt32] = []
+            for field in [PlaceField.name, .asciiName] {
+                let form = row.field(field)
+                for word in SearchText.startWords(form, words: SearchText.words(form, joined: true)) { starts.append(number(word)) }
+            }
+            func flags(_ id: UInt32) -> UInt32 {
+                (spelled.contains(id) ? spellsAName : 0) | (named.contains(id) ? inShortName : 0) | (starts.contains(id) ? startsOwnName : 0)
+            }
             for id in ownIDs { wordsOfRows.append(id | flags(id)) }
-            for id in alternateIDs { wordsOfRows.append(id | alternateOnly | flags(id)) }
-            guard wordsOfRows.count < 1 << 32, wordList.count < Int(inShortName) else { throw .tooLargeToIndex(path: row.path) }
+            for id in alternateIDs where !ownIDs.contains(id) { wordsOfRows.append(id | notOwnName | flags(id)) }
+            for id in qualifierIDs(row) where !ownIDs.contains(id) && !alternateIDs.contains(id) {
+                wordsOfRows.append(id | notOwnName | notInName)
+            }
+            guard wordsOfRows.count < 1 << 32, wordList.count < Int(startsOwnName) else { throw .tooLargeToIndex(path: row.path) }
             rowWordEnds.append(UInt32(wordsOfRows.count))
+        }
+
+        /// The word numbers of the row's qualifiers (`SearchText.qualifiers`), made once
+        /// per country and region: a dump has millions of rows and a few thousand regions.
+        private func qualifierIDs(_ row: PlaceRow) -> [UInt32] {
+            var key = Array(row.field(.countryCode))
+            key.append(0x09)
+            key += row.field(.admin1Code)
+            for field in [PlaceField.admin1Name, .countryName] where row.schema.column(field) != nil {
+                key.append(0x09)
+                key += row.field(field)
+            }
+            if let ids = qualifierCache[key] { return ids }
+            var ids: [UInt32] = []
+            for field in SearchText.qualifiers(row, names: names) {
+                for word in field.withUnsafeBufferPointer({ SearchText.words($0, joined: true) }) where !ids.contains(number(word)) {
+                    ids.append(number(word))
+                }
+            }
+            qualifierCache[key] = ids
+            return ids
         }
 
         private func number(_ word: [UInt8]) -> UInt32 {
@@ -292,7 +332,10 @@ extension PlacesIndex {
                     let entry = wordsOfRows[k]
                     rowSignature |= wordSignatures[Int(entry & ~postingFlags)]
                     let w = Int(newID[Int(entry & ~postingFlags)])
-                    let alternate = entry & alternateOnly
+                    // A prefix list's entry for a row keeps `notOwnName` and `notInName`
+                    // only when every word of the row with the prefix has them.
+                    let kind = entry & (notOwnName | notInName)
+                    let start = entry & startsOwnName
                     postings[Int(cursor[w])] = UInt32(r) | (entry & postingFlags)
                     cursor[w] += 1
                     for j in 0..<3 {
@@ -300,9 +343,9 @@ extension PlacesIndex {
                         guard p >= 0 else { continue }
                         if lastRow[p] != UInt32(r) {
                             lastRow[p] = UInt32(r)
-                            if lists[p].count < prefixListLength { lists[p].append(UInt32(r) | alternate) } else { listCut[p] = true }
-                        } else if alternate == 0, let last = lists[p].last, last & ~alternateOnly == UInt32(r) {
-                            lists[p][lists[p].count - 1] = UInt32(r)
+                            if lists[p].count < prefixListLength { lists[p].append(UInt32(r) | kind | start) } else { listCut[p] = true }
+                        } else if let last = lists[p].last, last & ~postingFlags == UInt32(r) {
+                            lists[p][lists[p].count - 1] = UInt32(r) | (last & kind) | (last & startsOwnName) | start
                         }
                     }
                 }

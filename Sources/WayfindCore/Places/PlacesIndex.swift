@@ -107,22 +107,31 @@
 /// scanned.
 package struct PlacesIndex {
     /// The index format; bump it with the layout.
-    package static let version: UInt32 = 8
-    /// The bit of a posting set when its word is in the row's alternate names only (row
-    /// numbers stay below it: a gazetteer has fewer than 2³¹ rows).
-    package static let alternateOnly: UInt32 = 1 << 31
+    package static let version: UInt32 = 9
+    /// The bit of a posting set when its word is not in the row's own name (`name`,
+    /// `asciiname`): only in its alternate names, its codes or its qualifiers. A name
+    /// matched by it is not the row's own (`RankKey.ownName`). Row numbers stay below the
+    /// flags: a gazetteer has fewer than 2²⁷ rows.
+    package static let notOwnName: UInt32 = 1 << 31
     /// The bit of a posting set when a name of the row (its name, ASCII name or an
-    /// alternate name) is this word alone: the row is a whole-name match (tier 0) for a
-    /// one-word query that is this word.
+    /// alternate name) is this word alone: the row is a whole-name match for a one-word
+    /// query that is this word.
     package static let spellsAName: UInt32 = 1 << 30
     /// The bit of a posting set when a name of the row (its name, ASCII name or an
     /// alternate name, as `SearchText.spellingWords` splits them: not a code, not a last
     /// `city`) is spelled with one or two different words and this is one of them. Two
     /// different query words spell a name whole only where one has `spellsAName` or both
-    /// have this (`PlaceSearch.wholeCandidates`). Row numbers stay below it (2²⁹ rows).
+    /// have this (`PostingsUnion.wholeRows`).
     package static let inShortName: UInt32 = 1 << 29
-    /// The posting bits that are not the row number.
-    package static let postingFlags: UInt32 = alternateOnly | spellsAName | inShortName
+    /// The bit of a posting set when its word is in none of the row's names, only in its
+    /// qualifiers (region, country): a query word that matches there cannot carry the
+    /// match (`PlaceMatch`).
+    package static let notInName: UInt32 = 1 << 28
+    /// The bit of a posting set when its word is the first word of the row's own name:
+    /// a name begun at its start (`PlaceMatch.atStart`).
+    package static let startsOwnName: UInt32 = 1 << 27
+    /// The posting bits that are not the row number (a gazetteer has fewer than 2²⁷ rows).
+    package static let postingFlags: UInt32 = notOwnName | spellsAName | inShortName | notInName | startsOwnName
     /// The text line at the start of the file.
     static let banner = "wayfind places index: written by wayfind from a gazetteer; do not edit"
     static let bannerSize = 96
@@ -146,7 +155,7 @@ package struct PlacesIndex {
 
     /// The location grid: cells of one degree of latitude by one of longitude, row by row
     /// from the South Pole and, in each, from −180° east. A degree (111 km by at most as
-    /// much) holds the default radius of 50 km in at most four cells, and 64,800 cells
+    /// much) holds the default distance scale (20 km) in at most four cells, and 64,800 cells
     /// cost 259 KB of starts and about 0.2 ms to rank by distance.
     static let gridLatitudeCells = 180
     static let gridLongitudeCells = 360

@@ -184,7 +184,7 @@ extension Geocoder {
             var geocoder = B.letterTrust * Double(letters) / Double(1 + rank)
             // A short word's whole names are tier 1 while it may still be typed on (`ath`),
             // not once it is finished (`ath `).
-            if rank == 0 && found.rank.wholeName && found.rank.ownName && (found.rank.tier == 0 || finished) {
+            if rank == 0 && found.rank.wholeName && found.rank.ownName && (!search.isShort || finished) {
                 geocoder = max(geocoder, B.wholeNameScore)
             }
             if let i = candidates.firstIndex(where: { $0.found.place.offset == found.place.offset }) {
@@ -202,15 +202,8 @@ extension Geocoder {
         // Stable: equal scores keep the graph's order, then the geocoder's.
         let ranked = candidates.enumerated().map { ($0.offset, score($0.element), $0.element) }
             .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
-        var suggestions: [Suggestion] = []
-        for category in result.collections {
-            let key = MagicKey.collection(fingerprint: result.fingerprint, category: category, location: location)
-            suggestions.append(Suggestion(text: PlaceCategory.displayName(category), magicKey: key.encoded, isCollection: true))
-        }
-        for (_, _, c) in ranked {
-            suggestions.append(Self.suggestion(c.found, fingerprint: result.fingerprint, predicted: c.graph > 0))
-        }
-        return Array(suggestions.prefix(limit))
+        let places = ranked.map { Self.suggestion($0.2.found, fingerprint: result.fingerprint, predicted: $0.2.graph > 0) }
+        return Self.suggestions(text, collections: result.collections, places: places, fingerprint: result.fingerprint, location: location, limit: limit)
     }
 
     /// The suggestion for a found place.

@@ -1,39 +1,59 @@
-/// The text of a row that query words match: names, region and country.
+/// The text of a row that query words match: its names (`PlaceMatch` tells them apart)
+/// and its qualifiers, region and country.
 ///
-/// A query word matches, with smartgrep's rules, the start of a word of
+///     names       name  asciiname  codes  alternatenames  rare_alternatenames
+///                 Paris Paris             Lutece,…
+///     qualifiers  CC  CCC  country and its other names  A1  abbreviation  region
+///                 US  USA  United States, America, …     TX                Texas
 ///
-///     name  asciiname  alternatenames  CC  country  A1  region
-///     Paris Paris      Lutece,…        US  United States  TX  Texas
-///
-/// so `paris tx`, `paris texas`, `paris us` and `lutece` all find Paris, Texas. The admin-1
+/// so `paris tx`, `paris texas`, `paris usa` and `lutece` all find Paris, Texas. The admin-1
 /// code is included only when it is letters (US states, Canadian provinces): GeoNames'
-/// numeric codes (`11`, `A8`) mean nothing to a reader. The timezone, feature code and
-/// other columns are left out, so `europe` does not match every European town.
+/// numeric codes (`11`, `A8`) mean nothing to a reader. A country goes by every name
+/// `--country` takes (`Country.table`: `czech republic`, `ivory coast`). The timezone,
+/// feature code and other columns are left out, so `europe` does not match every
+/// European town.
 package enum SearchText {
-    /// Appends `row`'s searchable text to `text`, fields separated by tabs. `names` fills
-    /// the country and region names a GeoNames dump lacks. Without `alternates`, the
-    /// place's own text: what a query must match for an own-name match (`RankKey.ownName`).
+    /// Appends `row`'s searchable text to `text`, fields separated by tabs: its names,
+    /// then its qualifiers. `names` fills the country and region names a GeoNames dump
+    /// lacks. Without `alternates`, no alternate names: the place's own text.
     package static func append(_ row: PlaceRow, names: RegionNames?, alternates: Bool = true, to text: inout [UInt8]) {
         appendField(row.field(.name), to: &text)
         appendField(row.field(.asciiName), to: &text)
-        if alternates { appendField(row.field(.alternateNames), to: &text) }
-        appendField(row.field(.countryCode), to: &text)
-        appendField(row.field(.countryName), to: &text)
-        if row.schema.column(.countryName) == nil, let names {
-            appendField(names.countryName(code: row.field(.countryCode)), to: &text)
+        if row.schema.column(.codes) != nil { appendField(row.field(.codes), to: &text) }
+        if alternates {
+            appendField(row.field(.alternateNames), to: &text)
+            if row.schema.column(.rareAlternateNames) != nil { appendField(row.field(.rareAlternateNames), to: &text) }
+        }
+        for field in qualifiers(row, names: names) { field.withUnsafeBufferPointer { appendField($0, to: &text) } }
+    }
+
+    /// The row's qualifiers, one field each: its country's code, alpha-3 code, name (its
+    /// own column's, or from `names` for a dump) and every other name `--country` takes;
+    /// its region's code when that is letters, the abbreviation people type, and its
+    /// name.
+    package static func qualifiers(_ row: PlaceRow, names: RegionNames?) -> [[UInt8]] {
+        var fields: [[UInt8]] = []
+        let cc = row.field(.countryCode)
+        if !cc.isEmpty {
+            fields.append(Array(cc))
+            let code = String(decoding: cc, as: UTF8.self)
+            if let alpha3 = Country.alpha3(code) { fields.append(Array(alpha3.utf8)) }
+            for name in Country.names(ofCode: code) { fields.append(Array(name.utf8)) }
+        }
+        if row.schema.column(.countryName) != nil {
+            fields.append(Array(row.field(.countryName)))
+        } else if let names {
+            fields.append(Array(names.countryName(code: cc)))
         }
         let a1 = row.field(.admin1Code)
-        if isLetterCode(a1) {
-            appendField(a1, to: &text)
-        }
-        if let abbreviation = abbreviation(country: row.field(.countryCode), admin1: a1) {
-            abbreviation.withUnsafeBufferPointer { appendField($0, to: &text) }
-        }
+        if isLetterCode(a1) { fields.append(Array(a1)) }
+        if let abbreviation = abbreviation(country: cc, admin1: a1) { fields.append(abbreviation) }
         if row.schema.column(.admin1Name) != nil {
-            appendField(row.field(.admin1Name), to: &text)
+            fields.append(Array(row.field(.admin1Name)))
         } else if let names {
-            appendField(names.admin1Name(country: row.field(.countryCode), code: a1), to: &text)
+            fields.append(Array(names.admin1Name(country: cc, code: a1)))
         }
+        return fields.filter { !$0.isEmpty }
     }
 
     /// The short name people type for a row's country or region that the gazetteer
@@ -88,13 +108,23 @@ package enum SearchText {
     /// `caPitals`, `mcallen` for `McAllen`): a query word may match across such a join,
     /// so the index keeps these forms too.
     package static func words(_ text: UnsafeBufferPointer<UInt8>, joined: Bool = false) -> [[UInt8]] {
+        var words: [[UInt8]] = []
+        forEachWord(text, joined: joined) { words.append(Array($0)); return true }
+        return words
+    }
+
+    /// Calls `body` with each of `words(text, joined:)` in turn, until it returns false,
+    /// without keeping them all: a name of a million words is checked in the memory of
+    /// its folded text.
+    @discardableResult
+    package static func forEachWord(_ text: UnsafeBufferPointer<UInt8>, joined: Bool = false, _ body: (ArraySlice<UInt8>) -> Bool) -> Bool {
         var folded: [UInt8] = []
         var isBreak: [Bool] = []
         // At most one word start per scalar, and one more when the text ends.
         var starts = [Int32](repeating: 0, count: text.count + 1)
         var startCount = 0
         var tracker = WordStartTracker(camelCase: true)
-        guard var p = text.baseAddress else { return [] }
+        guard var p = text.baseAddress else { return true }
         let end = p + text.count
         while p < end {
             let (value, length) = UTF8Decoding.decode(p, end: end)
@@ -121,20 +151,19 @@ package enum SearchText {
         starts.withUnsafeMutableBufferPointer { buffer in
             tracker.finish(into: buffer.baseAddress!, count: &startCount)
         }
-        var words: [[UInt8]] = []
         for k in 0..<startCount {
             let s = Int(starts[k])
             let limit = k + 1 < startCount ? Int(starts[k + 1]) : folded.count
             var e = s
             while e < limit && !isBreak[e] { e += 1 }
-            if e > s { words.append(Array(folded[s..<e])) }
+            if e > s && !body(folded[s..<e]) { return false }
             if joined && e == limit && e > s {
                 var run = e
                 while run < folded.count && !isBreak[run] { run += 1 }
-                if run > e { words.append(Array(folded[s..<run])) }
+                if run > e && !body(folded[s..<run]) { return false }
             }
         }
-        return words
+        return true
     }
 
     /// The words a query must hold to spell the name `form` whole (a whole-name match,
@@ -153,6 +182,24 @@ package enum SearchText {
         var words = words(form)
         if words.count > 1, words.last == optionalLastWord { words.removeLast() }
         return words
+    }
+
+    /// Whether every word of `spellingWords(form, alternate:)` is in `pieces`: the name
+    /// typed whole. Checked word by word, so a name of a million words costs no more
+    /// memory than its folded text.
+    package static func isSpelled(_ form: UnsafeBufferPointer<UInt8>, alternate: Bool, by pieces: Set<[UInt8]>) -> Bool {
+        if alternate && isCode(form) { return false }
+        var count = 0
+        var lastIsCity = false
+        let complete = forEachWord(form) { word in
+            // A `city` after others is left out when it is the last word, so it is
+            // checked only once another word follows it.
+            if lastIsCity && !pieces.contains(optionalLastWord) { return false }
+            lastIsCity = count > 0 && word.elementsEqual(optionalLastWord)
+            count += 1
+            return lastIsCity || pieces.contains(Array(word))
+        }
+        return complete && count > 0
     }
 
     /// Whether an alternate name is a code rather than a name: two to four capital letters
@@ -222,6 +269,24 @@ package enum SearchText {
 
     /// The last word a name may be spelled without (see `spellingWords`).
     static let optionalLastWord = Array("city".utf8)
+
+    /// The words a name begins with, of `form` split as `words(form, joined: true)` gives
+    /// `words`: its first word, and the same run on through a camelCase or script join
+    /// (`mc`, `mcallen` for McAllen); and so for each part after a comma (`Москва, Курский
+    /// вокзал`, a station named after its city, also begins at `курский`). A query word
+    /// that starts one of them begins the name (`PlaceMatch.atStart`).
+    package static func startWords(_ form: UnsafeBufferPointer<UInt8>, words: [[UInt8]]) -> [[UInt8]] {
+        func firstWords(_ words: [[UInt8]]) -> ArraySlice<[UInt8]> {
+            guard let first = words.first else { return [] }
+            return words.count > 1 && words[1].count > first.count && words[1].starts(with: first) ? words.prefix(2) : words.prefix(1)
+        }
+        var starts = Array(firstWords(words))
+        guard form.contains(0x2C) else { return starts }
+        for part in form.split(separator: 0x2C).dropFirst() {
+            starts += firstWords(Self.words(UnsafeBufferPointer(rebasing: part), joined: true))
+        }
+        return starts
+    }
 
     /// `words` of a string.
     package static func words(_ text: String) -> [[UInt8]] {

@@ -1,160 +1,189 @@
-/// How suggestions are ordered.
+/// How suggestions are ordered: the one rule, made by `RankKey.init(match:…)`. The
+/// numbers are the constants below; `man magickey-suggest` (RANKING, made from them)
+/// explains them to users with examples, `bench/ranking` measures them.
 ///
-/// # The order
+/// Candidates are the places the query matches (`PlaceMatch`: its words for the name all
+/// in one of the place's names, the rest in its region and country). They are ordered by,
+/// in turn:
 ///
-/// Candidates are the places where every query word starts a different word of the name,
-/// alternate names, region or country (smartgrep's rules; see `SearchText`). They are
-/// ordered by, in turn:
+/// 1. **Coverage** (`PlaceMatch.rankCoverage`): more query words in the name, or spelling
+///    a one-word qualifier whole, first.
+/// 2. **Tier** (`PlaceMatch.tier`): own name, code or common alternate spelled whole;
+///    common alternate begun or rare one whole; rare one begun.
+/// 3. **Score**: near and important, blended in one number (natural logarithms):
 ///
-/// 1. **Whole name before prefix.** A place whose name (or an alternate name) is fully
-///    spelled by the query comes first: every word of the name is a query word. `paris`
-///    spells Paris (France) and Paris (Texas) but only starts Parisot; `san jose` spells
-///    San José, not San Jose del Monte; `paris tx` still spells Paris, the extra word
-///    picking the region; `roma` spells Rome's alternate name Roma. A last word `City`
-///    need not be typed (`SearchText.spellingWords`): `new york` spells New York City;
-///    an alternate name that is a code (`SAN`) spells nothing. A short query (one word of
-///    at most `shortQueryLetters`) is still being typed: its whole-name matches stay in
-///    tier 1 and weigh `shortWholeNameAdvantage` in the importance, so `tok` gives Tokyo
-///    before Tok, Alaska, and `san` near San Francisco gives San Francisco.
-/// 2. **Location bias** (with `--location`). Places inside `--distance` of the location
-///    (`defaultBiasRadius` without it) come first; beyond it, places fall into bands that
-///    double in width (r–2r, 2r–4r, …), nearer bands first, up to the band that holds
-///    `farDistance` (3,000 km): beyond it, distance stops counting. Nothing is excluded. Bands,
-///    not exact distances, so that importance still orders places at similar distances:
-///    from Chicago, Springfield, Illinois (290 km) comes before Springfield, Missouri
-///    (700 km); from Boston, Springfield, Massachusetts (125 km) comes first. The bias
-///    comes before the kind of name matched, so `roma` near Rome gives Rome, Italy
-///    whatever Rome, New York's alternate names say.
-/// 3. **Importance**: population × `PlaceCategory.importanceFactor` (capitals ×4, admin
-///    seats ×2, sections of cities ×½), times `ownNameAdvantage` (10) when the query
-///    matched the place's own name (or its region or country) rather than only one of its
-///    alternate names. So among places of similar importance the one whose own name
-///    was typed comes first, but a place more than ten times as important wins on an
-///    alternate name: `moskva` gives Moscow, Russia before Moscow, Idaho (an alternate
-///    name of both), `peking` gives Beijing. Paris, France (a capital) outranks a larger
-///    suburb, and Springfield, Illinois (a state capital) ties up with larger namesakes.
+///        score = ln(importance)                          (`placeImportance`)
+///              + ln(wholeNameWeight)   when the query spells the name whole
+///                                      (shortWholeNameWeight while it is short)
+///              + ln(ownNameWeight)     when it is the place's own name
+///              + ln(codeWeight)        when it is a code typed in capitals
+///              + ln(startWeight)       when a query word begins the name
+///              + ln(begunAreaWeight)   when it is a country or region begun
+///              − distanceWeight × ln(1 + min(d, farDistance) / nearDistance)
+///
+///    The weights were chosen on the replays and the Pelias cases of `bench/ranking`.
 /// 4. File order, so equal keys always come out the same way.
 package struct RankKey: Comparable, Sendable {
-    /// 0 for a whole-name match, 1 for a prefix, and for a whole-name match of a short
-    /// query (`wholeName` then says so).
+    /// How many query words are in the name or spell a qualifier whole
+    /// (`PlaceMatch.rankCoverage`), more first.
+    package var coverage: Int
+    /// The tier of the name matched (`PlaceMatch.tier`), lower first.
     package var tier: Int
-    /// Whether the query spells a name of the place whole (tier 0, or tier 1 for a short
-    /// query, where it weighs `shortWholeNameAdvantage`).
-    package var wholeName: Bool
-    /// The distance band: 0 inside the radius (or no location given).
-    package var band: Int
-    /// Importance (`placeImportance`), higher first once weighted by `ownName`.
-    package var importance: Double
-    /// Whether the query matched the place's own text (name, ASCII name, region, country),
-    /// not only an alternate name. True is also the optimistic bound a filter ranks by
-    /// before it knows.
-    package var ownName: Bool
+    /// The blend of importance, whole name, own name and nearness, higher first.
+    package var score: Double
     /// The row number or offset, lower first.
     package var order: Int
+    /// Whether the query spells the name whole.
+    package var wholeName: Bool
+    /// Whether the name is the place's own, not an alternate name or a code.
+    package var ownName: Bool
 
-    /// How much a match on a place's own name weighs against a match on one of its
-    /// alternate names only: a place must be this many times as important to win on an
-    /// alternate name. Ten: enough that a namesake village does not lose to a town a few
-    /// times its size that merely has the name in another language, small enough that a
-    /// capital or a city a hundred times larger wins over a village whose own name it is.
-    package static let ownNameAdvantage = 10.0
-    /// A query of one word of at most this many letters is short: its whole-name matches
-    /// are not a tier of their own. Three letters are more often the start of a name
-    /// being typed (`tok`, `san`, `dal`) than a whole one, and a village spelled whole
-    /// (Tok, Alaska; San, Mali) came before Tokyo, or before San Francisco when standing
-    /// in it.
-    package static let shortQueryLetters = 4
-    /// What a whole-name match of a short query weighs, as a factor of importance (10):
-    /// `bath` still gives Bath before Bathinda (three times its size), `tok` Tokyo
-    /// before Tok; nearer bands still come first.
-    package static let shortWholeNameAdvantage = 100.0
+    /// What a whole name weighs against a name begun, as a factor of importance: `bath`
+    /// gives Bath before Bathinda, three times its size, yet `st peters` keeps Saint
+    /// Petersburg, begun, before Saint Peters, spelled whole.
+    package static let wholeNameWeight = 30.0
+    /// What a whole name weighs while the query is short (`PlaceSearch.isShort`) and may
+    /// be typed on: `ber` spells Ber (Véroia) but begins Berlin and Bergen.
+    package static let shortWholeNameWeight = 3.0
+    /// What the place's own name weighs against an alternate name: a place must be this
+    /// many times as important to win on an alternate name.
+    package static let ownNameWeight = 10.0
+    /// How much distance counts, per doubling of 1 + d / nearDistance: a place
+    /// nearDistance away counts 2^6 = 64 times less than one next door.
+    package static let distanceWeight = 6.0
+    /// What a code typed in capitals weighs: `DEU` and `LUX` name their countries before
+    /// Deurne and Luxor, which the same letters begin.
+    package static let codeWeight = 10_000.0
+    /// What a name begun at its first word weighs: names are typed from their start, so
+    /// `chi` gives Chicago before Ho Chi Minh City, and `york` York before New York City.
+    package static let startWeight = 100.0
+    /// What a country's or region's name begun weighs: an area named whole ranks as a
+    /// town of a tenth of its population (`PlaceCategory.importanceFactor`), one begun as
+    /// a town of a seven-hundredth, so `germa` gives Germany before Germantown, but `chi`
+    /// Chicago before China.
+    package static let begunAreaWeight = 1.0 / 70
 
-    /// A key; `ownName` defaults to true (places found by key or by collection), and
-    /// `wholeName` to whether the tier is 0.
-    package init(tier: Int, band: Int, importance: Double, ownName: Bool = true, wholeName: Bool? = nil, order: Int) {
+    /// A key made of its parts (the collections' keys, and bounds).
+    package init(coverage: Int, tier: Int, score: Double, order: Int, wholeName: Bool = false, ownName: Bool = true) {
+        self.coverage = coverage
         self.tier = tier
-        self.wholeName = wholeName ?? (tier == 0)
-        self.band = band
-        self.importance = importance
-        self.ownName = ownName
+        self.score = score
         self.order = order
+        self.wholeName = wholeName
+        self.ownName = ownName
     }
 
-    /// The importance the order compares: `importance`, times `ownNameAdvantage` for an
-    /// own-name match, and times `shortWholeNameAdvantage` for a short query's whole name.
-    @inline(__always)
-    package var weightedImportance: Double {
-        var weighted = ownName ? importance * Self.ownNameAdvantage : importance
-        if wholeName && tier == 1 { weighted *= Self.shortWholeNameAdvantage }
-        return weighted
+    /// The key of a place matched by `match`, of `importance`, at `distance` metres from
+    /// the location (nil: none given), with its row number or offset: the one rule.
+    package init(
+        match: PlaceMatch, importance: Double, area: Bool = false, distance: Double?, bias: LocationBias, short: Bool = false, order: Int
+    ) {
+        let own = match.kind == .own
+        self.init(
+            coverage: match.rankCoverage, tier: match.tier,
+            score: Self.score(
+                importance: importance, whole: match.whole, own: own, code: match.kind == .code, start: match.atStart, area: area,
+                distance: distance, bias: bias, short: short),
+            order: order, wholeName: match.whole, ownName: own)
+    }
+
+    /// The score of the order's third step.
+    package static func score(
+        importance: Double, whole: Bool, own: Bool, code: Bool = false, start: Bool, area: Bool = false, distance: Double?,
+        bias: LocationBias, short: Bool = false
+    ) -> Double {
+        var score = Platform.log(max(importance, 1))
+        if whole { score += short ? logShortWholeNameWeight : logWholeNameWeight }
+        // (A penalty, never a bonus: the bounds below hold without it.)
+        if area && !whole { score += logBegunAreaWeight }
+        if own { score += logOwnNameWeight }
+        if code { score += logCodeWeight }
+        if start { score += logStartWeight }
+        if let distance { score -= bias.penalty(distance) }
+        return score
+    }
+
+    private static let logWholeNameWeight = Platform.log(wholeNameWeight)
+    private static let logShortWholeNameWeight = Platform.log(shortWholeNameWeight)
+    private static let logOwnNameWeight = Platform.log(ownNameWeight)
+    private static let logCodeWeight = Platform.log(codeWeight)
+    private static let logStartWeight = Platform.log(startWeight)
+    private static let logBegunAreaWeight = Platform.log(begunAreaWeight)
+
+    /// The best key a place of `importance` can have with `coverage` query words in its
+    /// name, at least `distance` metres away: a bound the search prunes by. `mayBeCode`:
+    /// the query has words in capitals, which may be a code of the place.
+    package static func bound(
+        coverage: Int, importance: Double, mayBeWhole: Bool, mayBeOwn: Bool, mayBeCode: Bool = false, mayStart: Bool = true,
+        distance: Double?, bias: LocationBias, short: Bool = false, order: Int
+    ) -> RankKey {
+        // A code is a whole name, never the place's own: its bonus bounds the own one's.
+        let own = mayBeOwn && !(mayBeCode && mayBeWhole)
+        return RankKey(
+            coverage: coverage, tier: 0,
+            score: score(
+                importance: importance, whole: mayBeWhole, own: own, code: mayBeCode && mayBeWhole, start: mayStart, distance: distance,
+                bias: bias, short: short),
+            order: order, wholeName: mayBeWhole, ownName: mayBeOwn)
     }
 
     package static func < (a: RankKey, b: RankKey) -> Bool {
+        if a.coverage != b.coverage { return a.coverage > b.coverage }
         if a.tier != b.tier { return a.tier < b.tier }
-        if a.band != b.band { return a.band < b.band }
-        let wa = a.weightedImportance, wb = b.weightedImportance
-        if wa != wb { return wa > wb }
+        if a.score != b.score { return a.score > b.score }
         return a.order < b.order
+    }
+
+    package static func == (a: RankKey, b: RankKey) -> Bool {
+        a.coverage == b.coverage && a.tier == b.tier && a.score == b.score && a.order == b.order
     }
 }
 
-/// The location bias of a search.
+/// The location bias of a search: how much nearness to `--location` counts.
 package struct LocationBias: Sendable {
-    /// The radius when `--location` comes without `--distance`: a city and its
-    /// surroundings, ArcGIS's idea of "near" for suggestions.
-    package static let defaultBiasRadius = 50_000.0
-    /// The last band: everything beyond 2³⁰ radii is one band (the Earth is smaller).
-    static let maximumBand = 30
-    /// From the band that holds this distance on (3,000 km), distance stops counting: a
-    /// continent away, every place is far, and importance orders them. From Sydney,
-    /// `paris` is Paris, France, not Parys, South Africa (nearer by a third of the way),
-    /// and `london` is London, England, not London, Kiribati.
+    /// The distance scale of the bias when `--location` comes without `--distance`: a
+    /// place this far counts a factor of 2^distanceWeight less than one next door.
+    package static let defaultNearDistance = 20_000.0
+    /// From this distance on (3,000 km), distance stops counting: a continent away,
+    /// every place is far, and importance orders them. From Sydney, `paris` is Paris,
+    /// France, not Parys, South Africa (nearer by a third of the way), and `london` is
+    /// London, England, not London, Kiribati.
     static let farDistance = 3_000_000.0
 
     /// The point, if any.
     package let location: Coordinate?
-    /// The radius in metres.
+    /// The distance scale in metres (`--distance`).
     package let radius: Double
-    /// The band of `farDistance`, the last one that counts.
-    private let farBand: Int
-    /// The cosine of the location's latitude, for `bandLowerBound(of:)`.
+    /// The cosine of the location's latitude, for `distanceLowerBound`.
     private let cosineOfLatitude: Double
 
-    /// A bias around `location` with `radius` metres.
+    /// A bias around `location` with the distance scale `radius` metres.
     package init(location: Coordinate?, radius: Double?) {
         // A longitude beyond ±180 (a map's unwrapped one, through the library) is the same
         // meridian within it; the bounds below need it there.
         self.location = location.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude.remainder(dividingBy: 360)) }
-        self.radius = max(radius ?? Self.defaultBiasRadius, 1)
-        farBand = self.radius >= Self.farDistance ? 1 : min(Self.maximumBand, 1 + Int(Platform.log2(Self.farDistance / self.radius)))
+        self.radius = max(radius ?? Self.defaultNearDistance, 1)
         cosineOfLatitude = location.map { Platform.cos($0.latitude * .pi / 180) } ?? 1
     }
 
-    /// The band of `point`: 0 inside the radius, then 1 + ⌊log₂(d / r)⌋, at most the
-    /// band of `farDistance`.
-    package func band(of point: Coordinate) -> Int {
-        guard let location else { return 0 }
-        let d = location.distance(to: point)
-        if d <= radius { return 0 }
-        return min(farBand, 1 + Int(Platform.log2(d / radius)))
-    }
-
-    /// A band no greater than `band(of:)`, without its trigonometry: a search over
-    /// millions of rows near a location (`s` at 12 M rows) skips the rows this already
-    /// puts out of reach, and spent half its time in `sin`, `asin` and `log2` before.
+    /// The distance in metres from the location to `point`; nil without a location.
     @inline(__always)
-    package func bandLowerBound(of point: Coordinate) -> Int {
-        guard let location else { return 0 }
-        var dLon = abs(point.longitude - location.longitude)
-        if dLon > 180 { dLon = 360 - dLon }
-        return bandLowerBound(latitudeGap: abs(point.latitude - location.latitude), longitudeGap: dLon, farthestLatitude: abs(point.latitude))
+    package func distance(to point: Coordinate) -> Double? {
+        location.map { $0.distance(to: point) }
     }
 
-    /// A band no greater than `band(of:)` of any point whose latitude is in `latitudes` and
-    /// longitude in `longitudes` (degrees, west to east, not across ±180): a cell of the
-    /// index's location grid (`PlacesIndex.gridCell`).
-    package func bandLowerBound(latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>) -> Int {
-        guard let location else { return 0 }
+    /// What a place `distance` metres away loses in score (see `RankKey`).
+    @inline(__always)
+    package func penalty(_ distance: Double) -> Double {
+        RankKey.distanceWeight * Platform.log(1 + min(distance, Self.farDistance) / radius)
+    }
+
+    /// A distance no greater than the distance to any point whose latitude is in
+    /// `latitudes` and longitude in `longitudes` (degrees, west to east, not across ±180):
+    /// a cell of the index's location grid (`PlacesIndex.gridCell`). Nil without a
+    /// location.
+    package func distanceLowerBound(latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>) -> Double? {
+        guard let location else { return nil }
         let latitudeGap = max(0, latitudes.lowerBound - location.latitude, location.latitude - latitudes.upperBound)
         let longitude = location.longitude
         var longitudeGap = 0.0
@@ -167,33 +196,20 @@ package struct LocationBias: Sendable {
             longitudeGap = min(gap(longitudes.lowerBound), gap(longitudes.upperBound))
         }
         let farthestLatitude = max(abs(latitudes.lowerBound), abs(latitudes.upperBound))
-        return bandLowerBound(latitudeGap: latitudeGap, longitudeGap: longitudeGap, farthestLatitude: farthestLatitude)
-    }
-
-    /// The bound of both `bandLowerBound`s, from a least latitude gap, a least longitude
-    /// gap (at most 180) and a greatest absolute latitude of the point (all in degrees).
-    ///
-    /// It bounds the haversine `h = sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2)` from below with
-    /// `sin x ≥ 2x/π` on [0, π/2] and `cos φ ≥ 1 − φ²/2`, and `d = 2R asin √h ≥ 2R √h`;
-    /// then `⌊log₂⌋` of a slightly smaller distance, by its exponent.
-    @inline(__always)
-    private func bandLowerBound(latitudeGap: Double, longitudeGap: Double, farthestLatitude: Double) -> Int {
+        // The haversine h = sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2) of any point of the cell
+        // is at least that of the gaps (each at most 180°) with the cell's smallest cos φ₂;
+        // d = 2R asin √h grows with h. (A hair less, for rounding.)
         let radians = Double.pi / 180
-        let dLat = latitudeGap * radians
-        let dLon = longitudeGap * radians
-        let latitude = farthestLatitude * radians
-        let cosine = max(0, 1 - latitude * latitude / 2)
-        // (2/π · x/2)² = (x/π)².
-        let h = (dLat / .pi) * (dLat / .pi) + cosineOfLatitude * cosine * (dLon / .pi) * (dLon / .pi)
-        let d = 2 * Coordinate.earthRadius * h.squareRoot() * 0.999
-        guard d > radius, d.isFinite else { return 0 }
-        // The exponent of a finite ratio above 1, from its bits (`exponent` is a call).
-        return min(farBand, 1 + Int(truncatingIfNeeded: ((d / radius).bitPattern >> 52) & 0x7FF) - 1023)
+        let h = Platform.sinSquared(latitudeGap * radians / 2)
+            + cosineOfLatitude * max(0, Platform.cos(farthestLatitude * radians)) * Platform.sinSquared(longitudeGap * radians / 2)
+        let d = 2 * Coordinate.earthRadius * Platform.asin(min(1, h.squareRoot())) * 0.999
+        return d.isFinite ? d : 0
     }
 }
 
-/// The importance of a place: population × category factor, plus one so that places
-/// without a population still order by category.
+/// The importance of a place: population plus one (so that places without a population
+/// still order by category), times its category's factor
+/// (`PlaceCategory.importanceFactor`). The one formula: the index orders its rows by it.
 @inline(__always)
 package func placeImportance(population: Int, category: String) -> Double {
     Double(population + 1) * PlaceCategory.importanceFactor(category)
@@ -202,8 +218,8 @@ package func placeImportance(population: Int, category: String) -> Double {
 /// The `score` (0–100) `magickey-find` reports: 100 for a key or a whole-name match;
 /// for a prefix, the share of the name's letters the query typed, at least 50 (`name`:
 /// what the query spelled, with the region and the country when it needs them).
-package func matchScore(tier: Int, queryLetters: Int, name: String) -> Int {
-    if tier == 0 { return 100 }
+package func matchScore(whole: Bool, queryLetters: Int, name: String) -> Int {
+    if whole { return 100 }
     let nameLetters = TextFolding.fold(name).filter { $0 != 0x20 }.count
     guard nameLetters > 0 else { return 50 }
     return max(50, min(99, 100 * queryLetters / max(nameLetters, queryLetters)))

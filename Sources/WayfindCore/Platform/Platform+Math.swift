@@ -11,6 +11,7 @@ private func libmSine(_ x: Double) -> Double { sin(x) }
 private func libmCosine(_ x: Double) -> Double { cos(x) }
 private func libmArcSine(_ x: Double) -> Double { asin(x) }
 private func libmLog2(_ x: Double) -> Double { log2(x) }
+private func libmLog(_ x: Double) -> Double { log(x) }
 
 /// The few libm functions the gazetteer's distances need, so that Places/ stays free of
 /// the C library.
@@ -33,4 +34,8 @@ extension Platform {
     /// log2 x.
     @inline(__always)
     package static func log2(_ x: Double) -> Double { libmLog2(x) }
+
+    /// The natural logarithm of x.
+    @inline(__always)
+    package static func log(_ x: Double) -> Double { libmLog(x) }
 }

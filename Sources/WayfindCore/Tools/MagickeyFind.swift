@@ -6,12 +6,6 @@ package enum MagickeyFind {
     /// The most places --max-locations allows.
     package static let maximumLocations = 50
 
-    /// Half the side of the extent reported around a place, in degrees, by size: a large
-    /// city spans tens of kilometres, a town a few.
-    static func extentHalfSide(population: Int) -> Double {
-        population >= 1_000_000 ? 0.25 : population >= 100_000 ? 0.1 : 0.05
-    }
-
     /// The flag table.
     package static let spec = ToolSpec(
         name: "magickey-find",
@@ -64,6 +58,10 @@ package enum MagickeyFind {
                 gives it: POL), CntryName, Population and Id:
 
                   {"spatialReference":{"wkid":4326,"latestWkid":4326},"candidates":[{"address":"Paris, Île-de-France, France","location":{"x":2.3488,"y":48.85341},"score":100,"attributes":{…},"extent":{…}}]}
+
+                A country or region (category country or region) is located at its capital \
+                or seat, and its extent is the gazetteer's (the extent column: around its \
+                towns); a town's extent is a square around it by its size.
 
                 A place that --text found by one of its alternate names says which, in a \
                 "matched" member before "attributes" ("matched":"Roma" for 'roma'). \
@@ -336,9 +334,9 @@ package enum MagickeyFind {
                 j.key("CntryName"); j.string(p.country); j.raw(",")
                 j.raw("\"Population\":\(p.population),")
                 j.key("Id"); j.string(p.id)
-                let h = extentHalfSide(population: p.population)
+                let e = p.shownExtent
                 j.raw(
-                    "},\"extent\":{\"xmin\":\(formatDegrees(max(-180, p.coordinate.longitude - h))),\"ymin\":\(formatDegrees(max(-90, p.coordinate.latitude - h))),\"xmax\":\(formatDegrees(min(180, p.coordinate.longitude + h))),\"ymax\":\(formatDegrees(min(90, p.coordinate.latitude + h)))}}"
+                    "},\"extent\":{\"xmin\":\(formatDegrees(e.minLongitude)),\"ymin\":\(formatDegrees(e.minLatitude)),\"xmax\":\(formatDegrees(e.maxLongitude)),\"ymax\":\(formatDegrees(e.maxLatitude))}}"
                 )
             }
             j.raw("]}\n")

@@ -23,9 +23,9 @@ package struct MagickeyOptions {
             return try MagickeyOptions.location(text)
         }
         static let distance = Flag(
-            "distance", value: "METERS", help: "the radius of --location's bias (default 50000)",
+            "distance", value: "METERS", help: "the distance scale of --location's bias (default \(Int(LocationBias.defaultNearDistance)))",
             manHelp:
-                "The radius in metres around --location inside which places rank first (default 50000). Beyond it, bands of doubling width rank nearer places first, up to about 3000 km, beyond which distance no longer counts.",
+                "The distance scale in metres of --location's bias (default \(Int(LocationBias.defaultNearDistance))): a place this far counts 2^\(Int(RankKey.distanceWeight)) times less than one next door, as RANKING says; beyond about 3000 km distance no longer counts.",
             expected: "metres, a number > 0"
         ) { text -> Double? in
             guard let d = MagickeyOptions.numbers(text), d.count == 1, d[0] > 0 else { return nil }
@@ -57,9 +57,9 @@ package struct MagickeyOptions {
         }
         static let category = Flag(
             "category", values: "NAME[,NAME]",
-            help: "only places of these categories (capital, admin seat, city, section, ...)",
+            help: "only places of these categories (capital, city, region, country, ...)",
             manHelp:
-                "Only places of these categories, separated by commas; repeatable. The embedded gazetteer has capital, admin seat, city and section (plurals and admin_seat work too); another name is an error there. With --places, the file's own categories are accepted (a GeoNames dump's are those four and the lower-case feature codes of other features).",
+                "Only places of these categories, separated by commas; repeatable. The embedded gazetteer has capital, admin seat, city, section, region and country (plurals and admin_seat work too); another name is an error there. With --places, the file's own categories are accepted (a GeoNames dump's are capital, admin seat, city, section and the lower-case feature codes of other features).",
             completion: .choices(PlaceCategory.populatedPlaceCategories), expected: "category names separated by commas"
         ) { text -> [String]? in text.split(separator: ",").map(String.init) }
         static let places = Flag(
@@ -87,7 +87,7 @@ package struct MagickeyOptions {
 
     /// Refuses a `--category` the embedded gazetteer does not have, naming those it has.
     static func checkEmbeddedCategories(_ names: [String]) throws(UsageError) {
-        let known = PlaceCategory.populatedPlaceCategories.map(PlaceCategory.displayName).map { $0.lowercased() }
+        let known = PlaceCategory.embeddedCategories.map(PlaceCategory.displayName).map { $0.lowercased() }
         let knownNames = PlaceFilters(categories: known).categories
         // A name is known when what it filters on (itself, and its singular) includes a
         // known category.
@@ -257,7 +257,7 @@ package struct MagickeyOptions {
 
     /// The lines `--version` adds: the gazetteer and its licence.
     static func versionLines() -> [String] {
-        var lines = ["Embedded gazetteer: 34,006 places from GeoNames (places.tsv)."]
+        var lines = ["Embedded gazetteer: places from GeoNames (places.tsv)."]
         if let index = try? EmbeddedGazetteer.index() {
             lines = [
                 "Embedded gazetteer: \(index.rowCount) places from GeoNames (places.tsv, fingerprint \(GazetteerFingerprint.hex(index.fingerprint)))."
@@ -267,19 +267,33 @@ package struct MagickeyOptions {
         return lines
     }
 
+    /// How many towns, countries and regions the embedded gazetteer holds, as its index
+    /// counts them (zeros when it cannot be read).
+    static var embeddedCounts: (towns: Int, countries: Int, regions: Int) {
+        guard let index = try? EmbeddedGazetteer.index() else { return (0, 0, 0) }
+        var counts = [Int](repeating: 0, count: index.categories.count)
+        for r in 0..<index.rowCount { counts[index.categoryIndex(ofRow: r)] += 1 }
+        let count = { (name: String) in index.categories.firstIndex(of: name).map { counts[$0] } ?? 0 }
+        let countries = count("country"), regions = count("region")
+        return (index.rowCount - countries - regions, countries, regions)
+    }
+
     /// The man page sections both tools share.
     static let gazetteerSection = ManSection(
         "GAZETTEER",
         """
-        The embedded gazetteer holds the 34,006 places of GeoNames' cities15000 set (population \
-        15,000 or more, or seats of government): name, every alternate name GeoNames has \
-        in any script (244,494 in all; for Rome, Roma, Rom, Rzym and 44 more in Latin, \
-        Cyrillic, Arabic, Japanese and other scripts), region, country, coordinates, \
-        population and category \
-        (capital, admin_seat, section or city). It is part of the \
-        binary; no file is read. Lower-case machine romanisations of names in other \
-        scripts (rm, loma for Rome) are left out (Sources/WayfindPlacesData/README.md in \
-        the source says what is kept and why).
+        The embedded gazetteer holds \(embeddedCounts.towns) places of GeoNames' cities15000 \
+        set (population 15,000 or more, or seats of government), \(embeddedCounts.countries) countries and \
+        \(embeddedCounts.regions) first-level regions: name, every alternate name GeoNames has in any \
+        script (for Rome, Roma, Rom, Rzym and 44 more in Latin, Cyrillic, Arabic, \
+        Japanese and other scripts; a country's names in every CLDR language), region, \
+        country, coordinates, population and category (capital, admin_seat, section, \
+        city, region or country). A country or region is placed at its capital or seat, \
+        with the extent of its towns, and its population (for a region, its towns' sum). \
+        It is part of the binary; no file is read. Lower-case machine romanisations of \
+        names in other scripts (rm, loma for Rome) are left out, and old names, \
+        descriptions and other places' names are kept apart as rare \
+        (Sources/WayfindPlacesData/README.md in the source says what is kept and why).
 
         --places FILE reads another gazetteer in one streaming pass over its bytes: a TSV \
         file with a header row (columns found by name; only name, latitude and longitude \

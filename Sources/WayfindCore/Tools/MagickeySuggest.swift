@@ -42,34 +42,71 @@ package enum MagickeySuggest {
             ManSection(
                 "RANKING",
                 """
-                Suggestions are ordered by, in turn: whole name before prefix (a place whose \
-                name or an alternate name is fully spelled by the query words comes first: \
-                'paris' spells Paris but only starts Parisot; a last word City need not be \
-                typed, so 'new york' spells New York City; an alternate name that is a code \
-                such as SAN spells nothing; extra words such as 'tx' in 'paris tx' may pick \
-                the region or country; for a query of one word of at most 4 letters, being \
-                typed on, a whole name is no tier but weighs 100 times in the importance, so \
-                'tok' gives Tokyo before Tok, Alaska); location bias, with --location \
-                (places within --distance, default 50 km, first, then bands of doubling \
-                width, nearer first, up to the band that holds 3000 km, beyond which \
-                distance no longer counts; nothing is excluded); weighted importance; and \
-                finally the gazetteer's order.
+                A place matches when the words typed for its name all start different words \
+                of one of its names (its own name, a code in capitals, or one of its \
+                alternate names: Roma, Wien, München), and each other word starts a \
+                different word of its region or country, in any form --country takes \
+                ('paris tx', 'cardiff gbr', 'prague czech republic', 'springfield il'). At \
+                least one word must be in a name: a region or a country qualifies a query, \
+                it never carries one ('new' does not find Sydney by New South Wales). Words \
+                are never pieced together from two names of a place ('new o' does not find \
+                Jakarta by New York Van Java and Koningin van het Oosten).
 
-                Importance is the population plus one, times 4 for capitals, 2 for seats of \
-                regions and 1/2 for sections of cities. It is weighted by \
-                ownNameAdvantage = \(Int(RankKey.ownNameAdvantage)) when the query matched the place's own \
-                name, region or country, and by 1 when it matched only one of its \
-                alternate names (the names in other languages and scripts: Roma, Rom, Rzym). \
-                So among places of similar importance the one whose own name was typed \
-                comes first, and a place more than \(Int(RankKey.ownNameAdvantage)) times as important wins on \
-                an alternate name: 'roma' gives Rome, Italy before Rome, New York (both \
-                have Roma as an alternate name), 'peking' gives Beijing, and 'paris' gives \
-                Paris, Texas before Parys, South Africa, whose alternate name is Paris. \
-                Because the location bias comes first, with --location a place near it \
-                beats an alternate-name match in another country: 'st petersburg' near \
-                59.9,30.3 gives Saint Petersburg, Russia, not St. Petersburg, Florida.
+                When nothing matches, the text after the last comma is tried as a country \
+                or region in any of the gazetteer's names for it ('münchen, deutschland', \
+                'roma, italia'), and without a comma the last word or two, by the area's own \
+                name or code: the rest is searched in that area. When nothing there has \
+                that name and a comma set the area apart, the area itself is suggested \
+                ('seattle, canada' gives Canada; not for a code alone, which may be a \
+                region's too).
 
-                A collection the query names is listed before the places.
+                Countries and first-level regions are places of the embedded gazetteer \
+                (categories country and region), found by their names in many languages \
+                and by their codes typed in capitals ('DEU', 'LUX', 'NSW'); magickey-find \
+                gives their centre (capital or seat) and extent.
+
+                Suggestions are ordered by, in turn:
+
+                Coverage: more query words in the name, or spelling a one-word region, \
+                country or code whole, first ('new y' gives New York City before New City, \
+                New York, whose y only begins its region; 'san francisco ca' gives San \
+                Francisco, California before San Francisco de Campeche).
+
+                Tier: the place's own name, a code typed in capitals (DEU, LUX, CA), or a \
+                common alternate name spelled whole first; then a common alternate name \
+                begun, or a rare one spelled whole; then a rare one begun. Rare alternate \
+                names are old names, descriptions and names of other, more important places \
+                (Portland for Blue Island, Illinois): the embedded gazetteer lists them \
+                apart (rare_alternatenames), a --places file may too. So 'lon' gives London \
+                and Long Beach before Hanoi (Thang Long), and 'portland' near Chicago \
+                gives Portland, Oregon and Maine before Blue Island.
+
+                Score: near and important in one number,
+
+                  ln(importance) + ln(\(Int(RankKey.wholeNameWeight))) if the name is spelled whole (\(Int(RankKey.shortWholeNameWeight)) while one word of \(PlaceSearch.shortQueryLetters) letters or fewer is typed)
+                                 + ln(\(Int(RankKey.ownNameWeight))) if it is the place's own name
+                                 + ln(\(Int(RankKey.codeWeight))) if it is a code typed in capitals
+                                 + ln(\(Int(RankKey.startWeight))) if a query word begins the name
+                                 - ln(\(Int((1 / RankKey.begunAreaWeight).rounded()))) if it is a country or region begun, not spelled whole
+                                 - \(Int(RankKey.distanceWeight)) × ln(1 + d / D)   with --location
+
+                where importance is the population plus one, times 2 for a GTFS station, \
+                1/2 for a section of a city and \(PlaceCategory.importanceFactor("region")) for a region or a country; d is the \
+                distance from --location, at most 3000 km, beyond which distance no longer \
+                counts; D is --distance (default \(Int(LocationBias.defaultNearDistance / 1000)) km). So an area named whole \
+                ranks as a town of a tenth of its people ('france', 'california'), one begun \
+                does not crowd out its towns ('chi' gives Chicago before China, 'germa' \
+                Germany before Germantown). A whole name weighs as a place \
+                \(Int(RankKey.wholeNameWeight)) times as large ('bath' gives Bath before Bathinda), yet the \
+                first suggestion stays while its name is typed on ('st peters' keeps Saint \
+                Petersburg before Saint Peters); names are typed from their start ('chi' \
+                gives Chicago before Ho Chi Minh City). A place D away counts a factor of \
+                2^\(Int(RankKey.distanceWeight)) less than one next door: near a location the nearest town of \
+                the letters typed comes first, unless a city many times its size is about \
+                as near.
+
+                Finally, the gazetteer's order. A collection the query names is listed \
+                before the places.
                 """),
             ManSection(
                 "PREDICTION",
@@ -323,7 +360,8 @@ package enum MagickeySuggest {
                     // A --places file's names may hold escape sequences: a terminal is
                     // shown them escaped, as ls does, a pipe gets them as they are.
                     let text = context.outputIsTerminal ? MessageValue.escapingControlCharacters(s.text) : s.text
-                    output.write(text + "\t" + s.magicKey + "\t" + (s.isCollection ? "true" : "false") + "\n")
+                    let collection = s.isCollection ? "true" : "false"
+                    output.write(text + "\t" + s.magicKey + "\t" + collection + "\n")
                     output.endRecord()
                 }
             }

@@ -76,9 +76,6 @@ import Testing
     static let illinois = Coordinate(latitude: 40.0, longitude: -89.6)
 
     @Test func aCapitalWinsOnAnAlternateNameOverATownWithTheSameAlternateName() throws {
-        // (`roma` is a short query, `RankKey.shortQueryLetters`: a whole alternate name
-        // weighs `shortWholeNameAdvantage`, not a tier, so Bucharest, whose country Romania
-        // it starts, comes before Rome, New York. A longer query keeps the tier.)
         let places = try PlacesTestSupport.suggest("roma", limit: 2).places
         #expect(places.first?.place.label == "Rome, Lazio, Italy")
         #expect(places.first?.matched == "Roma")
@@ -93,22 +90,23 @@ import Testing
             let places = try PlacesTestSupport.suggest(query, limit: 20).places
             return try #require(places.first { $0.place.name == name }, "\(name) for \(query)").score
         }
-        // 7 letters of Iaşi, its region and Romania: 50 (the least), no longer 99 as if
-        // Iaşi had been typed; so for Bucharest and Houston (Texas).
-        let scores = try [score("romania", "Iaşi"), score("romania", "Bucharest"), score("texas", "Houston"),
+        // Houston spelled whole, Texas a whole qualifier: 100; 12 letters of Houston, Texas,
+        // United States begun (`houston tex`): their share, at least 50.
+        let scores = try [score("houston texas", "Houston"), score("houston tex", "Houston"),
             // A prefix of the name itself: its share of the name; the whole alternate name Roma.
             score("bucha", "Bucharest"), score("roma", "Rome")]
-        #expect(scores == [50, 50, 50, 100 * 5 / 9, 100])
+        #expect(scores == [100, 100, 100 * 5 / 9, 100])
     }
 
     @Test func theLocationBiasBeatsAnAlternateNameInAnotherCountry() throws {
         #expect(try PlacesTestSupport.suggest("roma", near: Self.rome).places.first?.place.label == "Rome, Lazio, Italy")
         // St. Petersburg, Florida is named so; Saint Petersburg has it as an alternate name.
+        // Typed `saint`, the tools also search `st` (`Geocoder.search`) and find Florida's.
         #expect(
             try PlacesTestSupport.suggest("st petersburg", near: Self.petersburg).places.first?.place.label
                 == "Saint Petersburg, Sankt-Peterburg, Russia")
         #expect(
-            try PlacesTestSupport.suggest("saint petersburg", near: Self.tampa).places.first?.place.label
+            try PlacesTestSupport.geocode("saint petersburg", near: Self.tampa).places.first?.place.label
                 == "St. Petersburg, Florida, United States")
         #expect(
             try PlacesTestSupport.suggest("springfield", near: Self.illinois).places.first?.place.label
@@ -117,22 +115,27 @@ import Testing
 
     @Test func theOwnNameWinsAmongPlacesOfSimilarImportance() throws {
         // Paris, Texas (25 k people) by its own name before Parys, South Africa (48 k),
-        // whose alternate name is Paris.
-        let labels = try PlacesTestSupport.suggest("paris", limit: 3).places.map(\.place.label)
-        #expect(labels == ["Paris, Île-de-France, France", "Paris, Texas, United States", "Parys, Free State, South Africa"])
+        // whose alternate name Paris is rare (Paris, France's own): after every own name.
+        let labels = try PlacesTestSupport.suggest("paris", limit: 10).places.map(\.place.label)
+        #expect(labels.prefix(2) == ["Paris, Île-de-France, France", "Paris, Texas, United States"])
+        let texas = try #require(labels.firstIndex(of: "Paris, Texas, United States"))
+        #expect(texas < labels.firstIndex(of: "Parys, Free State, South Africa") ?? labels.count)
     }
 
     @Test func anOwnNameMatchWeighsTenTimesAnAlternateNameMatch() {
-        let own = RankKey(tier: 0, band: 0, importance: 100, ownName: true, order: 2)
-        #expect(own < RankKey(tier: 0, band: 0, importance: 999, ownName: false, order: 1))
-        #expect(RankKey(tier: 0, band: 0, importance: 1001, ownName: false, order: 1) < own)
-        // Nearer, or a whole name, still comes first.
-        #expect(
-            RankKey(tier: 0, band: 1, importance: 1e9, ownName: true, order: 1)
-                > RankKey(tier: 0, band: 0, importance: 1, ownName: false, order: 2))
-        #expect(
-            RankKey(tier: 1, band: 0, importance: 1e9, ownName: true, order: 1)
-                > RankKey(tier: 0, band: 0, importance: 1, ownName: false, order: 2))
+        let bias = LocationBias(location: nil, radius: nil)
+        func key(_ kind: PlaceMatch.Kind, whole: Bool, coverage: Int = 1, importance: Double) -> RankKey {
+            RankKey(
+                match: PlaceMatch(coverage: coverage, kind: kind, whole: whole, atStart: true, alternate: nil), importance: importance,
+                distance: nil, bias: bias, order: 1)
+        }
+        let own = key(.own, whole: true, importance: 100)
+        #expect(own < key(.common, whole: true, importance: 999))
+        #expect(key(.common, whole: true, importance: 1001) < own)
+        // More words in the name, or a better tier, still come first.
+        #expect(key(.own, whole: true, coverage: 2, importance: 1) < key(.own, whole: true, importance: 1e9))
+        #expect(key(.common, whole: false, importance: 1e9) > key(.common, whole: true, importance: 1))
+        #expect(key(.rare, whole: true, importance: 1e9) > key(.own, whole: false, importance: 1))
     }
 
     // MARK: Why a place matched

@@ -91,7 +91,7 @@ import WayfindTestSupport
         let index = try indexPath(cache)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: index)))
         // The first rows' TSV offsets (after the 96-byte banner and the 128-byte header).
-        for row in 0..<200 { for b in 0..<4 { bytes[224 + row * 24 + b] = 0xFF } }
+        for row in 0..<2_000 { for b in 0..<4 { bytes[224 + row * 24 + b] = 0xFF } }
         try Data(bytes).write(to: URL(fileURLWithPath: index))
         let r = suggest(file, "paris", cache: cache)
         #expect(r.status == 0)

@@ -56,7 +56,7 @@ import WayfindTestSupport
         _ = suggest(file, "paris", cache: cache)
         let handle = try #require(FileHandle(forWritingAtPath: file))
         try handle.seekToEnd()
-        try handle.write(contentsOf: Data("99999999\tZzyzxville\tZzyzxville\t\t35.1\t-116.1\tPPL\tcity\tUS\tUnited States\tCA\tCalifornia\t10\tAmerica/Los_Angeles\n".utf8))
+        try handle.write(contentsOf: Data("99999999\tZzyzxville\tZzyzxville\t\t35.1\t-116.1\tPPL\tcity\tUS\tUnited States\tCA\tCalifornia\t10\tAmerica/Los_Angeles\t\t\t\n".utf8))
         try handle.close()
         let again = suggest(file, "zzyzx", cache: cache)
         #expect(again.stderr.hasPrefix("magickey-suggest: indexing "))

@@ -30,6 +30,14 @@ enum PlacesTestSupport {
         return try search.search(index: TestGazetteer.index(), tsv: TestGazetteer.tsv)
     }
 
+    /// Searches the embedded gazetteer as the tools do (`Geocoder.search`): every spelling
+    /// of the text (`st` is also `saint`), and its qualified forms when nothing matched.
+    static func geocode(_ text: String, near location: Coordinate? = nil, limit: Int = 5) throws -> SearchResult {
+        let geocoder = Geocoder(source: .indexed(tsv: TestGazetteer.tsv, index: try TestGazetteer.index(), path: "(gazetteer)"))
+        return try geocoder.search(
+            text: text, lastWordComplete: true, bias: LocationBias(location: location, radius: nil), filters: PlaceFilters(), limit: limit)
+    }
+
     /// Searches a file by scanning it.
     static func suggest(_ text: String, inFile path: String, near location: Coordinate? = nil, limit: Int = 5) throws -> SearchResult {
         let search = PlaceSearch(text: text, bias: LocationBias(location: location, radius: nil), filters: PlaceFilters(), limit: limit)

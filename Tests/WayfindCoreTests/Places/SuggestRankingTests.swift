@@ -43,11 +43,12 @@ import WayfindTestSupport
         let sydney = Coordinate(latitude: -33.87, longitude: 151.21)
         #expect(try PlacesTestSupport.suggest("paris", near: sydney).places.first?.place.label == "Paris, Île-de-France, France")
         #expect(try PlacesTestSupport.suggest("london", near: sydney).places.first?.place.label == "London, England, United Kingdom")
-        // Nearer than that, bands still count (Springfield, Missouri is 700 km from Chicago).
+        // Nearer than that, distance still counts (Springfield, Missouri is 700 km from
+        // Chicago, Springfield, Illinois 290 km).
         let bias = LocationBias(location: Self.chicago, radius: nil)
-        #expect(
-            bias.band(of: Coordinate(latitude: 37.21, longitude: -93.29)) > bias.band(of: Coordinate(latitude: 39.8, longitude: -89.64)))
-        #expect(bias.band(of: sydney) == bias.band(of: Coordinate(latitude: 48.86, longitude: 2.35)))
+        func penalty(_ point: Coordinate) -> Double { bias.penalty(bias.distance(to: point)!) }
+        #expect(penalty(Coordinate(latitude: 37.21, longitude: -93.29)) > penalty(Coordinate(latitude: 39.8, longitude: -89.64)))
+        #expect(penalty(sydney) == penalty(Coordinate(latitude: 48.86, longitude: 2.35)))
     }
 
     /// What people type for a country or region that the gazetteer spells otherwise.
@@ -72,10 +73,11 @@ import WayfindTestSupport
         #expect(try PlacesTestSupport.suggest(query).places.first?.place.label == label)
     }
 
-    @Test func wholeNamesComeBeforePrefixes() throws {
+    @Test func placesComeInTheOrderOfTheirKeysWholeNamesWeighing() throws {
         let result = try PlacesTestSupport.suggest("paris", limit: 15)
-        let tiers = result.places.map(\.rank.tier)
-        #expect(tiers == tiers.sorted())
+        let keys = result.places.map(\.rank)
+        #expect(keys == keys.sorted())
+        #expect(result.places.prefix(2).allSatisfy { $0.place.name == "Paris" && $0.rank.wholeName })
         #expect(result.places.contains { $0.place.name == "Paris" && $0.place.countryCode == "US" })
     }
 
@@ -111,7 +113,7 @@ import WayfindTestSupport
         }
         // Only a last `City`, and only after another word: `york` does not spell Yorkville,
         // and `new` alone does not spell New York City.
-        #expect(try PlacesTestSupport.suggest("new", inFile: path).places.allSatisfy { $0.rank.tier == 1 })
+        #expect(try PlacesTestSupport.suggest("new", inFile: path).places.first { $0.place.name == "New York City" }?.rank.wholeName == false)
     }
 
     @Test func theCountryFilterExcludesOtherCountries() throws {
@@ -146,51 +148,23 @@ import WayfindTestSupport
         #expect(try PlacesTestSupport.suggest("ca").collections.isEmpty)
     }
 
-    @Test func distanceBandsDoubleInWidth() {
+    /// Nearness counts as the man page says: a place at the distance scale loses a factor
+    /// of 2^distanceWeight, and from `farDistance` on nothing more.
+    @Test func nearnessCountsAsTheManPageSays() {
         let bias = LocationBias(location: Coordinate(latitude: 0, longitude: 0), radius: 100_000)
-        #expect(bias.band(of: Coordinate(latitude: 0, longitude: 0.5)) == 0)
-        #expect(bias.band(of: Coordinate(latitude: 0, longitude: 1.5)) == 1)
-        #expect(bias.band(of: Coordinate(latitude: 0, longitude: 3)) == 2)
-    }
-
-    /// The search skips rows by `bandLowerBound` before it computes their band: it must
-    /// never exceed the band, anywhere on Earth (poles, the antimeridian, any radius), and
-    /// should be close enough to skip (within two bands here, for points over 1,000 km).
-    @Test func theBandLowerBoundNeverExceedsTheBand() {
-        var random = SplitMix64(seed: 31)
-        func coordinate() -> Coordinate {
-            let edge = random.next() % 8
-            let latitude = edge == 0 ? 90 : edge == 1 ? -90 : Double(random.next() % 180_001) / 1000 - 90
-            let longitude = edge == 2 ? 180 : edge == 3 ? -180 : Double(random.next() % 360_001) / 1000 - 180
-            return Coordinate(latitude: latitude, longitude: longitude)
-        }
-        var close = 0
-        var far = 0
-        for _ in 0..<20_000 {
-            let radius = [1.0, 500, 50_000, 1_000_000][Int(random.next() % 4)]
-            let bias = LocationBias(location: coordinate(), radius: radius)
-            let point =
-                random.next() % 4 == 0 ? Coordinate(latitude: bias.location!.latitude, longitude: -bias.location!.longitude) : coordinate()
-            let band = bias.band(of: point)
-            let bound = bias.bandLowerBound(of: point)
-            #expect(bound <= band, "\(bias.location!) \(point) radius \(radius)")
-            if bias.location!.distance(to: point) > 1_000_000 {
-                far += 1
-                if band - bound <= 2 { close += 1 }
-            }
-        }
-        #expect(close > far * 9 / 10, "\(close) of \(far)")
-        #expect(LocationBias(location: nil, radius: nil).bandLowerBound(of: Coordinate(latitude: 10, longitude: 10)) == 0)
+        #expect(abs(bias.penalty(100_000) - RankKey.distanceWeight * Platform.log(2)) < 1e-9)
+        #expect(bias.penalty(0) == 0)
+        #expect(bias.penalty(3_000_000) == bias.penalty(12_000_000))
+        #expect(bias.penalty(1_000_000) > bias.penalty(500_000))
     }
 
     /// The grid walk skips whole cells by their bound: no point of a cell, its edges and
-    /// corners included, has a band below it, wherever the location is (inside the cell,
+    /// corners included, is nearer than it, wherever the location is (inside the cell,
     /// across the antimeridian, at a pole).
-    @Test func aCellsBandLowerBoundNeverExceedsTheBandOfItsPoints() {
+    @Test func aCellsDistanceLowerBoundNeverExceedsTheDistanceOfItsPoints() {
         var random = SplitMix64(seed: 35)
         var tight = 0
         for round in 0..<4_000 {
-            let radius = [1.0, 500, 50_000, 1_000_000][Int(random.next() % 4)]
             let cell = Int(random.next() % UInt64(PlacesIndex.gridCellCount))
             let (latitudes, longitudes) = PlacesIndex.gridBounds(ofCell: cell)
             func inside() -> Coordinate {
@@ -209,18 +183,20 @@ import WayfindTestSupport
             // A map's unwrapped longitude, a turn or two away.
             default: location = Coordinate(latitude: inside().latitude, longitude: inside().longitude + [360.0, -360, 720][Int(random.next() % 3)])
             }
-            let bias = LocationBias(location: location, radius: radius)
-            let bound = bias.bandLowerBound(latitudes: latitudes, longitudes: longitudes)
-            var least = Int.max
+            let bias = LocationBias(location: location, radius: nil)
+            let bound = bias.distanceLowerBound(latitudes: latitudes, longitudes: longitudes)!
+            var least = Double.infinity
             for _ in 0..<16 {
                 let point = inside()
-                #expect(PlacesIndex.gridCell(latitude: Int32((point.latitude * 1e5).rounded()), longitude: Int32((point.longitude * 1e5).rounded())) == cell || point.latitude == latitudes.upperBound || point.longitude == longitudes.upperBound)
-                least = min(least, bias.band(of: point))
+                least = min(least, bias.distance(to: point)!)
             }
-            #expect(bound <= least, "cell \(latitudes) \(longitudes) location \(location) radius \(radius)")
-            if least - bound <= 1 { tight += 1 }
+            #expect(bound <= least, "cell \(latitudes) \(longitudes) location \(location)")
+            // The sampled points lie at most the cell's diagonal beyond its nearest point.
+            let diagonal = Coordinate(latitude: latitudes.lowerBound, longitude: longitudes.lowerBound)
+                .distance(to: Coordinate(latitude: latitudes.upperBound, longitude: longitudes.upperBound))
+            if least - bound <= diagonal + 0.002 * least { tight += 1 }
         }
         // Close enough to skip most cells that are out of reach.
-        #expect(tight > 3_000, "\(tight)")
+        #expect(tight > 3_900, "\(tight)")
     }
 }

@@ -1,0 +1,80 @@
+/// The index's location grid (`PlacesIndex`, near a location), walked for a short query
+/// near a location, nearest cells first.
+///
+/// With `--location`, a near place may beat a far one of more importance, so row order
+/// stops little: `s` near Chicago at 12 M rows has 8 million postings. The grid keeps
+/// each one-degree cell's rows with a signature of their words' first bytes
+/// (`PlacesIndex.signature(ofWord:)`); the walk reads, cell by cell, the rows whose
+/// signature holds the query's, and stops when even the most important place of all,
+/// spelled whole, could not enter from the next cell's distance. Past a budget of rows
+/// (a query the neighbourhood barely holds), it hands over to the other sources: the
+/// cells it read whole are skipped, and every other row is known to be at least as far
+/// as the next cell, which the importance-ordered walks bound by
+/// (`IndexCollector.minimumDistance`).
+struct GridWalk: CandidateSource {
+    let search: PlaceSearch
+    let index: PlacesIndex
+
+    /// How many of the grid's rows a walk reads at most before it hands over to the
+    /// postings: an eighth of the rows (1.5 million at 12 M rows, about 4 ms of reading
+    /// signatures), and all of a small gazetteer's.
+    static func rowBudget(rows: Int) -> Int { max(1 << 16, rows / 8) }
+
+    /// The walk for `search`, when its query is short and near a location, with more
+    /// postings than the grid has cells (below that, uniting them costs less than
+    /// ordering the cells: `PlacesIndex.gridMinimumPostings`).
+    init?(search: PlaceSearch, index: PlacesIndex) {
+        guard search.isShort, let location = search.bias.location, abs(location.latitude) <= 90, location.longitude.isFinite
+        else { return nil }
+        let postings = index.postingTotal(index.words(withPrefix: search.pieces[0]).range)
+        guard search.usesGrid ?? (postings > PlacesIndex.gridMinimumPostings) else { return nil }
+        (self.search, self.index) = (search, index)
+    }
+
+    mutating func feed(_ collector: inout IndexCollector) throws(GazetteerError) -> Bool {
+        guard index.rowCount > 0 else { return true }
+        let words = [index.words(withPrefix: search.pieces[0])]
+        let whole = PostingsUnion.wholeRows(words, pieces: search.pieces, index: index)
+        let required = PlacesIndex.signature(ofWord: search.pieces[0])
+        let mostImportant = Double(index.population(ofRow: 0) + 1) * collector.factors[index.categoryIndex(ofRow: 0)]
+        let budget = search.gridRowLimit ?? Self.rowBudget(rows: index.rowCount)
+        var walked = [Bool](repeating: false, count: PlacesIndex.gridCellCount)
+        var read = 0
+        for (cell, distance) in cellsByDistance() {
+            let farthest = RankKey.bound(
+                coverage: 1, importance: mostImportant, mayBeWhole: true, mayBeOwn: true, mayBeCode: collector.mayBeCode,
+                distance: distance, bias: search.bias, short: search.isShort, order: 0)
+            if collector.best.count == search.limit && !collector.qualifies(farthest) { return true }
+            let rows = index.gridRowCount(ofCell: cell)
+            if read + rows > budget {
+                collector.walkedCells = walked
+                collector.minimumDistance = distance
+                return false
+            }
+            read += rows
+            let entries = index.gridEntries(ofCell: cell)
+            var e = 0
+            while e < entries.count {
+                let signature = UInt64(entries[e + 1]) | UInt64(entries[e + 2]) << 32
+                let r = Int(entries[e])
+                e += PlacesIndex.gridEntryWords
+                guard signature & required == required else { continue }
+                let candidate = RowCandidate(row: r, mayBeWhole: PostingsUnion.contains(whole, UInt32(r)), unverified: true)
+                _ = try collector.consider(candidate, ordered: false)
+            }
+            walked[cell] = true
+        }
+        return true
+    }
+
+    /// The grid's cells that hold rows, nearest first, each with the least distance a
+    /// point of it can be at.
+    private func cellsByDistance() -> [(Int, Double)] {
+        var cells: [(Int, Double)] = []
+        for cell in 0..<PlacesIndex.gridCellCount where index.gridRowCount(ofCell: cell) > 0 {
+            let (latitudes, longitudes) = PlacesIndex.gridBounds(ofCell: cell)
+            cells.append((cell, search.bias.distanceLowerBound(latitudes: latitudes, longitudes: longitudes) ?? 0))
+        }
+        return cells.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+    }
+}
