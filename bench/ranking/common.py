@@ -80,20 +80,28 @@ def label_of(name, region, country):
     return ", ".join(parts)
 
 
-def load_places(path=PLACES_TSV):
-    """The gazetteer's rows in file order, with their names folded for matching."""
+# The categories of areas (countries, first-level regions): not towns, which the replays
+# type and the plain rankers rank.
+AREAS = ("country", "region")
+
+
+def load_places(path=PLACES_TSV, areas=False):
+    """The gazetteer's rows in file order, with their names folded for matching; the
+    towns only, unless `areas`."""
     places = []
     with open(path, encoding="utf-8", newline="") as f:
         header = f.readline().rstrip("\n").split("\t")
         col = {n: i for i, n in enumerate(header)}
         for row, line in enumerate(f):
             r = line.rstrip("\n").split("\t")
+            if not areas and r[col["category"]] in AREAS:
+                continue
             name = r[col["name"]]
             alternates = [a for a in r[col["alternatenames"]].split(",") if a]
             names = {" ".join(words(n)) for n in [name, r[col["asciiname"]]] + alternates}
             names.discard("")
             places.append(Place(
-                row=row, geonameid=r[col["geonameid"]], name=name, names=frozenset(names),
+                row=len(places), geonameid=r[col["geonameid"]], name=name, names=frozenset(names),
                 alternates=tuple([r[col["asciiname"]]] + alternates),
                 lat=float(r[col["latitude"]]), lon=float(r[col["longitude"]]),
                 country_code=r[col["country_code"]], country_name=r[col["country_name"]],

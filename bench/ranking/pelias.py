@@ -16,13 +16,14 @@ Pass rule: the first suggestion is the expected place.
 - A region, county or country: the first suggestion must be that region or country
   itself: magickey-find's category says region, county or country (or the row's GeoNames
   feature code is ADM* or PCL*), with the expected name, or for a country the expected
-  country code. The gazetteer holds no regions or countries today, so these all fail.
+  country code. The gazetteer holds countries and first-level regions (GeoNames PCL*
+  and ADM1 rows) but no counties or smaller areas.
 Pelias lets many cases pass with the place anywhere in the first 3 to 10 results; a
 type-ahead is judged here on its first. How many failures had the expected place
 somewhere in the first five is printed too.
 
 Failure causes, the first that applies:
-1. expected a region, county or country;
+1. an area the gazetteer lacks: a county, district or second-level region;
 2. not in the gazetteer: no row of places.tsv would pass (the population floor of
    15,000 left the place out, or GeoNames spells it otherwise);
 3. "city, qualifier": the text goes on after the name (`paris, texas`, `billerica, ma`,
@@ -57,7 +58,7 @@ PROVINCES = {
     "ACT": "Australian Capital Territory", "NSW": "New South Wales", "NT ": "Northern Territory",
     "QLD": "Queensland", "SA": "South Australia", "TAS": "Tasmania", "VIC": "Victoria", "WA": "Western Australia",
 }
-CAUSES = ("expected a region, county or country", "not in the gazetteer (population floor or spelling)",
+CAUSES = ("an area the gazetteer lacks (county, district)", "not in the gazetteer (population floor or spelling)",
           "\"city, qualifier\" text", "wrong place near the focus", "other")
 SHOWN_PER_CAUSE = 12
 
@@ -111,11 +112,18 @@ class Judge:
 
     def is_place(self, case, place):
         """The rule for a city or town, on one row of places.tsv (or None)."""
-        if place is None or not name_keys(case["name"]) & self.keys[place.geonameid]:
+        if place is None or place.category in common.AREAS:
+            return False
+        if not name_keys(case["name"]) & self.keys[place.geonameid]:
             return False
         if case["country"] and place.country_code != case["country"]:
             return False
         return region_matches(case["region"], place)
+
+    def has_area(self, case):
+        """Whether places.tsv holds the region or country a case expects."""
+        return any(p.category in common.AREAS and (not case["country"] or p.country_code == case["country"])
+                   for k in name_keys(case["name"]) for p in self.by_name.get(k, []))
 
     def in_gazetteer(self, case):
         """Whether any row of places.tsv would pass (inside the case's rectangle, if any)."""
@@ -177,9 +185,9 @@ def run(tools, judge, cases):
         ok = judge.passes(case, recs[0] if recs else None)
         cause = ""
         if not ok:
-            if case["kind"] != "place":
+            if case["kind"] != "place" and not judge.has_area(case):
                 cause = CAUSES[0]
-            elif not judge.in_gazetteer(case):
+            elif case["kind"] == "place" and not judge.in_gazetteer(case):
                 cause = CAUSES[1]
             elif qualified(case):
                 cause = CAUSES[2]
@@ -254,7 +262,7 @@ def main():
     if not os.path.exists(args.cases):
         common.fail(f"{args.cases}: no such file (make it with pelias_extract.py)")
     tools = common.Tools(os.environ.get("BIN", os.path.join(common.ROOT, ".build", "release")))
-    judge = Judge(common.load_places())
+    judge = Judge(common.load_places(areas=True))
     results = run(tools, judge, read_cases(args.cases))
     report(results, args.summary)
     if args.results is not None:
