@@ -674,24 +674,6 @@ package final class FileMapping {
         )
     }
 
-    /// Everything the file's status tells of which version of which file it is: device,
-    /// inode, size, modification and change times. A write sets the change time, which
-    /// cannot be set back; but the clock it is taken from ticks coarsely (milliseconds,
-    /// seconds on some file systems), so only a file last changed before the current
-    /// tick keeps its stamp while it changes (`secondsSinceChange`, `GraphFileCache`).
-    package var stamp: [UInt64] {
-        [
-            UInt64(status.st_dev), UInt64(status.st_ino), UInt64(status.st_size), UInt64(bitPattern: Int64(status.st_mtim.tv_sec)),
-            UInt64(status.st_mtim.tv_nsec), UInt64(bitPattern: Int64(status.st_ctim.tv_sec)), UInt64(status.st_ctim.tv_nsec),
-        ]
-    }
-
-    /// The seconds from the file's last change (modification or change time, when it
-    /// was opened) to `now` (Unix seconds).
-    package func secondsSinceChange(now: Int64) -> Int64 {
-        now - max(Int64(status.st_mtim.tv_sec), Int64(status.st_ctim.tv_sec))
-    }
-
     /// Whether the file belongs to the user this process runs as.
     package var isOwnedByCurrentUser: Bool { status.st_uid == geteuid() }
     /// Whether only its owner, this process's user, can write it: a file of the user's

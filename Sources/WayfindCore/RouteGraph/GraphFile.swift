@@ -30,10 +30,6 @@ public struct GraphFile: Sendable {
     public let path: String
     /// The path given, when it is a symbolic link to `path`.
     let link: String?
-    /// Where suggestions keep what they read of the file (`GraphFileCache`); nil: nowhere.
-    package private(set) var cachePath: String? = nil
-    /// The clock that tells whether the file has settled, to be kept (Unix seconds).
-    private var cacheClock: @Sendable () -> Int64 = Platform.currentTime
     /// How long `update` waits for another process's lock before it gives up, in seconds.
     public static let defaultLockTimeout: Int64 = 30
     /// Whether `update` makes the file's missing folders (mode 0700). The tools make
@@ -57,16 +53,6 @@ public struct GraphFile: Sendable {
             return try FileSystem.resolvingSymbolicLinks(path)
         }
         link = self.path == path ? nil : path
-    }
-
-    /// This file, whose suggestions keep what they read in the cache `directory`
-    /// (`GraphFileCache`), for a search box that asks on every keystroke; nil: nowhere.
-    /// `now` is the clock that tells whether the file has settled (Unix seconds).
-    package func caching(in directory: String?, now: @escaping @Sendable () -> Int64 = Platform.currentTime) -> GraphFile {
-        var file = self
-        file.cachePath = directory.map { GraphFileCache.path(of: path, in: $0) }
-        file.cacheClock = now
-        return file
     }
 
     /// The sidecar file that `update(_:)` locks.
@@ -101,10 +87,9 @@ public struct GraphFile: Sendable {
     {
         let stringFilter = filter.map(RouteGraph.stringFilter)
         // First only the edges leaving the from-place; should the scan need others, or
-        // the from-place not be the one guessed, every edge. (A parse to keep in the cache
-        // reads every edge.)
+        // the from-place not be the one guessed, every edge.
         let edges = GraphFileContents.edges(for: request, filtered: filter != nil)
-        guard let (file, contents) = try read(locked: false, keepingHours: true, edges: edges, cache: cachePath) else {
+        guard let (file, contents) = try read(locked: false, keepingHours: true, edges: edges) else {
             return RouteGraph().suggestions(for: request, filter: stringFilter)
         }
         let suggestions = try withExtendedLifetime(file) { () throws(GraphFileError) -> [Suggestion] in
@@ -115,10 +100,7 @@ public struct GraphFile: Sendable {
                 return RouteGraph(contents: contents, in: file.bytes).suggestions(for: request, filter: stringFilter)
             }
             // A file cut short since the first read is one that changed, not a damaged one.
-            let reread = Result { () throws(GraphFileError) in
-                if let cachePath, let cached = GraphFileCache.load(for: file, from: cachePath, edges: .every) { return cached }
-                return try self.contents(of: file, keepingHours: true, edges: .every)
-            }
+            let reread = Result { () throws(GraphFileError) in try self.contents(of: file, keepingHours: true, edges: .every) }
             if case .failure = reread, file.wasCutShort || file.hasChanged { throw .fileSystem(.changedWhileRead(path: path)) }
             let whole = try reread.get()
             return RouteGraph.scannedSuggestions(whole, in: file.bytes, for: request, filter: filter)
@@ -284,13 +266,11 @@ public struct GraphFile: Sendable {
     /// was opened is `changedWhileRead`; only a file that is the same, unchanged, and
     /// still not a graph is reported as damaged, with the advice that goes with that.
     ///
-    /// With a `cache` path (for a read of every edge and hours), the contents kept there
-    /// for this version of the file are taken instead of a parse, and a parse is kept
-    /// there (`GraphFileCache`). `edgesOfSize`, when given, chooses the edges read by the
+    /// `edgesOfSize`, when given, chooses the edges read by the
     /// size of the file, in place of `edges`; `whenMapped` is called with each file
     /// mapped, before it is parsed.
     private func read(
-        locked: Bool, keepingHours: Bool = false, edges: GraphFileContents.EdgeSelection = .every, cache: String? = nil,
+        locked: Bool, keepingHours: Bool = false, edges: GraphFileContents.EdgeSelection = .every,
         edgesOfSize: ((Int) -> GraphFileContents.EdgeSelection)? = nil, whenMapped: (FileMapping) -> Void = { _ in }
     ) throws(GraphFileError) -> (FileMapping, GraphFileContents)? {
         // Held (when taken) until the judgement is made.
@@ -305,16 +285,11 @@ public struct GraphFile: Sendable {
                 if let file = mapped, file.hasChanged { throw .fileSystem(.changedWhileRead(path: path)) }
                 return nil
             }
-            if let cache, let contents = GraphFileCache.load(for: file, from: cache, edges: edges) { return (file, contents) }
             whenMapped(file)
-            // A parse to keep holds every edge.
             let parsed = Result { () throws(GraphFileError) -> GraphFileContents in
-                try contents(of: file, keepingHours: keepingHours, edges: cache == nil ? edgesOfSize?(file.bytes.count) ?? edges : .every)
+                try contents(of: file, keepingHours: keepingHours, edges: edgesOfSize?(file.bytes.count) ?? edges)
             }
-            if case .success(let contents) = parsed, !file.wasCutShort {
-                if let cache { GraphFileCache.store(contents, of: file, at: cache, now: cacheClock()) }
-                return (file, contents)
-            }
+            if case .success(let contents) = parsed, !file.wasCutShort { return (file, contents) }
             if !judging {
                 judging = true
                 sharedLock = FileLock(sharedAt: lockPath, timeout: Self.readerLockTimeout)

@@ -117,9 +117,7 @@ struct GraphFileContents {
     var edgeCount = 0
     /// Where the file's last edge begins, kept or not; `Int32.min` when it has none.
     var lastEdgeStart = Int32.min
-    /// Where the file's last edge ends, kept or not; `Int32.min` when it has none, or
-    /// when the contents come from the cache with some edges only (a visit, which needs
-    /// it, never reads the cache).
+    /// Where the file's last edge ends, kept or not; `Int32.min` when it has none.
     var lastEdgeEnd = Int32.min
     /// Where the edges' list ends if the file is in the writer's layout
     /// (`LayoutTail.edgesEnd`), for the parallel read; nil when not known.
@@ -137,9 +135,8 @@ struct GraphFileContents {
     /// notes where they are (for a visit, which needs two records', and is spared a
     /// store of 96 bytes per record).
     var keepsHours = false
-    /// The records' keys, when the contents come from the cache (`GraphFileCache`) or
-    /// from a parallel read that kept hours (made while the other thread read edges);
-    /// else made when needed.
+    /// The records' keys, when the contents come from a parallel read that kept hours
+    /// (made while the other thread read edges); else made when needed.
     var recordKeys: RecordKeys? = nil
     /// The initials of the records' display names (`LineMatcher.initials`, in the default
     /// word mode), when the contents come from the cache; else nil.

@@ -480,8 +480,7 @@ private struct NameSet: ~Copyable {
 
 extension GraphFileContents {
     /// The records' keys (`PlaceName.withKey`), as fingerprints, and whether they are all
-    /// different: what a suggestion tells places by. Made here from the names, or kept
-    /// with the contents in the cache (`GraphFileCache`).
+    /// different: what a suggestion tells places by. Made here from the names.
     struct RecordKeys {
         /// The fingerprint of each record's key; `emptyKey` for an empty key (a name of
         /// whitespace only).
@@ -504,10 +503,6 @@ extension GraphFileContents {
                 }
             }
             self.allDifferent = allDifferent
-        }
-
-        init(fingerprints: [UInt64], allDifferent: Bool) {
-            (self.fingerprints, self.allDifferent) = (fingerprints, allDifferent)
         }
 
         /// The fingerprint of `key`: `emptyKey` only for the empty key.
