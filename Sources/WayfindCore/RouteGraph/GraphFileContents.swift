@@ -138,9 +138,6 @@ struct GraphFileContents {
     /// The records' keys, when the contents come from a parallel read that kept hours
     /// (made while the other thread read edges); else made when needed.
     var recordKeys: RecordKeys? = nil
-    /// The initials of the records' display names (`LineMatcher.initials`, in the default
-    /// word mode), when the contents come from the cache; else nil.
-    var recordInitials: [UInt64]? = nil
     /// The top-level members, in file order.
     var members: [Member] = []
     /// `lastVisitedLocation`, nil when missing or null.

@@ -112,14 +112,8 @@ extension RouteGraph {
             // pass (`bos`) is tried on every record anyway: after `unorderedAfter` records
             // taken best first, the rest are taken as they are, without ranking them.
             var ranked: [Candidate] = []
-            // A record whose initials cannot pass the filter is not ranked.
-            // (The filter's initials at hand: taking the filter apart on every record, its
-            // closures retained and released, cost a third of this loop.)
-            let needed = filter?.initials ?? []
-            let initials = needed.isEmpty ? nil : contents.recordInitials
             for (index, habit) in habits.enumerated() {
                 guard let habit else { continue }
-                if let initials, !NameFilter.mayAccept(initials: initials[index], needing: needed) { continue }
                 let candidate = Candidate(
                     place: index, score: score(trips: 0, habit: habit, allHabits: allHabits), time: contents.records[index].timeValue)
                 guard !request.positiveOnly || candidate.score > 0 else { continue }

@@ -270,26 +270,10 @@ extension RouteGraph {
         /// name in whitespace at most: false when the name cannot pass, so that a scan
         /// need not make the display name of every name it rejects. Nil: none.
         package var mayAccept: ((UnsafeRawBufferPointer) -> Bool)? = nil
-        /// The initials (`LineMatcher.requiredInitials`, in the default word mode) a name
-        /// that passes holds all of, for one of the values at least: a scan that knows
-        /// the names' initials (`GraphFileContents.recordInitials`) skips the others. Nil:
-        /// none told.
-        package var initials: [UInt64]? = nil
 
-        package init(
-            accepts: @escaping (UnsafeBufferPointer<UInt8>) -> Bool, mayAccept: ((UnsafeRawBufferPointer) -> Bool)? = nil,
-            initials: [UInt64]? = nil
-        ) {
+        package init(accepts: @escaping (UnsafeBufferPointer<UInt8>) -> Bool, mayAccept: ((UnsafeRawBufferPointer) -> Bool)? = nil) {
             self.accepts = accepts
             self.mayAccept = mayAccept
-            self.initials = initials
-        }
-
-        /// Whether a name of initials `name` may pass a filter whose `initials` are
-        /// `needed`, for a loop over many names that keeps `needed` at hand.
-        @inline(__always)
-        static func mayAccept(initials name: UInt64, needing needed: [UInt64]) -> Bool {
-            needed.contains { $0 & ~name == 0 }
         }
 
         /// Whether the place the file spells `name` passes (`PlaceName.withDisplay`).
