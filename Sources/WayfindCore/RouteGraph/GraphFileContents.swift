@@ -119,12 +119,6 @@ struct GraphFileContents {
     var lastEdgeStart = Int32.min
     /// Where the file's last edge ends, kept or not; `Int32.min` when it has none.
     var lastEdgeEnd = Int32.min
-    /// Where the edges' list ends if the file is in the writer's layout
-    /// (`LayoutTail.edgesEnd`), for the parallel read; nil when not known.
-    private var parallelEdgesEnd: Int?
-    /// Whether the edges were read in two halves at once (tests check that large files
-    /// are).
-    private(set) var readEdgesInParallel = false
     /// The place records, in file order.
     var records: [Record] = []
     /// The visits by hour of the records that have them (`Record.hoursIndex`): all, when
@@ -135,9 +129,6 @@ struct GraphFileContents {
     /// notes where they are (for a visit, which needs two records', and is spared a
     /// store of 96 bytes per record).
     var keepsHours = false
-    /// The records' keys, when the contents come from a parallel read that kept hours
-    /// (made while the other thread read edges); else made when needed.
-    var recordKeys: RecordKeys? = nil
     /// The top-level members, in file order.
     var members: [Member] = []
     /// `lastVisitedLocation`, nil when missing or null.
@@ -228,49 +219,29 @@ struct GraphFileContents {
     static func read(_ bytes: UnsafeRawBufferPointer, keepingHours: Bool = false, edges selection: EdgeSelection = .every)
         throws(JSONError) -> GraphFileContents
     {
-        let contents = try read(bytes, keepingHours: keepingHours, edges: selection, inParallel: true)
-        // A file whose edges were not all in the writer's layout, read again in order
-        // (see `readEdgesAndRestInParallel`).
-        if contents.mustReadInOrder { return try read(bytes, keepingHours: keepingHours, edges: selection, inParallel: false) }
-        return contents
-    }
-
-    /// `read(_:keepingHours:edges:)` on this thread alone, without `inParallel` (for
-    /// tests, which compare the two).
-    static func read(
-        _ bytes: UnsafeRawBufferPointer, keepingHours: Bool, edges selection: EdgeSelection, inParallel: Bool
-    ) throws(JSONError) -> GraphFileContents {
         var contents = GraphFileContents()
         contents.keepsHours = keepingHours
-        let tail =
-            bytes.count >= parallelReadMinimum || selection == .leavingLastPlace || selection == .touchingLastPlace
-            ? LayoutTail(bytes) : LayoutTail()
-        contents.parallelEdgesEnd = inParallel ? tail.edgesEnd : nil
         switch selection {
         case .every: break
         case .leaving(let key): contents.keptOrigin = key
-        case .leavingLastPlace: contents.keptOrigin = tail.lastPlace.map { Array(RouteGraph.placeKey($0).utf8) }
+        case .leavingLastPlace: contents.keptOrigin = LayoutTail(bytes).lastPlace.map { Array(RouteGraph.placeKey($0).utf8) }
         case .touchingLastPlace:
-            contents.keptOrigin = tail.lastPlace.map { Array(RouteGraph.placeKey($0).utf8) }
+            contents.keptOrigin = LayoutTail(bytes).lastPlace.map { Array(RouteGraph.placeKey($0).utf8) }
             contents.keepsArriving = true
         }
-        // Room for as many lines as their part of the file could hold (a line takes 50
-        // bytes or more; in the writer's layout the records follow the edges, which end at
-        // `tail.edgesEnd`): pages never used are never touched, and the lists never move
-        // as they grow. A read that keeps only some edges keeps few, and reserves none:
-        // each large reservation costs a small read a page fault or two at its ends.
-        // (Without the tail, either part may be the whole file.)
-        let (edgesBytes, recordsBytes) = (tail.edgesEnd ?? bytes.count, bytes.count - (tail.edgesEnd ?? 0))
-        if contents.keptOrigin == nil { contents.edges.reserveCapacity(edgesBytes / 50) }
-        contents.records.reserveCapacity(recordsBytes / 50)
-        if keepingHours { contents.hourCounts.reserveCapacity(recordsBytes / 128) }
+        // Room for as many lines as the file could hold (a line takes 50 bytes or more):
+        // pages never used are never touched, and the lists never move as they grow. A
+        // read that keeps only some edges keeps few, and reserves none.
+        if contents.keptOrigin == nil { contents.edges.reserveCapacity(bytes.count / 50) }
+        contents.records.reserveCapacity(bytes.count / 50)
+        if keepingHours { contents.hourCounts.reserveCapacity(bytes.count / 128) }
         var reader = JSONReader(bytes)
         guard bytes.count <= maximumSize else {
             throw JSONError(message: "the file is larger than 2 GiB", offset: 0, line: 1, column: 1)
         }
         try within("the top level", &reader) { (reader) throws(JSONError) in try reader.beginObject() }
         try contents.readMembers(&reader)
-        if !contents.mustReadInOrder { try reader.finish() }
+        try reader.finish()
         return contents
     }
 
@@ -284,11 +255,6 @@ struct GraphFileContents {
             let valueStart = Int32(reader.offset)
             switch key {
             case .edges, .places:
-                if key == .edges, let end = parallelEdgesEnd {
-                    // (One list at most is read so.)
-                    parallelEdgesEnd = nil
-                    if try readEdgesAndRestInParallel(&reader, key: Self.keyQuote(bytes, keyStart), value: valueStart, to: end) { return }
-                }
                 try readList(&reader, edges: key == .edges)
             case .lastVisitedLocation:
                 lastName = try Self.within("lastVisitedLocation", &reader) { (reader) throws(JSONError) in
@@ -344,133 +310,6 @@ struct GraphFileContents {
             try readElement(&reader, isEdge: isEdges, path: "\(name)[\(position)]")
             position += 1
         }
-    }
-
-    /// Files at least this large may have their edges read in two parts at once
-    /// (`readEdgesAndRestInParallel`): a thread costs some 50 µs, reading half the edges
-    /// of a 256 KiB file about 0.3 ms.
-    static let parallelReadMinimum = 256 * 1024
-
-    /// Where a parallel read of the edges from `start` (the list's first) to `end`
-    /// splits them: the offset of the separator (`,\n    `) after the last edge of the
-    /// first part, at the first line after its middle; nil for a list too short to
-    /// split. The first part goes to this thread, which goes on to the rest of the file
-    /// (the header and the records, which follow the edges in the writer's layout), so it
-    /// takes fewer edges, and both threads finish together. The rest costs about as much
-    /// a byte as the edges; `restCost` times as much when the read keeps hours and makes
-    /// the records' keys as well (`keyingRestCost`).
-    static func parallelSplit(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int, restCost: Int = 1) -> Int? {
-        let records = restCost * (bytes.count - end)
-        let middle = start + max(end - start - records, (end - start) / 4) / 2
-        guard end - start >= parallelReadMinimum / 2, end < bytes.count,
-            let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-            let newline = Platform.findByte(0x0A, in: base + middle, count: end - middle)
-        else { return nil }
-        return newline - base - 1
-    }
-
-    /// How many times as much a byte the rest of the file costs a parallel read that
-    /// keeps hours and makes the records' keys (`RecordKeys`), as the edges: at 10,000
-    /// edges, 0.45 ms for the 0.33 MB of header and records, 0.33 ms for the keys, and
-    /// about 1 ms a MB for edges.
-    static let keyingRestCost = 2
-
-    /// Whether the edges read in parallel were not all in the writer's layout after the
-    /// rest of the file had been read: the file is then read again, in order.
-    private var mustReadInOrder = false
-
-    /// Reads the `edges` list whose value starts at the reader's position (`value`; its
-    /// key's quote at `key`) and ends at `end` (`LayoutTail.edgesEnd`) in two parts at
-    /// once (`parallelSplit`): the second on another thread (`Platform.concurrently`),
-    /// while this one reads the first part and then the rest of the top-level object.
-    /// Each part keeps and counts its edges as `readWrittenEdge` does; the second part's
-    /// follow the first's, as they do in the file. True when it has read to the object's
-    /// end (or, should the second part not be in the writer's layout, set
-    /// `mustReadInOrder`); false, with no edge kept and the reader where it was, when
-    /// the list cannot be split or its first part is not in the writer's layout (the list
-    /// is then read as any other).
-    private mutating func readEdgesAndRestInParallel(_ reader: inout JSONReader, key: Int32, value: Int32, to end: Int)
-        throws(JSONError) -> Bool
-    {
-        let bytes = reader.bytes
-        var list = reader
-        try Self.within("edges", &list) { (reader) throws(JSONError) in try reader.beginArray() }
-        guard try list.nextElement() else { return false }
-        let start = list.offset
-        let restCost = keepsHours ? Self.keyingRestCost : 1
-        guard let firstEnd = Self.parallelSplit(bytes, from: start, to: end, restCost: restCost) else { return false }
-        let secondStart = firstEnd + GraphFileFormat.elementSeparator.utf8CodeUnitCount
-        // The separator between the parts, which neither reads.
-        guard firstEnd > start, secondStart < end else { return false }
-        var between = list
-        between.rewind(to: firstEnd)
-        guard between.skipLiteral(GraphFileFormat.elementSeparator) else { return false }
-
-        final class Part: @unchecked Sendable {
-            var contents = GraphFileContents()
-            var isWhole = false
-        }
-        let second = Part()
-        second.contents.keptOrigin = keptOrigin
-        second.contents.keepsArriving = keepsArriving
-        if keptOrigin == nil { second.contents.edges.reserveCapacity((end - secondStart) / 50) }
-        let (edgesBefore, countBefore, lastBefore) = (edges.count, edgeCount, (lastEdgeStart, lastEdgeEnd))
-        var firstIsWhole = false
-        var firstCount = 0
-        var rest: Result<JSONReader, JSONError> = .success(list)
-        Platform.concurrently({
-            var reader = JSONReader(bytes)
-            reader.rewind(to: secondStart)
-            second.isWhole = second.contents.readWrittenEdges(&reader, to: end)
-        }, while: {
-            firstIsWhole = readWrittenEdges(&list, to: firstEnd)
-            guard firstIsWhole else { return }
-            firstCount = edges.count
-            // The list's end (the tail found it there), then the other members.
-            rest = Result { () throws(JSONError) -> JSONReader in
-                var reader = list
-                reader.rewind(to: end)
-                guard try !reader.nextElement() else {
-                    mustReadInOrder = true
-                    return reader
-                }
-                members.append(Member(key: .edges, start: key, value: value..<Int32(reader.offset)))
-                try readMembers(&reader)
-                // A suggestion's read (it keeps hours) makes the keys it will need here,
-                // while the other thread reads on.
-                if keepsHours && !mustReadInOrder { recordKeys = RecordKeys(self, in: bytes) }
-                return reader
-            }
-        })
-        guard firstIsWhole else {
-            edges.removeLast(edges.count - edgesBefore)
-            (edgeCount, (lastEdgeStart, lastEdgeEnd)) = (countBefore, lastBefore)
-            return false
-        }
-        guard second.isWhole else {
-            mustReadInOrder = true
-            return true
-        }
-        // (Before any list of edges that the rest of the file had.)
-        edges.insert(contentsOf: second.contents.edges, at: firstCount)
-        edgeCount += second.contents.edgeCount
-        if second.contents.lastEdgeStart > lastEdgeStart {
-            (lastEdgeStart, lastEdgeEnd) = (second.contents.lastEdgeStart, second.contents.lastEdgeEnd)
-        }
-        readEdgesInParallel = true
-        reader = try rest.get()
-        return true
-    }
-
-    /// Reads edges in the writer's layout, one after the other with the writer's
-    /// separator, from the reader's position (an edge's `{`) to exactly `end`; false if
-    /// any is in another layout or they do not end there.
-    private mutating func readWrittenEdges(_ reader: inout JSONReader, to end: Int) -> Bool {
-        guard readWrittenEdge(&reader) else { return false }
-        while reader.offset < end {
-            guard reader.skipLiteral(GraphFileFormat.elementSeparator), readWrittenEdge(&reader) else { return false }
-        }
-        return reader.offset == end
     }
 
     /// Reads an edge in exactly the layout `GraphFileFormat.appendEdge` writes, without
@@ -751,28 +590,20 @@ struct GraphFileContents {
 
     /// What the end of a file in the writer's layout (`GraphFileFormat`) tells before the
     /// file is read, found by stepping back over the place records, which the writer puts
-    /// last. Only guesses, which the read checks: a suggestion compares the place with
-    /// what the read found (`keptOrigin`), and the edges read in parallel must end where
-    /// the list does.
+    /// last. Only a guess, which the read checks: a suggestion compares the place with
+    /// what the read found (`keptOrigin`).
     struct LayoutTail {
         /// The place `lastVisitedLocation` names; nil when not found, or when the name
         /// has an escape or is not UTF-8.
         var lastPlace: String?
-        /// Where the edges' list ends: the newline before its `  ],` line.
-        var edgesEnd: Int?
-
-        /// Nothing known.
-        init() {}
 
         init(_ bytes: UnsafeRawBufferPointer) {
             typealias F = GraphFileFormat
             guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             let location = UnsafeRawBufferPointer(start: F.headerLocation.utf8Start, count: F.headerLocation.utf8CodeUnitCount)
-            let listEndLine = UnsafeRawBufferPointer(start: F.listEnd.utf8Start, count: F.listEnd.utf8CodeUnitCount).dropFirst().dropLast()
             var end = bytes.count
-            var seenLocation = false
-            // The lines after the edges: `}`, `  "version": 1`, `  ],`, the records,
-            // `  "places": [` and the header (and unknown members, a few at most).
+            // The lines after the header: `}`, `  "version": 1`, `  ],`, the records and
+            // `  "places": [` (and unknown members, a few at most).
             var otherLines = 0
             while otherLines < 16, let newline = Platform.findLastByte(0x0A, in: base, count: end) {
                 let line = UnsafeRawBufferPointer(rebasing: bytes[(newline - base + 1)..<end])
@@ -783,17 +614,12 @@ struct GraphFileContents {
                     continue
                 }
                 otherLines += 1
-                // The list's end, `GraphFileFormat.listEnd` without its newlines.
-                if seenLocation, line.elementsEqual(listEndLine) {
-                    edgesEnd = end
-                    return
-                }
                 guard line.starts(with: location), line.count > location.count + 1, line[location.count] == 0x22 else { continue }
-                seenLocation = true
                 let name = line[(location.count + 1)...]
                 if let quote = name.firstIndex(of: 0x22), !name[..<quote].contains(0x5C) {
                     lastPlace = String(validating: UnsafeRawBufferPointer(rebasing: name[..<quote]), as: UTF8.self)
                 }
+                return
             }
         }
     }

@@ -84,7 +84,7 @@ extension RouteGraph {
         /// place depends on edges the small graph does not hold.
         var hasHabitOfZero = false
         // No place may have two records; the needed ones are told by their keys.
-        let keys = contents.recordKeys ?? GraphFileContents.RecordKeys(contents, in: bytes)
+        let keys = GraphFileContents.RecordKeys(contents, in: bytes)
         guard keys.allDifferent else { return nil }
         let neededKeys = [fromBytes, lastKey] + successorKeys
         let neededPrints = neededKeys.map { $0.withUnsafeBytes(GraphFileContents.RecordKeys.fingerprint) }
