@@ -151,82 +151,6 @@ package enum FileSystem {
         try save.commit(check: check, keepingBackup: listed)
     }
 
-    /// A save of the file at `path` begun before its new bytes are known, for a change of
-    /// a few lines to a large file: the current version's bytes go to the new file on
-    /// another thread (with what killed saves left removed after, as `writeAtomically`
-    /// does with `removingLeftovers`) while the caller works out the change, which
-    /// `finish(with:check:)` then writes over them; `abandon()` when it turns out to be a
-    /// save of other bytes. The new file then takes only the changed lines (and, from the
-    /// first that changes length, the rest of the file) once the change is known, and its
-    /// `fsync` waits only for those: the rest went to disk while the caller worked. The
-    /// same save otherwise, on the same terms (only under the lock every save takes).
-    final class BegunSave {
-        private let save: Save
-        /// The file whose bytes are the new file's start; kept mapped until the thread is done.
-        private let file: FileMapping
-        private let writer: Platform.Background
-        private let outcome: Outcome
-        private var isOver = false
-
-        /// What the thread did, read after `wait()`.
-        private final class Outcome: @unchecked Sendable {
-            var written: Result<Void, FileSystemError> = .success(())
-            var listed = false
-        }
-
-        /// Begins a save of `path` that starts from `file`'s bytes; nil when no new file
-        /// can be made there (the save that follows, made another way, says why).
-        init?(of path: String, from file: FileMapping, backupPath: String?) {
-            guard let save = try? Save(path: path, backupPath: backupPath, durable: true) else { return nil }
-            (self.save, self.file) = (save, file)
-            let outcome = Outcome()
-            self.outcome = outcome
-            let bytes = file.bytes
-            writer = Platform.Background {
-                outcome.written = Result { () throws(FileSystemError) in
-                    _ = try save.write([bytes], at: 0, startingAll: true)
-                }
-                outcome.listed = removeLeftovers(of: path, except: name(of: save.temporary))
-            }
-        }
-
-        /// Finishes the save with `changes` (in file order, not overlapping) made to the
-        /// bytes it began with, as `writeAtomically` would save them; `check` as there.
-        func finish(with changes: [FileChange], check: () throws(FileSystemError) -> Void) throws(FileSystemError) {
-            writer.wait()
-            isOver = true
-            try outcome.written.get()
-            // Changes of the same length go where they are; from the first that is not,
-            // the rest of the file is written again where it now lies.
-            let moved = changes.firstIndex { $0.bytes.count != $0.range.count } ?? changes.endIndex
-            for change in changes[..<moved] {
-                try change.bytes.withUnsafeBytes { bytes in
-                    Result { () throws(FileSystemError) in _ = try save.write([bytes], at: change.range.lowerBound) }
-                }.get()
-            }
-            if moved < changes.endIndex {
-                let from = changes[moved].range.lowerBound
-                let end = try FileChange.withPieces(of: file.bytes, with: changes[moved...], copied: from) { pieces in
-                    Result { () throws(FileSystemError) in try save.write(pieces, at: from) }
-                }.get()
-                if end < file.bytes.count { try save.truncate(to: end) }
-            }
-            try save.sync()
-            try save.commit(check: check, keepingBackup: outcome.listed)
-        }
-
-        /// Gives the save up: the new file goes, once the thread is done with it.
-        func abandon() {
-            writer.wait()
-            isOver = true
-            save.discard()
-        }
-
-        deinit {
-            if !isOver { abandon() }
-        }
-    }
-
     /// One save's new file, from its creation to the rename (see the type's description):
     /// removed when it goes unless committed.
     private final class Save: @unchecked Sendable {
@@ -272,11 +196,8 @@ package enum FileSystem {
         }
 
         /// Writes `pieces` one after the other from `offset`; where they end. A large
-        /// file's full chunks start on their way to disk while the next is written; with
-        /// `startingAll`, the last one too (for bytes written well before the `fsync`).
-        func write(_ pieces: [UnsafeRawBufferPointer], at offset: Int, startingAll: Bool = false) throws(FileSystemError)
-            -> Int
-        {
+        /// file's full chunks start on their way to disk while the next is written.
+        func write(_ pieces: [UnsafeRawBufferPointer], at offset: Int) throws(FileSystemError) -> Int {
             var offset = offset
             var unstarted = offset
             for piece in pieces {
@@ -292,15 +213,7 @@ package enum FileSystem {
                     }
                 }
             }
-            if startingAll && durable && offset > unstarted {
-                _ = wayfind_start_writeback(descriptor, Int64(unstarted), Int64(offset - unstarted))
-            }
             return offset
-        }
-
-        /// Cuts the new file to `count` bytes.
-        func truncate(to count: Int) throws(FileSystemError) {
-            if ftruncate(descriptor, off_t(count)) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
         }
 
         /// Gives the new file the target's mode, and, if durable, puts it on disk.

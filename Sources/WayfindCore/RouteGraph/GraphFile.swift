@@ -137,9 +137,8 @@ public struct GraphFile: Sendable {
     /// is loaded and `body` changes it. A lock held by another process is waited for at
     /// most `lockTimeout` seconds, and `waiting` is called once a second has passed.
     /// `patchEdges`, for a change that `patch` is likely to describe: the edges it needs
-    /// of a file of so many bytes (`RouteGraph.visitEdges`); the save then begins, with
-    /// the file's bytes as they are, while the file is read (`FileSystem.BegunSave`).
-    /// Contents of some edges that `patch` declines are read again whole for `body`.
+    /// of a file of so many bytes (`RouteGraph.visitEdges`). Contents of some edges that
+    /// `patch` declines are read again whole for `body`.
     @discardableResult
     func update<Result>(
         lockTimeout: Int64 = defaultLockTimeout, waiting: () -> Void = {},
@@ -158,14 +157,7 @@ public struct GraphFile: Sendable {
             return try FileLock(exclusiveAt: lockPath, timeout: lockTimeout, waiting: waiting)
         }
         var graph = RouteGraph()
-        // The save of a likely patch begins with the file's bytes while they are read.
-        var begun: FileSystem.BegunSave? = nil
-        defer { begun?.abandon() }
-        let whenMapped: (FileMapping) -> Void = { file in
-            begun?.abandon()
-            begun = patchEdges == nil ? nil : FileSystem.BegunSave(of: path, from: file, backupPath: backupPath)
-        }
-        if let (file, found) = try read(locked: true, edgesOfSize: patchEdges, whenMapped: whenMapped) {
+        if let (file, found) = try read(locked: true, edgesOfSize: patchEdges) {
             var contents = found
             // A patch declined on the contents of some edges is asked again with every
             // edge (the places limit needs every name: `RouteGraph.visitEdges` guessed
@@ -179,21 +171,12 @@ public struct GraphFile: Sendable {
                 patched = patch(contents, file.bytes)
             }
             if let (changes, result) = patched {
-                if let save = begun {
-                    begun = nil
-                    try Self.fileSystem { () throws(FileSystemError) in
-                        try save.finish(with: changes) { () throws(FileSystemError) in
-                            if file.wasCutShort { throw .changedWhileRead(path: path) }
-                        }
+                // The old bytes go from the mapping to the new file as they are.
+                try withExtendedLifetime(file) { () throws(GraphFileError) in
+                    let saved = FileChange.withPieces(of: file.bytes, with: changes[...]) { pieces in
+                        Swift.Result { () throws(GraphFileError) in try save(pieces, readFrom: file) }
                     }
-                } else {
-                    // The old bytes go from the mapping to the new file as they are.
-                    try withExtendedLifetime(file) { () throws(GraphFileError) in
-                        let saved = FileChange.withPieces(of: file.bytes, with: changes[...]) { pieces in
-                            Swift.Result { () throws(GraphFileError) in try save(pieces, readFrom: file) }
-                        }
-                        try saved.get()
-                    }
+                    try saved.get()
                 }
                 lock.release()
                 return result
@@ -201,9 +184,6 @@ public struct GraphFile: Sendable {
             graph = RouteGraph(contents: contents, in: file.bytes)
             try checkUnchanged(file)
         }
-        // No patch (or a retry found the file gone or empty): the begun save goes.
-        begun?.abandon()
-        begun = nil
         let revision = graph.revision
         let result = try body(&graph)
         if graph.revision != revision {
@@ -267,11 +247,10 @@ public struct GraphFile: Sendable {
     /// still not a graph is reported as damaged, with the advice that goes with that.
     ///
     /// `edgesOfSize`, when given, chooses the edges read by the
-    /// size of the file, in place of `edges`; `whenMapped` is called with each file
-    /// mapped, before it is parsed.
+    /// size of the file, in place of `edges`.
     private func read(
         locked: Bool, keepingHours: Bool = false, edges: GraphFileContents.EdgeSelection = .every,
-        edgesOfSize: ((Int) -> GraphFileContents.EdgeSelection)? = nil, whenMapped: (FileMapping) -> Void = { _ in }
+        edgesOfSize: ((Int) -> GraphFileContents.EdgeSelection)? = nil
     ) throws(GraphFileError) -> (FileMapping, GraphFileContents)? {
         // Held (when taken) until the judgement is made.
         var sharedLock: FileLock? = nil
@@ -285,7 +264,6 @@ public struct GraphFile: Sendable {
                 if let file = mapped, file.hasChanged { throw .fileSystem(.changedWhileRead(path: path)) }
                 return nil
             }
-            whenMapped(file)
             let parsed = Result { () throws(GraphFileError) -> GraphFileContents in
                 try contents(of: file, keepingHours: keepingHours, edges: edgesOfSize?(file.bytes.count) ?? edges)
             }
