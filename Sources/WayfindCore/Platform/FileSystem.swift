@@ -5,7 +5,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import WayfindUnicodeData
 
 /// Whole-file reads and crash-safe whole-file saves.
 ///
@@ -133,7 +132,7 @@ package enum FileSystem {
     ) throws(FileSystemError) {
         let save = try Save(path: path, backupPath: backupPath, durable: durable, privately: privately)
         let listed = removingLeftovers && removeLeftovers(of: path, except: name(of: save.temporary))
-        _ = try save.write(pieces, at: 0)
+        try save.write(pieces)
         try save.sync()
         try save.commit(check: check, keepingBackup: listed)
     }
@@ -182,25 +181,13 @@ package enum FileSystem {
             isDiscarded = true
         }
 
-        /// Writes `pieces` one after the other from `offset`; where they end. A large
-        /// file's full chunks start on their way to disk while the next is written.
-        func write(_ pieces: [UnsafeRawBufferPointer], at offset: Int) throws(FileSystemError) -> Int {
-            var offset = offset
-            var unstarted = offset
+        /// Writes `pieces` one after the other.
+        func write(_ pieces: [UnsafeRawBufferPointer]) throws(FileSystemError) {
+            var offset = 0
             for piece in pieces {
-                var rest = piece
-                while !rest.isEmpty {
-                    let chunk = UnsafeRawBufferPointer(rebasing: rest.prefix(writebackChunk - (offset - unstarted)))
-                    try writeAll(chunk, to: descriptor, at: offset, path: temporary)
-                    offset += chunk.count
-                    rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(chunk.count))
-                    if offset - unstarted == writebackChunk {
-                        if durable { _ = wayfind_start_writeback(descriptor, Int64(unstarted), Int64(writebackChunk)) }
-                        unstarted = offset
-                    }
-                }
+                try writeAll(piece, to: descriptor, at: offset, path: temporary)
+                offset += piece.count
             }
-            return offset
         }
 
         /// Gives the new file the target's mode, and, if durable, puts it on disk.
@@ -256,11 +243,6 @@ package enum FileSystem {
         else { return }
         _ = link(backupPath, randomName(path + backupInfix))
     }
-
-    /// The chunk of a save whose writing to disk starts (`sync_file_range`) once it is
-    /// written, while the next is: for a 1.5 MB graph, the `fsync` that follows waits
-    /// 0.3 ms less. A file of one chunk is left to its `fsync`.
-    static let writebackChunk = 256 * 1024
 
     /// What the names of a save's temporary files add to the target's: `FILE.tmp.` and
     /// `FILE.bak.`, followed by `randomNameLength` letters and digits.
