@@ -86,11 +86,8 @@ struct AtomicSaveTests {
             try bytes.withUnsafeBytes { buffer in
                 let pieces = zip(cuts, cuts.dropFirst()).map { UnsafeRawBufferPointer(rebasing: buffer[$0..<$1]) }
                 try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: path + ".bak")
-                // A save that need not be durable (a cache) is written in the same chunks.
-                try FileSystem.writeAtomically(pieces: pieces, to: path + ".cache", durable: false)
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes), "\(size), cut at \(cuts)")
-            #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".cache")) == Data(bytes), "\(size), not durable")
             if let previous {
                 #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".bak")) == Data(previous), "backup before \(size)")
             }
