@@ -136,13 +136,9 @@ public struct GraphFile: Sendable {
     /// `body` never runs. When it returns nil, or the file is missing or empty, the graph
     /// is loaded and `body` changes it. A lock held by another process is waited for at
     /// most `lockTimeout` seconds, and `waiting` is called once a second has passed.
-    /// `patchEdges`, for a change that `patch` is likely to describe: the edges it needs
-    /// of a file of so many bytes (`RouteGraph.visitEdges`). Contents of some edges that
-    /// `patch` declines are read again whole for `body`.
     @discardableResult
     func update<Result>(
         lockTimeout: Int64 = defaultLockTimeout, waiting: () -> Void = {},
-        patchEdges: ((Int) -> GraphFileContents.EdgeSelection)? = nil,
         patching patch: (GraphFileContents, UnsafeRawBufferPointer) -> ([FileChange], Result)?,
         _ body: (inout RouteGraph) throws -> Result
     ) throws -> Result {
@@ -157,20 +153,8 @@ public struct GraphFile: Sendable {
             return try FileLock(exclusiveAt: lockPath, timeout: lockTimeout, waiting: waiting)
         }
         var graph = RouteGraph()
-        if let (file, found) = try read(locked: true, edgesOfSize: patchEdges) {
-            var contents = found
-            // A patch declined on the contents of some edges is asked again with every
-            // edge (the places limit needs every name: `RouteGraph.visitEdges` guessed
-            // by the file's size). The same bytes read again can fail only if the file
-            // was cut short since.
-            var patched = patch(contents, file.bytes)
-            if patched == nil, contents.keptOrigin != nil {
-                let whole = Swift.Result { () throws(GraphFileError) in try self.contents(of: file, keepingHours: false, edges: .every) }
-                if case .failure = whole, file.wasCutShort || file.hasChanged { throw GraphFileError.fileSystem(.changedWhileRead(path: path)) }
-                contents = try whole.get()
-                patched = patch(contents, file.bytes)
-            }
-            if let (changes, result) = patched {
+        if let (file, contents) = try read(locked: true) {
+            if let (changes, result) = patch(contents, file.bytes) {
                 // The old bytes go from the mapping to the new file as they are.
                 try withExtendedLifetime(file) { () throws(GraphFileError) in
                     let saved = FileChange.withPieces(of: file.bytes, with: changes[...]) { pieces in
@@ -203,9 +187,7 @@ public struct GraphFile: Sendable {
         _ request: VisitRequest, lockTimeout: Int64 = defaultLockTimeout, waiting: () -> Void = {}
     ) throws(GraphFileError) -> VisitOutcome {
         do {
-            let edges = { RouteGraph.visitEdges(for: request, fileSize: $0) }
-            return try update(lockTimeout: lockTimeout, waiting: waiting, patchEdges: RouteGraph.mayPatch(request) ? edges : nil) {
-                contents, bytes in
+            return try update(lockTimeout: lockTimeout, waiting: waiting) { contents, bytes in
                 RouteGraph.visitPatch(contents, in: bytes, request).map { ($0, VisitOutcome(recorded: 1, unknown: [])) }
             } _: { graph in
                 graph.record(request)
@@ -245,12 +227,8 @@ public struct GraphFile: Sendable {
     /// that names another file by now is read again; a file written or cut short since it
     /// was opened is `changedWhileRead`; only a file that is the same, unchanged, and
     /// still not a graph is reported as damaged, with the advice that goes with that.
-    ///
-    /// `edgesOfSize`, when given, chooses the edges read by the
-    /// size of the file, in place of `edges`.
     private func read(
-        locked: Bool, keepingHours: Bool = false, edges: GraphFileContents.EdgeSelection = .every,
-        edgesOfSize: ((Int) -> GraphFileContents.EdgeSelection)? = nil
+        locked: Bool, keepingHours: Bool = false, edges: GraphFileContents.EdgeSelection = .every
     ) throws(GraphFileError) -> (FileMapping, GraphFileContents)? {
         // Held (when taken) until the judgement is made.
         var sharedLock: FileLock? = nil
@@ -265,7 +243,7 @@ public struct GraphFile: Sendable {
                 return nil
             }
             let parsed = Result { () throws(GraphFileError) -> GraphFileContents in
-                try contents(of: file, keepingHours: keepingHours, edges: edgesOfSize?(file.bytes.count) ?? edges)
+                try contents(of: file, keepingHours: keepingHours, edges: edges)
             }
             if case .success(let contents) = parsed, !file.wasCutShort { return (file, contents) }
             if !judging {

@@ -72,9 +72,8 @@ struct GraphFileContents {
         var value: Range<Int32>
     }
 
-    /// Which edges a read keeps: every one (for a full load), or, for a suggestion, only
-    /// those leaving one place, the from-place, or, for a visit, those from and to the
-    /// last place (`touchingLastPlace`). The others are checked
+    /// Which edges a read keeps: every one (for a full load or a visit), or, for a
+    /// suggestion, only those leaving one place, the from-place. The others are checked
     /// as they are read, counted and dropped: a suggestion needs no other edge, and
     /// storing 40 bytes of each cost it a page of fresh memory per 100 edges, a sixth of
     /// its time at 10,000 edges.
@@ -86,11 +85,6 @@ struct GraphFileContents {
         /// layout tells it before the edges are read (`LayoutTail.lastPlace`); else every
         /// edge.
         case leavingLastPlace
-        /// For a visit (`RouteGraph.visitPatch`), the edges from or to the place
-        /// `lastVisitedLocation` names, found as for `leavingLastPlace`: the edge a visit
-        /// strengthens, and every spelling of the last place; else every edge. (A visit
-        /// then neither stores 10,000 edges nor looks through them again.)
-        case touchingLastPlace
     }
 
     /// The edges a suggestion reads first: those leaving its from-place; but every edge
@@ -105,14 +99,11 @@ struct GraphFileContents {
     }
 
     /// The edges, in file order (all `edges` arrays, should there be several); only
-    /// those leaving `keptOrigin` (or arriving there, with `keepsArriving`) when that is
-    /// set.
+    /// those leaving `keptOrigin` when that is set.
     var edges: [Edge] = []
     /// Nil when `edges` holds every edge; else the key of the place whose leaving edges
-    /// alone it holds (and arriving edges, with `keepsArriving`).
+    /// alone it holds.
     var keptOrigin: [UInt8]? = nil
-    /// Whether `edges` also holds the edges arriving at `keptOrigin`.
-    var keepsArriving = false
     /// How many edges the file has, kept or not.
     var edgeCount = 0
     /// Where the file's last edge begins, kept or not; `Int32.min` when it has none.
@@ -225,9 +216,6 @@ struct GraphFileContents {
         case .every: break
         case .leaving(let key): contents.keptOrigin = key
         case .leavingLastPlace: contents.keptOrigin = LayoutTail(bytes).lastPlace.map { Array(RouteGraph.placeKey($0).utf8) }
-        case .touchingLastPlace:
-            contents.keptOrigin = LayoutTail(bytes).lastPlace.map { Array(RouteGraph.placeKey($0).utf8) }
-            contents.keepsArriving = true
         }
         // Room for as many lines as the file could hold (a line takes 50 bytes or more):
         // pages never used are never touched, and the lists never move as they grow. A
@@ -339,7 +327,7 @@ struct GraphFileContents {
                 weight: JSONReader.plainIntegerValue(bytes, from: weight, to: weightEnd),
                 timeValue: time.map { JSONReader.plainIntegerValue(bytes, from: $0.lowerBound, to: $0.upperBound) } ?? .min,
                 element: element),
-            at: element, origin: origin, destination: destination)
+            at: element, origin: origin)
         return true
     }
 
@@ -353,21 +341,14 @@ struct GraphFileContents {
             : reader.skipLiteral(F.recordHours) || reader.skipLiteral(F.recordTime) || reader.skipLiteral(F.recordNameFirst)
     }
 
-    /// Counts an edge read, and keeps it unless only the edges leaving (or arriving at)
-    /// another place are kept. `origin`, `destination`: the bytes of its names.
-    /// (`edge`, at `element` in the file, is made only when it is kept.)
+    /// Counts an edge read, and keeps it unless only the edges leaving another place are
+    /// kept. `origin`: the bytes of its origin's name. (`edge`, at `element` in the file,
+    /// is made only when it is kept.)
     @inline(__always)
-    private mutating func addEdge(
-        _ edge: @autoclosure () -> Edge, at element: Range<Int32>, origin: UnsafeRawBufferPointer,
-        destination: UnsafeRawBufferPointer
-    ) {
+    private mutating func addEdge(_ edge: @autoclosure () -> Edge, at element: Range<Int32>, origin: UnsafeRawBufferPointer) {
         edgeCount += 1
         (lastEdgeStart, lastEdgeEnd) = (element.lowerBound, element.upperBound)
-        if let keptOrigin,
-            !keptOrigin.withUnsafeBytes({ PlaceName.hasKey(origin, $0) || (keepsArriving && PlaceName.hasKey(destination, $0)) })
-        {
-            return
-        }
+        if let keptOrigin, !keptOrigin.withUnsafeBytes({ PlaceName.hasKey(origin, $0) }) { return }
         edges.append(edge())
     }
 
@@ -417,7 +398,7 @@ struct GraphFileContents {
             guard let origin else { throw missing("origin") }
             guard let destination else { throw missing("destination") }
             let edge = Edge(origin: origin, destination: destination, weight: count, timeValue: time ?? .min, element: element)
-            addEdge(edge, at: element, origin: bytes(of: origin, in: reader.bytes), destination: bytes(of: destination, in: reader.bytes))
+            addEdge(edge, at: element, origin: bytes(of: origin, in: reader.bytes))
         } else {
             guard let name else { throw missing("name") }
             records.append(

@@ -205,9 +205,8 @@ extension RouteGraph {
     ///   with another spelling than the visit's (a full save writes the new one on every
     ///   line), or the edge or the visited place's record is there twice (they would be
     ///   merged);
-    /// - `maxPlaces` might drop a place (told by counting every name, unless the contents
-    ///   hold only some edges: see `visitEdges(for:fileSize:)`);
-    /// - the contents hold some edges only, and not those from and to the last place;
+    /// - `maxPlaces` might drop a place (told by counting every name);
+    /// - the contents hold some edges only;
     /// - more than one edge or record in eight is in another layout (not merely written
     ///   with escapes, as the writer writes some names): a file another program wrote is
     ///   saved whole once, in the writer's layout, which later reads take quickly, rather
@@ -216,7 +215,7 @@ extension RouteGraph {
     static func visitPatch(
         _ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, _ request: VisitRequest
     ) -> [FileChange]? {
-        guard mayPatch(request), contents.version == currentVersion,
+        guard mayPatch(request), contents.version == currentVersion, contents.keptOrigin == nil,
             contents.elementsInOtherLayouts <= (contents.edgeCount + contents.records.count) / 8
         else { return nil }
         let (place, time, maxPlaces) = (request.visits[0].place, request.visits[0].time, request.maxPlaces)
@@ -238,11 +237,9 @@ extension RouteGraph {
         let last = PlaceName.normalize(contents.bytes(of: lastName, in: bytes))
         let visited = PlaceName.normalize(place)
         guard !visited.key.isEmpty, !last.key.isEmpty else { return nil }
-        // Contents of some edges only must hold those from and to the last place.
-        if let kept = contents.keptOrigin, !(contents.keepsArriving && kept.elementsEqual(last.key.utf8)) { return nil }
 
-        // Every name of the file (or, of the edges, every one that can name the last
-        // place), folded: where the two places are, and how they are spelled.
+        // Every name of the file, folded: where the two places are, and how they are
+        // spelled.
         var edgeMatch: Int? = nil
         var recordMatch: Int? = nil
         var lastRecords: [Int] = []
@@ -358,18 +355,6 @@ extension RouteGraph {
         request.visits.count == 1 && request.forget.isEmpty
     }
 
-    /// The edges a read for `visitPatch` keeps, for `request` and a file of `fileSize`
-    /// bytes: those from and to the last place (`touchingLastPlace`), unless the file
-    /// may name more places than `maxPlaces` allows, which only every name tells
-    /// (`namesFewPlaces`). A guess by its size, an edge's line taking about 100 bytes (74
-    /// and two names), so that a 10,000-edge file (1.5 MB) is read for its few edges and
-    /// a 100,000-edge one for every edge; should it be wrong (shorter names), the patch
-    /// declines and is asked again with every edge (`GraphFile.update`).
-    static func visitEdges(for request: VisitRequest, fileSize: Int) -> GraphFileContents.EdgeSelection {
-        guard mayPatch(request) else { return .every }
-        return request.maxPlaces <= 0 || 2 * (fileSize / 100) <= request.maxPlaces - 2 ? .touchingLastPlace : .every
-    }
-
     /// Whether the file names at most `limit` places: told by the number of names when
     /// that is small enough, else by the number of different spellings (a place has one
     /// or more), counted in `NameSet`.
@@ -378,8 +363,6 @@ extension RouteGraph {
     {
         let names = contents.records.count + 2 * contents.edgeCount
         if names <= limit { return true }
-        // The spellings are counted over every name: not from contents of some edges.
-        guard contents.keptOrigin == nil else { return false }
         var spellings = NameSet(capacity: contents.records.count)
         /// Counts the spelling of `name`; false when the count passed the limit. The set
         /// is passed, not captured: a captured variable is checked for exclusive access at

@@ -125,17 +125,6 @@ struct RouteGraphJSONTests {
         }
         let bytes = graph.json()
         let time = RandomGraphs.epoch + 6_000 * 600
-        // The visit reads the edges from and to the last place only, and counts the rest;
-        // a file large enough to name more places than allowed, every edge.
-        let request = VisitRequest(visits: [.init(place: places[3], time: time)], maxPlaces: 50_000, timeZone: .utc)
-        #expect(RouteGraph.visitEdges(for: request, fileSize: bytes.count) == .touchingLastPlace)
-        #expect(RouteGraph.visitEdges(for: request, fileSize: 15_000_000) == .every)
-        try bytes.withUnsafeBytes { buffer in
-            let some = try RouteGraph.contents(of: buffer, edges: .touchingLastPlace)
-            let whole = try RouteGraph.contents(of: buffer)
-            #expect(some.keepsArriving && some.edgeCount == whole.edgeCount && some.lastEdgeEnd == whole.lastEdgeEnd)
-            #expect(some.edges.count > 0 && some.edges.count < whole.edges.count / 10)
-        }
         for place in [places[3], graph.lastVisitedLocation ?? "", "A new stop"] {
             let expected = try VisitPatchTests.fullVisit(
                 bytes, place: place, at: time, selfLoops: false, newTrip: false, tripGap: nil, maxPlaces: 50_000
