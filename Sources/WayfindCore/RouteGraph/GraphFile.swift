@@ -89,7 +89,7 @@ public struct GraphFile: Sendable {
         // First only the edges leaving the from-place; should the scan need others, or
         // the from-place not be the one guessed, every edge.
         let edges = GraphFileContents.edges(for: request, filtered: filter != nil)
-        guard let (file, contents) = try read(locked: false, keepingHours: true, edges: edges) else {
+        guard let (file, contents) = try read(locked: false, edges: edges) else {
             return RouteGraph().suggestions(for: request, filter: stringFilter)
         }
         let suggestions = try withExtendedLifetime(file) { () throws(GraphFileError) -> [Suggestion] in
@@ -100,7 +100,7 @@ public struct GraphFile: Sendable {
                 return RouteGraph(contents: contents, in: file.bytes).suggestions(for: request, filter: stringFilter)
             }
             // A file cut short since the first read is one that changed, not a damaged one.
-            let reread = Result { () throws(GraphFileError) in try self.contents(of: file, keepingHours: true, edges: .every) }
+            let reread = Result { () throws(GraphFileError) in try self.contents(of: file, edges: .every) }
             if case .failure = reread, file.wasCutShort || file.hasChanged { throw .fileSystem(.changedWhileRead(path: path)) }
             let whole = try reread.get()
             return RouteGraph.scannedSuggestions(whole, in: file.bytes, for: request, filter: filter)
@@ -228,7 +228,7 @@ public struct GraphFile: Sendable {
     /// was opened is `changedWhileRead`; only a file that is the same, unchanged, and
     /// still not a graph is reported as damaged, with the advice that goes with that.
     private func read(
-        locked: Bool, keepingHours: Bool = false, edges: GraphFileContents.EdgeSelection = .every
+        locked: Bool, edges: GraphFileContents.EdgeSelection = .every
     ) throws(GraphFileError) -> (FileMapping, GraphFileContents)? {
         // Held (when taken) until the judgement is made.
         var sharedLock: FileLock? = nil
@@ -243,7 +243,7 @@ public struct GraphFile: Sendable {
                 return nil
             }
             let parsed = Result { () throws(GraphFileError) -> GraphFileContents in
-                try contents(of: file, keepingHours: keepingHours, edges: edges)
+                try contents(of: file, edges: edges)
             }
             if case .success(let contents) = parsed, !file.wasCutShort { return (file, contents) }
             if !judging {
@@ -274,12 +274,12 @@ public struct GraphFile: Sendable {
     }
 
     /// Reads `file` as a graph file; throws why it is not one.
-    private func contents(of file: FileMapping, keepingHours: Bool, edges: GraphFileContents.EdgeSelection)
+    private func contents(of file: FileMapping, edges: GraphFileContents.EdgeSelection)
         throws(GraphFileError) -> GraphFileContents
     {
         let bytes = file.bytes
         let result = Result { () throws(RouteGraphDecodingError) -> GraphFileContents in
-            try RouteGraph.contents(of: bytes, keepingHours: keepingHours, edges: edges)
+            try RouteGraph.contents(of: bytes, edges: edges)
         }
         switch result {
         case .success(let value):

@@ -43,11 +43,8 @@ struct GraphFileContents {
         var visits: Int64
         var timeValue: Int64
         var element: Range<Int32>
-        /// Where its `hours` are (see `hours(of:in:)`): `-2 - i` for `hourCounts[i]`;
-        /// unless the reader keeps hours, for a record in the writer's layout, the offset
-        /// of its first count in the file (≥ 0), read again when asked for; -1 when it
-        /// has none.
-        var hoursIndex: Int32 = -1
+        /// Its visits by hour; none (all zeros) when it has no `hours`.
+        var hours = HourCounts()
 
         /// When the place was last visited, if the file says.
         var time: Int64? { timeValue == .min ? nil : timeValue }
@@ -112,14 +109,6 @@ struct GraphFileContents {
     var lastEdgeEnd = Int32.min
     /// The place records, in file order.
     var records: [Record] = []
-    /// The visits by hour of the records that have them (`Record.hoursIndex`): all, when
-    /// the reader keeps hours, else those read by the general path.
-    var hourCounts: [HourCounts] = []
-    /// Whether the reader keeps every record's hours in `hourCounts` (for a suggestion,
-    /// which needs each record's), or only checks those in the writer's layout and
-    /// notes where they are (for a visit, which needs two records', and is spared a
-    /// store of 96 bytes per record).
-    var keepsHours = false
     /// The top-level members, in file order.
     var members: [Member] = []
     /// `lastVisitedLocation`, nil when missing or null.
@@ -149,22 +138,6 @@ struct GraphFileContents {
             return UnsafeRawBufferPointer(start: bytes.baseAddress! + Int(name.start), count: Int(name.count))
         }
         return UnsafeRawBufferPointer(decodedNames.names[Int(-name.start - 1)])
-    }
-
-    /// The visits by hour of `record`; none when it has no `hours`. `bytes` are the file's.
-    @inline(__always)
-    func hours(of record: Record, in bytes: UnsafeRawBufferPointer) -> HourCounts {
-        var hours = HourCounts()
-        if record.hoursIndex >= 0 {
-            // Checked when the file was read; a file cut short since reads as zeros, and
-            // its reader then fails (`FileMapping.wasCutShort`).
-            var reader = JSONReader(bytes)
-            reader.rewind(to: Int(record.hoursIndex))
-            _ = Self.readWrittenHours(&reader) { hours.set(hour: $0, to: $1) }
-        } else if record.hoursIndex < -1 {
-            hours = hourCounts[Int(-2 - record.hoursIndex)]
-        }
-        return hours
     }
 
     /// When `bytes` continue at `offset` with four digits each followed by a comma
@@ -204,14 +177,12 @@ struct GraphFileContents {
     /// The largest file read: offsets are kept in 32 bits.
     static let maximumSize = Int(Int32.max)
 
-    /// Reads the bytes of a graph file, keeping every record's hours or not (see
-    /// `keepsHours`: the same checks and the same contents either way); throws the first
-    /// problem, with its position and a path such as `edges[3].weight`.
-    static func read(_ bytes: UnsafeRawBufferPointer, keepingHours: Bool = false, edges selection: EdgeSelection = .every)
-        throws(JSONError) -> GraphFileContents
+    /// Reads the bytes of a graph file; throws the first problem, with its position and a
+    /// path such as `edges[3].weight`.
+    static func read(_ bytes: UnsafeRawBufferPointer, edges selection: EdgeSelection = .every) throws(JSONError)
+        -> GraphFileContents
     {
         var contents = GraphFileContents()
-        contents.keepsHours = keepingHours
         switch selection {
         case .every: break
         case .leaving(let key): contents.keptOrigin = key
@@ -222,7 +193,6 @@ struct GraphFileContents {
         // read that keeps only some edges keeps few, and reserves none.
         if contents.keptOrigin == nil { contents.edges.reserveCapacity(bytes.count / 50) }
         contents.records.reserveCapacity(bytes.count / 50)
-        if keepingHours { contents.hourCounts.reserveCapacity(bytes.count / 128) }
         var reader = JSONReader(bytes)
         guard bytes.count <= maximumSize else {
             throw JSONError(message: "the file is larger than 2 GiB", offset: 0, line: 1, column: 1)
@@ -402,15 +372,8 @@ struct GraphFileContents {
         } else {
             guard let name else { throw missing("name") }
             records.append(
-                Record(name: name, visits: count, timeValue: time ?? .min, element: element, hoursIndex: keep(hours)))
+                Record(name: name, visits: count, timeValue: time ?? .min, element: element, hours: hours ?? HourCounts()))
         }
-    }
-
-    /// Keeps a record's visits by hour in `hourCounts`; `Record.hoursIndex` for them.
-    private mutating func keep(_ hours: HourCounts?) -> Int32 {
-        guard let hours else { return -1 }
-        hourCounts.append(hours)
-        return Int32(-2 - (hourCounts.count - 1))
     }
 
     /// Reads `hours` in any layout: null (none), or an array of 24 integers from 0 to
@@ -442,10 +405,10 @@ struct GraphFileContents {
     /// Reads the `hours` array in exactly the layout `GraphFileFormat.appendRecord`
     /// writes, after its `[`: 24 counts of digits without a leading zero, each at most
     /// `UInt32.max`, with commas between, up to the `]` (left for the literal that
-    /// follows, which starts with it), handing each hour and count to `set`; false for
-    /// anything else. (The read only checks them, with a `set` that does nothing.)
+    /// follows, which starts with it); nil for anything else.
     @inline(__always)
-    private static func readWrittenHours(_ reader: inout JSONReader, _ set: (Int, UInt32) -> Void) -> Bool {
+    private static func readWrittenHours(_ reader: inout JSONReader) -> HourCounts? {
+        var hours = HourCounts()
         let bytes = reader.bytes
         var offset = reader.offset
         var hour = 0
@@ -453,7 +416,7 @@ struct GraphFileContents {
             // Most counts are one digit: four of them at once, each followed by a comma
             // (so not the last hour).
             if hour + 4 < HourCounts.hoursPerDay, let four = Self.fourDigitsAndCommas(bytes, at: offset) {
-                for lane in 0..<4 { set(hour + lane, UInt32(truncatingIfNeeded: four >> (16 * lane)) & 0xFF) }
+                for lane in 0..<4 { hours.set(hour: hour + lane, to: UInt32(truncatingIfNeeded: four >> (16 * lane)) & 0xFF) }
                 hour += 4
                 offset += 8
                 continue
@@ -467,13 +430,13 @@ struct GraphFileContents {
             let digits = offset - start
             guard digits > 0, digits == 1 || bytes[start] != UInt8(ascii: "0"), value <= UInt64(UInt32.max),
                 offset < bytes.count, bytes[offset] == (hour == HourCounts.hoursPerDay - 1 ? UInt8(ascii: "]") : UInt8(ascii: ","))
-            else { return false }
-            set(hour, UInt32(truncatingIfNeeded: value))
+            else { return nil }
+            hours.set(hour: hour, to: UInt32(truncatingIfNeeded: value))
             if hour < HourCounts.hoursPerDay - 1 { offset += 1 }
             hour += 1
         }
         reader.rewind(to: offset)
-        return true
+        return hours
     }
 
     /// Reads a record in exactly the layout `GraphFileFormat.appendRecord` writes, without
@@ -482,7 +445,7 @@ struct GraphFileContents {
     private mutating func readWrittenRecord(_ reader: inout JSONReader) -> Bool {
         typealias F = GraphFileFormat
         let start = reader.offset
-        var hoursIndex: Int32 = -1
+        var hours = HourCounts()
         var time = Int64.min
         /// `,"lastVisitedAt":N,"name":"` after the literal that starts it.
         func readTime(_ reader: inout JSONReader) -> Bool {
@@ -491,16 +454,8 @@ struct GraphFileContents {
             return true
         }
         if reader.skipLiteral(F.recordHours) {
-            if keepsHours {
-                var counts = HourCounts()
-                guard Self.readWrittenHours(&reader, { counts.set(hour: $0, to: $1) }) else { return false }
-                // (Kept at once: should the rest of the line not be in the writer's
-                // layout, the general path keeps its own copy, and this one is unused.)
-                hoursIndex = keep(counts)
-            } else {
-                hoursIndex = Int32(reader.offset)
-                guard Self.readWrittenHours(&reader, { _, _ in }) else { return false }
-            }
+            guard let counts = Self.readWrittenHours(&reader) else { return false }
+            hours = counts
             if reader.skipLiteral(F.recordHoursEnd) {
                 guard readTime(&reader) else { return false }
             } else {
@@ -517,7 +472,7 @@ struct GraphFileContents {
         records.append(
             Record(
                 name: Self.span(name, in: reader.bytes), visits: visits, timeValue: time,
-                element: Int32(start)..<Int32(reader.offset), hoursIndex: hoursIndex))
+                element: Int32(start)..<Int32(reader.offset), hours: hours))
         return true
     }
 

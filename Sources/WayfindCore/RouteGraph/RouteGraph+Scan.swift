@@ -98,7 +98,7 @@ extension RouteGraph {
                     neededKeys.contains { $0.withUnsafeBytes { Platform.bytesEqual(key, $0) } }
                 }
             let habit = habit(
-                visits: Int(clamping: record.visits), hours: contents.hours(of: record, in: bytes), lastVisitedAt: record.time,
+                visits: Int(clamping: record.visits), hours: record.hours, lastVisitedAt: record.time,
                 at: moment)
             allHabits += habit
             if !(habit > 0) { hasHabitOfZero = true }
@@ -154,7 +154,7 @@ extension RouteGraph {
         for index in needed + best.list.map(\.place) {
             let record = contents.records[index]
             if let place = graph.intern(spelling: contents.bytes(of: record.name, in: bytes)) {
-                graph.addRecord(record, of: contents, in: bytes, to: place)
+                graph.addRecord(record, to: place)
             }
         }
         if let lastSpelling {
@@ -293,7 +293,7 @@ extension RouteGraph {
         var graph = RouteGraph()
         let from = graph.intern(display: last.display, key: last.key)
         for index in lastRecords {
-            graph.addRecord(contents.records[index], of: contents, in: bytes, to: from)
+            graph.addRecord(contents.records[index], to: from)
         }
         graph.lastPlace = from
         graph.lastVisitedAt = contents.lastVisitedAt
@@ -303,7 +303,7 @@ extension RouteGraph {
         if edgeMatch != nil || recordMatch != nil {
             let to = graph.intern(display: visited.display, key: visited.key)
             if let recordMatch, to != from {
-                graph.addRecord(contents.records[recordMatch], of: contents, in: bytes, to: to)
+                graph.addRecord(contents.records[recordMatch], to: to)
             }
             if let edgeMatch {
                 let edge = contents.edges[edgeMatch]

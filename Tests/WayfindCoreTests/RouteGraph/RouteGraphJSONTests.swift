@@ -153,16 +153,6 @@ struct RouteGraphJSONTests {
             let escaped = bytes.split(separator: 0x0A).filter { $0.starts(with: Array("    {".utf8)) && $0.contains(0x5C) }
             #expect(contents.elementsReadByGeneralPath == escaped.count, "\(String(decoding: bytes, as: UTF8.self))")
             lines += contents.edges.count + contents.records.count
-            // Hours kept by the read, or noted and read when asked for: the same.
-            try bytes.withUnsafeBytes { buffer in
-                let kept = try GraphFileContents.read(buffer, keepingHours: true)
-                #expect(kept.elementsReadByGeneralPath == contents.elementsReadByGeneralPath)
-                #expect(kept.records.count == contents.records.count)
-                for (record, noted) in zip(kept.records, contents.records) {
-                    #expect(kept.hours(of: record, in: buffer) == contents.hours(of: noted, in: buffer))
-                }
-                #expect(sameGraph(RouteGraph(contents: kept, in: buffer), RouteGraph(contents: contents, in: buffer)))
-            }
             #expect(try RouteGraph(json: bytes) == graph)
         }
         #expect(lines > 500)

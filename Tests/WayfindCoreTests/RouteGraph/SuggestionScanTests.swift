@@ -97,13 +97,13 @@ func scannedSuggestions(
 ) -> [Suggestion]? {
     bytes.withUnsafeBytes { buffer in
         let nameFilter = filter.map(RouteGraph.nameFilter)
-        guard let first = try? RouteGraph.contents(of: buffer, keepingHours: true, edges: GraphFileContents.edges(for: request, filtered: filter != nil))
+        guard let first = try? RouteGraph.contents(of: buffer, edges: GraphFileContents.edges(for: request, filtered: filter != nil))
         else { return nil }
         if let suggestions = RouteGraph.scannedSuggestions(first, in: buffer, for: request, filter: nameFilter) {
             if first.keptOrigin != nil { answeredLeaving?.pointee += 1 }
             return suggestions
         }
-        guard first.keptOrigin != nil, let whole = try? RouteGraph.contents(of: buffer, keepingHours: true) else { return nil }
+        guard first.keptOrigin != nil, let whole = try? RouteGraph.contents(of: buffer) else { return nil }
         return RouteGraph.scannedSuggestions(whole, in: buffer, for: request, filter: nameFilter)
     }
 }
