@@ -83,20 +83,16 @@ extension RouteGraph {
         /// Whether a record scores zero by its habit: whether a full load lists such a
         /// place depends on edges the small graph does not hold.
         var hasHabitOfZero = false
-        // No place may have two records; the needed ones are told by their keys.
-        let keys = GraphFileContents.RecordKeys(contents, in: bytes)
-        guard keys.allDifferent else { return nil }
+        // The needed ones are told by their keys, and no place may have two records.
         let neededKeys = [fromBytes, lastKey] + successorKeys
-        let neededPrints = neededKeys.map { $0.withUnsafeBytes(GraphFileContents.RecordKeys.fingerprint) }
+        var keys = NameSet(capacity: contents.records.count)
         for (index, record) in contents.records.enumerated() {
-            let print = keys.fingerprints[index]
+            let (isEmpty, isNew, isNeeded) = PlaceName.withKey(contents.bytes(of: record.name, in: bytes)) { key in
+                (key.isEmpty, key.isEmpty || keys.insert(key), neededKeys.contains { $0.withUnsafeBytes { Platform.bytesEqual(key, $0) } })
+            }
             // A full load drops a name of whitespace only (empty key).
-            if print == GraphFileContents.RecordKeys.emptyKey { continue }
-            let isNeeded =
-                neededPrints.contains(print)
-                && PlaceName.withKey(contents.bytes(of: record.name, in: bytes)) { key in
-                    neededKeys.contains { $0.withUnsafeBytes { Platform.bytesEqual(key, $0) } }
-                }
+            if isEmpty { continue }
+            guard isNew else { return nil }
             let habit = habit(
                 visits: Int(clamping: record.visits), hours: record.hours, lastVisitedAt: record.time,
                 at: moment)
@@ -407,10 +403,9 @@ private struct NameSet: ~Copyable {
         arena.deallocate()
     }
 
-    /// Adds `string` (copied); true if it is new, false if it was there. (`hash`: its
-    /// `bytesFingerprint`, when the caller has it already.)
-    mutating func insert(_ string: UnsafeRawBufferPointer, hash: UInt64? = nil) -> Bool {
-        let hash = hash ?? bytesFingerprint(string)
+    /// Adds `string` (copied); true if it is new, false if it was there.
+    mutating func insert(_ string: UnsafeRawBufferPointer) -> Bool {
+        let hash = bytesFingerprint(string)
         let tag = (hash >> 32 | 1) << 32
         let mask = slots.count &- 1
         var slot = Int(truncatingIfNeeded: hash) & mask
@@ -452,45 +447,6 @@ private struct NameSet: ~Copyable {
             slots[slot] = entry
         }
         old.deallocate()
-    }
-}
-
-extension GraphFileContents {
-    /// The records' keys (`PlaceName.withKey`), as fingerprints, and whether they are all
-    /// different: what a suggestion tells places by. Made here from the names.
-    struct RecordKeys {
-        /// The fingerprint of each record's key; `emptyKey` for an empty key (a name of
-        /// whitespace only).
-        var fingerprints: [UInt64]
-        /// Whether no two records have the same key.
-        var allDifferent: Bool
-
-        /// The fingerprint of the empty key; no other key has it.
-        static let emptyKey: UInt64 = 0
-
-        /// The keys of the records of `contents`, read from `bytes`.
-        init(_ contents: GraphFileContents, in bytes: UnsafeRawBufferPointer) {
-            var keys = NameSet(capacity: contents.records.count)
-            var allDifferent = true
-            fingerprints = contents.records.map { record in
-                PlaceName.withKey(contents.bytes(of: record.name, in: bytes)) { key in
-                    let hash = bytesFingerprint(key)
-                    if !keys.insert(key, hash: hash) { allDifferent = false }
-                    return Self.fingerprint(key, hash: hash)
-                }
-            }
-            self.allDifferent = allDifferent
-        }
-
-        /// The fingerprint of `key`: `emptyKey` only for the empty key.
-        static func fingerprint(_ key: UnsafeRawBufferPointer) -> UInt64 {
-            fingerprint(key, hash: bytesFingerprint(key))
-        }
-
-        /// `fingerprint(_:)` of a key whose `bytesFingerprint` is `hash`.
-        static func fingerprint(_ key: UnsafeRawBufferPointer, hash: UInt64) -> UInt64 {
-            key.isEmpty ? emptyKey : max(1, hash)
-        }
     }
 }
 
