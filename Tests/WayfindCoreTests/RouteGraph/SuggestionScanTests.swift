@@ -398,10 +398,9 @@ struct SuggestionScanTests {
 
     @Test func aCutKeepsTheBestAndTheirTiesInTheOrderOfAStableSort() {
         var random = SplitMix64(seed: 28)
-        // Rooms small (filled by insertion) and large (sorted), lists shorter and longer.
+        // Rooms small and large, lists shorter and longer.
         for room in [1, 2, 10, 32, 33, 100, .max] {
-            // 5,000 ties: a list no cut shortens, cut again only as it doubles (cut at
-            // every append, with insertion from the front, this took minutes).
+            // 5,000 ties: a list no cut shortens, cut again only as it doubles.
             for count in [0, 1, 9, 10, 11, 64, 255, 600, 5000] {
                 for distinct in [1, 2, 1000] {
                     // Few distinct scores and times: many ties.
