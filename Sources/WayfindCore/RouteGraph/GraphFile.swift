@@ -200,9 +200,8 @@ public struct GraphFile: Sendable {
     }
 
     /// Writes `pieces` as the new file (see `FileSystem.writeAtomically`), removing
-    /// meanwhile what saves that died left and the version before the backup, which it
-    /// keeps in turn for the next save to remove; fails, writing nothing, when `file`,
-    /// whose bytes the pieces may show, was cut short meanwhile.
+    /// first what saves that died left; fails, writing nothing, when `file`, whose bytes
+    /// the pieces may show, was cut short meanwhile.
     private func save(_ pieces: [UnsafeRawBufferPointer], readFrom file: FileMapping? = nil) throws(GraphFileError) {
         try Self.fileSystem { () throws(FileSystemError) in
             try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: backupPath, removingLeftovers: true) {

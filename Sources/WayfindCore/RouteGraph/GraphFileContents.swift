@@ -5,9 +5,9 @@
 /// Every path that reads a graph file starts here: a full load (`RouteGraph(contents:)`)
 /// interns every name; a suggestion (`RouteGraph+Scan`) keeps only the edges leaving its
 /// from-place (`EdgeSelection`) and folds the records; a visit (`RouteGraph+Scan`) finds
-/// the few lines it changes. Reading checks
-/// every byte with `JSONReader` whatever the path, so a file the full load would refuse
-/// is refused by all of them, with the same message.
+/// the few lines it changes. Reading checks every byte with `JSONReader` whatever the
+/// path, so a file the full load would refuse is refused by all of them, with the same
+/// message.
 ///
 /// The layout `RouteGraph.json()` writes is read with byte comparisons against the same
 /// literals the writer uses (`GraphFileFormat`); anything else (other key orders,
@@ -72,8 +72,9 @@ struct GraphFileContents {
     /// Which edges a read keeps: every one (for a full load or a visit), or, for a
     /// suggestion, only those leaving one place, the from-place. The others are checked
     /// as they are read, counted and dropped: a suggestion needs no other edge, and
-    /// storing 40 bytes of each cost it a page of fresh memory per 100 edges, a sixth of
-    /// its time at 10,000 edges.
+    /// storing and looking through every edge made it 1.08 times as long at 10,000 edges
+    /// and 1.20 times at 100,000 (interleaved, 2026-11-29), against targets of 1.1 and
+    /// 1.0 times `zoxide query` (bench/routegraph.sh).
     enum EdgeSelection: Equatable {
         case every
         /// The edges leaving the place of this key (`RouteGraph.placeKey`).

@@ -188,7 +188,9 @@ extension RouteGraph {
 
     /// The changes to the graph file `bytes` (read as `contents`) that record `request`,
     /// in file order: the file then holds what loading it, calling `record(request)` and
-    /// saving would; nil when the file must be loaded and saved whole:
+    /// saving would (a tenth of the instructions: 10.6 M against 140 M at 10,000 edges,
+    /// and 0.34 times the time, 2026-11-29); nil when the file must be loaded and saved
+    /// whole:
     ///
     /// - the request is not one visit and nothing to forget;
     /// - it is not in the current version, lacks `places` or the header values, has one
