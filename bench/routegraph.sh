@@ -20,11 +20,13 @@
 # with its 95% interval.
 # Visits are timed with INTERLEAVE_SYNC=1 (sync before each command, untimed) and, for
 # reference, without.
-# Targets:
-#   routegraph-suggest <= 1.0x zoxide query at 10k and 100k;
-#   routegraph-visit   <= 1.0x zoxide add at 10k, <= 1.5x at 100k, <= 1.2x at 1k;
-#   routegraph-suggest <= 2.0x an empty -static-executable Swift program at 1k;
-#   10,000 visits on stdin <= 1 s on a 10k-edge graph (hyperfine).
+# Targets (issue 44):
+#   routegraph-suggest <= 1.1x zoxide query at 10k, <= 1.0x at 100k;
+#   routegraph-suggest <= 2.5x an empty -static-executable Swift program at 1k;
+#   routegraph-visit   <= 1.5x zoxide add at 1k, 10k and 100k (a visit writes and
+#                      fsyncs a new file; zoxide syncs nothing).
+# Other sizes in SIZES are timed without a target, and so is a batch of 10,000 visits
+# on stdin on a 10k-edge graph (hyperfine), for reference.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
@@ -119,16 +121,17 @@ def run(path):
     return ours, peer, ratio, low, high
 def row(what, path, peer_name, target):
     ours, peer, ratio, low, high = run(path)
-    verdict = "pass" if ratio <= target else "FAIL"
-    print(f"{what:<24} {ours:8.2f} ms  {peer_name:<20} {peer:8.2f} ms  {ratio:5.2f}x [{low:.2f} {high:.2f}]  ≤ {target:.1f}x  {verdict}")
+    verdict = f"≤ {target:.1f}x  {'pass' if ratio <= target else 'FAIL'}" if target else "(no target)"
+    print(f"{what:<24} {ours:8.2f} ms  {peer_name:<20} {peer:8.2f} ms  {ratio:5.2f}x [{low:.2f} {high:.2f}]  {verdict}")
+VISIT = {"1000": 1.5, "10000": 1.5, "100000": 1.5}
+SUGGEST = {"10000": 1.1, "100000": 1.0}
 for n in sizes:
-    row(f"routegraph-visit {n}", f"{results}/visit-{n}.txt", "zoxide add", {"1000": 1.2, "100000": 1.5}.get(n, 1.0))
+    row(f"routegraph-visit {n}", f"{results}/visit-{n}.txt", "zoxide add", VISIT.get(n))
     ours, peer, ratio, low, high = run(f"{results}/visit-{n}-unsettled.txt")
     print(f"  (no sync between: {ours:.2f} ms against {peer:.2f} ms, {ratio:.2f}x [{low:.2f} {high:.2f}])")
     if os.path.exists(f"{results}/floor-{n}.txt"):
-        row(f"routegraph-suggest {n}", f"{results}/floor-{n}.txt", "empty Swift program", 2.0)
-    if n != "1000":
-        row(f"routegraph-suggest {n}", f"{results}/suggest-{n}.txt", "zoxide query", 1.0)
+        row(f"routegraph-suggest {n}", f"{results}/floor-{n}.txt", "empty Swift program", 2.5 if n == "1000" else None)
+    row(f"routegraph-suggest {n}", f"{results}/suggest-{n}.txt", "zoxide query", SUGGEST.get(n))
 b = next(r["median"] for r in json.load(open(f"{results}/batch-10000.json"))["results"]) * 1000
-print(f"10,000 visits on stdin (10k-edge graph): median {b:.1f} ms (≤ 1000 ms: {'pass' if b <= 1000 else 'FAIL'})")
+print(f"10,000 visits on stdin (10k-edge graph): median {b:.1f} ms (no target)")
 PY

@@ -35,9 +35,9 @@ package struct Environment: Sendable, ExpressibleByDictionaryLiteral {
 }
 
 extension Environment {
-    /// The folder of wayfind's cache (gazetteer indexes, `PlacesIndexCache`; graph
-    /// contents, `GraphFileCache`): `$XDG_CACHE_HOME/wayfind` when XDG_CACHE_HOME is an
-    /// absolute path, else `$HOME/.cache/wayfind`; nil without either.
+    /// The folder of wayfind's cache (gazetteer indexes, `PlacesIndexCache`):
+    /// `$XDG_CACHE_HOME/wayfind` when XDG_CACHE_HOME is an absolute path, else
+    /// `$HOME/.cache/wayfind`; nil without either.
     package var cacheDirectory: String? {
         if let cache = self["XDG_CACHE_HOME"], cache.hasPrefix("/"), isValidUTF8("XDG_CACHE_HOME") {
             return (cache.hasSuffix("/") ? cache : cache + "/") + "wayfind"

@@ -150,8 +150,7 @@ extension Geocoder {
             }
         }
         return RouteGraph.NameFilter(
-            accepts: { name in checks.contains { $0.matcher.matches(name) } }, mayAccept: mayMatch,
-            initials: checks.map(\.matcher.requiredInitials))
+            accepts: { name in checks.contains { $0.matcher.matches(name) } }, mayAccept: mayMatch)
     }
 
     /// The blend of the geocoder's matches for `text` with `predictions`, the route

@@ -5,7 +5,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import WayfindUnicodeData
 
 /// Whole-file reads and crash-safe whole-file saves.
 ///
@@ -13,14 +12,11 @@ import WayfindUnicodeData
 /// in the same directory, created with `O_CREAT|O_EXCL|O_NOFOLLOW`, mode 0600, under a
 /// name no one can guess (`FILE.tmp.` and twelve random letters and digits: nothing at
 /// that path, a stale file from a crash or something planted, is ever opened or followed),
-/// and `fsync` it, while another thread (on Linux) removes, if asked, what killed saves
-/// left and the backup the last save kept (`removeLeftovers(of:)`); (2) hard-link the
-/// current file under another such name (`FILE.bak.` and twelve random characters), if a
-/// backup is asked for; (3) `rename` the temporary file over the target, atomically;
-/// (4) rename the link to `FILE.bak`, when leftovers are removed having first linked the
-/// old backup (a regular file of this user's, in a folder of this user's) under a third
-/// such name, so that the rename does not free it, for the next save to remove;
-/// (5) `fsync` the directory.
+/// and `fsync` it, having removed, if asked, what killed saves left
+/// (`removeLeftovers(of:)`); (2) hard-link the current file under another such name
+/// (`FILE.bak.` and twelve random characters), if a backup is asked for; (3) `rename` the
+/// temporary file over the target, atomically; (4) rename the link to `FILE.bak`, which
+/// frees the backup before; (5) `fsync` the directory.
 ///
 /// So every file that was ever the target is never written again, only unlinked: a
 /// reader that opened the target, ours or not (`cp`, `rsync`, a backup tool), reads one
@@ -105,263 +101,66 @@ package enum FileSystem {
 
     /// Replaces the file at `path` with `bytes` atomically (see the type's description),
     /// keeping the current file as `backupPath` if one is given.
-    /// Without `durable`, nothing is synced to disk: after a crash the file may be the
-    /// old one, the new one or damaged (for a cache, which is checked when read).
-    package static func writeAtomically(_ bytes: [UInt8], to path: String, backupPath: String? = nil, durable: Bool = true)
-        throws(FileSystemError)
-    {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, backupPath: String? = nil) throws(FileSystemError) {
         try bytes.withUnsafeBytes { buffer in
-            Result { () throws(FileSystemError) in
-                try writeAtomically(pieces: [buffer], to: path, backupPath: backupPath, durable: durable)
-            }
+            Result { () throws(FileSystemError) in try writeAtomically(pieces: [buffer], to: path, backupPath: backupPath) }
         }.get()
     }
 
     /// Replaces the file at `path` with the concatenation of `pieces`, as
     /// `writeAtomically(_:to:backupPath:)` does; with `privately`, the new file is 0600
     /// whatever the mode of a file at `path` (a cache: a file planted there chooses
-    /// nothing). The pieces may point into a mapping of the
-    /// file being replaced, which is never written; `check` runs once they are on disk,
-    /// before the target changes, and may fail the save (the mapping was cut short).
-    /// With `removingLeftovers` (only under the lock every save of `path` takes), what
-    /// saves of `path` killed before they finished left next to it goes too
-    /// (`removeLeftovers`), and the backup this save replaces is kept under a leftover's
-    /// name for the next save to remove, when this user owns the folder and the backup.
+    /// nothing). The pieces may point into a mapping of the file being replaced, which is
+    /// never written; `check` runs once they are on disk, before the target changes, and
+    /// may fail the save (the mapping was cut short). With `removingLeftovers` (only
+    /// under the lock every save of `path` takes), what saves of `path` killed before
+    /// they finished left next to it goes first (`removeLeftovers`).
     package static func writeAtomically(
-        pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil, durable: Bool = true,
-        removingLeftovers: Bool = false, privately: Bool = false, check: () throws(FileSystemError) -> Void = {}
+        pieces: [UnsafeRawBufferPointer], to path: String, backupPath: String? = nil, removingLeftovers: Bool = false,
+        privately: Bool = false, check: () throws(FileSystemError) -> Void = {}
     ) throws(FileSystemError) {
-        let save = try Save(path: path, backupPath: backupPath, durable: durable, privately: privately)
-        var written: Result<Void, FileSystemError> = .success(())
-        func writeAndSync() {
-            written = Result { () throws(FileSystemError) in
-                _ = try save.write(pieces, at: 0)
-                try save.sync()
-            }
+        // A write beyond RLIMIT_FSIZE fails with EFBIG instead of killing the process
+        // (process-wide, and harmless to repeat).
+        signal(SIGXFSZ, SIG_IGN)
+        var mode = privateFileMode
+        var existing = stat()
+        let exists = stat(path, &existing) == 0
+        if exists && !privately {
+            guard existing.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+            // Root may write anything: the owner's write bit says whether the file may change.
+            guard existing.st_mode & S_IWUSR != 0 else { throw .readOnly(path: path) }
+            mode = existing.st_mode & 0o7777
         }
-        // While the new file is written and goes to disk, another thread (on Linux)
-        // removes what killed saves left, and the backup the last save replaced (below).
-        var listed = false
-        if removingLeftovers {
-            Platform.concurrently({ listed = removeLeftovers(of: path, except: name(of: save.temporary)) }, while: writeAndSync)
-        } else {
-            writeAndSync()
-        }
-        try written.get()
-        try save.commit(check: check, keepingBackup: listed)
-    }
-
-    /// A save of the file at `path` begun before its new bytes are known, for a change of
-    /// a few lines to a large file: the current version's bytes go to the new file on
-    /// another thread (with what killed saves left removed after, as `writeAtomically`
-    /// does with `removingLeftovers`) while the caller works out the change, which
-    /// `finish(with:check:)` then writes over them; `abandon()` when it turns out to be a
-    /// save of other bytes. The new file then takes only the changed lines (and, from the
-    /// first that changes length, the rest of the file) once the change is known, and its
-    /// `fsync` waits only for those: the rest went to disk while the caller worked. The
-    /// same save otherwise, on the same terms (only under the lock every save takes).
-    final class BegunSave {
-        private let save: Save
-        /// The file whose bytes are the new file's start; kept mapped until the thread is done.
-        private let file: FileMapping
-        private let writer: Platform.Background
-        private let outcome: Outcome
-        private var isOver = false
-
-        /// What the thread did, read after `wait()`.
-        private final class Outcome: @unchecked Sendable {
-            var written: Result<Void, FileSystemError> = .success(())
-            var listed = false
-        }
-
-        /// Begins a save of `path` that starts from `file`'s bytes; nil when no new file
-        /// can be made there (the save that follows, made another way, says why).
-        init?(of path: String, from file: FileMapping, backupPath: String?) {
-            guard let save = try? Save(path: path, backupPath: backupPath, durable: true) else { return nil }
-            (self.save, self.file) = (save, file)
-            let outcome = Outcome()
-            self.outcome = outcome
-            let bytes = file.bytes
-            writer = Platform.Background {
-                outcome.written = Result { () throws(FileSystemError) in
-                    _ = try save.write([bytes], at: 0, startingAll: true)
-                }
-                outcome.listed = removeLeftovers(of: path, except: name(of: save.temporary))
-            }
-        }
-
-        /// Finishes the save with `changes` (in file order, not overlapping) made to the
-        /// bytes it began with, as `writeAtomically` would save them; `check` as there.
-        func finish(with changes: [FileChange], check: () throws(FileSystemError) -> Void) throws(FileSystemError) {
-            writer.wait()
-            isOver = true
-            try outcome.written.get()
-            // Changes of the same length go where they are; from the first that is not,
-            // the rest of the file is written again where it now lies.
-            let moved = changes.firstIndex { $0.bytes.count != $0.range.count } ?? changes.endIndex
-            for change in changes[..<moved] {
-                try change.bytes.withUnsafeBytes { bytes in
-                    Result { () throws(FileSystemError) in _ = try save.write([bytes], at: change.range.lowerBound) }
-                }.get()
-            }
-            if moved < changes.endIndex {
-                let from = changes[moved].range.lowerBound
-                let end = try FileChange.withPieces(of: file.bytes, with: changes[moved...], copied: from) { pieces in
-                    Result { () throws(FileSystemError) in try save.write(pieces, at: from) }
-                }.get()
-                if end < file.bytes.count { try save.truncate(to: end) }
-            }
-            try save.sync()
-            try save.commit(check: check, keepingBackup: outcome.listed)
-        }
-
-        /// Gives the save up: the new file goes, once the thread is done with it.
-        func abandon() {
-            writer.wait()
-            isOver = true
-            save.discard()
-        }
-
-        deinit {
-            if !isOver { abandon() }
-        }
-    }
-
-    /// One save's new file, from its creation to the rename (see the type's description):
-    /// removed when it goes unless committed.
-    private final class Save: @unchecked Sendable {
-        let path: String
-        let backupPath: String?
-        let durable: Bool
-        /// Whether there is a file at `path` (then its mode is kept).
-        let exists: Bool
-        let mode: mode_t
-        let descriptor: Int32
-        let temporary: String
-        private var isCommitted = false
-        private var isDiscarded = false
-
-        /// Checks the target and makes the new, empty file next to it (0600 with
-        /// `privately`, else with the target's mode when there is one).
-        init(path: String, backupPath: String?, durable: Bool, privately: Bool = false) throws(FileSystemError) {
-            // A write beyond RLIMIT_FSIZE fails with EFBIG instead of killing the process
-            // (process-wide, and harmless to repeat).
-            signal(SIGXFSZ, SIG_IGN)
-            var mode = privateFileMode
-            var existing = stat()
-            exists = stat(path, &existing) == 0
-            if exists && !privately {
-                guard existing.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
-                // Root may write anything: the owner's write bit says whether the file may change.
-                guard existing.st_mode & S_IWUSR != 0 else { throw .readOnly(path: path) }
-                mode = existing.st_mode & 0o7777
-            }
-            (self.path, self.backupPath, self.durable, self.mode) = (path, backupPath, durable, mode)
-            (descriptor, temporary) = try createTemporaryFile(path + temporaryInfix)
-        }
-
-        deinit {
-            discard()
+        // Step 1: the new file, removed on any failure before it is in the target's place.
+        let (descriptor, temporary) = try createTemporaryFile(path + temporaryInfix)
+        var isCommitted = false
+        defer {
             close(descriptor)
+            if !isCommitted { unlink(temporary) }
         }
-
-        /// Removes the new file, unless it is in the target's place; once.
-        func discard() {
-            if !isCommitted && !isDiscarded { unlink(temporary) }
-            isDiscarded = true
+        if removingLeftovers { removeLeftovers(of: path, except: name(of: temporary)) }
+        var offset = 0
+        for piece in pieces {
+            try writeAll(piece, to: descriptor, at: offset, path: temporary)
+            offset += piece.count
         }
-
-        /// Writes `pieces` one after the other from `offset`; where they end. A large
-        /// file's full chunks start on their way to disk while the next is written; with
-        /// `startingAll`, the last one too (for bytes written well before the `fsync`).
-        func write(_ pieces: [UnsafeRawBufferPointer], at offset: Int, startingAll: Bool = false) throws(FileSystemError)
-            -> Int
-        {
-            var offset = offset
-            var unstarted = offset
-            for piece in pieces {
-                var rest = piece
-                while !rest.isEmpty {
-                    let chunk = UnsafeRawBufferPointer(rebasing: rest.prefix(writebackChunk - (offset - unstarted)))
-                    try writeAll(chunk, to: descriptor, at: offset, path: temporary)
-                    offset += chunk.count
-                    rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(chunk.count))
-                    if offset - unstarted == writebackChunk {
-                        if durable { _ = wayfind_start_writeback(descriptor, Int64(unstarted), Int64(writebackChunk)) }
-                        unstarted = offset
-                    }
-                }
-            }
-            if startingAll && durable && offset > unstarted {
-                _ = wayfind_start_writeback(descriptor, Int64(unstarted), Int64(offset - unstarted))
-            }
-            return offset
+        if mode != privateFileMode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
+        if fsync(descriptor) != 0 { throw .cannotSync(path: temporary, errno: errno) }
+        try check()
+        // Steps 2 to 5.
+        let newBackup = exists && backupPath != nil ? try linkBackup(of: path, near: path + backupInfix) : nil
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            if let newBackup { unlink(newBackup) }
+            throw .cannotRename(from: temporary, to: path, errno: code)
         }
-
-        /// Cuts the new file to `count` bytes.
-        func truncate(to count: Int) throws(FileSystemError) {
-            if ftruncate(descriptor, off_t(count)) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
-        }
-
-        /// Gives the new file the target's mode, and, if durable, puts it on disk.
-        func sync() throws(FileSystemError) {
-            if mode != privateFileMode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
-            if durable && fsync(descriptor) != 0 { throw .cannotSync(path: temporary, errno: errno) }
-        }
-
-        /// Runs `check`, then puts the new file in the target's place (steps 2 to 5 of
-        /// the type's description). `keepingBackup`: whether the removal of leftovers
-        /// looked through the folder, so that the next save can remove the backup this
-        /// one replaces.
-        func commit(check: () throws(FileSystemError) -> Void, keepingBackup: Bool) throws(FileSystemError) {
-            try check()
-            guard let backupPath, exists else {
-                guard rename(temporary, path) == 0 else { throw .cannotRename(from: temporary, to: path, errno: errno) }
-                isCommitted = true
-                if durable { try syncDirectory(of: path) }
-                return
-            }
-            let newBackup = try linkBackup(of: path, near: path + backupInfix)
-            guard rename(temporary, path) == 0 else {
-                let code = errno
-                if let newBackup { unlink(newBackup) }
-                throw .cannotRename(from: temporary, to: path, errno: code)
-            }
-            isCommitted = true
-            // The new file is in place: from here on nothing fails the save. The previous
-            // version becomes the backup (unless something not ours sits at its name: the
-            // link then goes, and the old backup stays). The old backup, linked under a
-            // leftover's name first, is not freed by the rename but by the next save's
-            // removal of leftovers, on its other thread: freeing a file took 0.5 to 0.7 ms
-            // for 1.5 MB here, 0.15 ms for 156 KB. (Removed on another thread during this
-            // save's fsync, it slowed the journal's commit as much as it saved.)
-            if let newBackup {
-                // (Only when the next save can find it: after a look through the folder.)
-                if keepingBackup { keepUntilNextSave(backupPath, of: path) }
-                if rename(newBackup, backupPath) != 0 { unlink(newBackup) }
-            }
-            try syncDirectory(of: path)
-        }
+        isCommitted = true
+        // The new file is in place: from here on nothing fails the save. The previous
+        // version becomes the backup, replacing the one before (unless something that
+        // cannot be replaced, a folder, sits at its name: the link then goes).
+        if let newBackup, let backupPath, rename(newBackup, backupPath) != 0 { unlink(newBackup) }
+        try syncDirectory(of: path)
     }
-
-    /// Links the regular file of this user's at `backupPath` under a name that
-    /// `removeLeftovers(of: path)` removes (`FILE.bak.` and random characters), so that
-    /// replacing it does not free it; nothing if there is none, if the folder is another
-    /// user's (whose saves would not remove it), or if the link fails.
-    private static func keepUntilNextSave(_ backupPath: String, of path: String) {
-        var info = stat()
-        var folder = stat()
-        let user = geteuid()
-        guard stat(directory(of: path), &folder) == 0, folder.st_uid == user, lstat(backupPath, &info) == 0,
-            info.st_mode & S_IFMT == S_IFREG, info.st_uid == user
-        else { return }
-        _ = link(backupPath, randomName(path + backupInfix))
-    }
-
-    /// The chunk of a save whose writing to disk starts (`sync_file_range`) once it is
-    /// written, while the next is: for a 1.5 MB graph, the `fsync` that follows waits
-    /// 0.3 ms less. A file of one chunk is left to its `fsync`.
-    static let writebackChunk = 256 * 1024
 
     /// What the names of a save's temporary files add to the target's: `FILE.tmp.` and
     /// `FILE.bak.`, followed by `randomNameLength` letters and digits.
@@ -371,13 +170,13 @@ package enum FileSystem {
     static let randomNameLength = 12
     private static let randomNameCharacters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
 
-    /// Removes what saves of `path` killed before they finished left next to it, and the
-    /// backup before the backup, which a save keeps for the next to remove: this user's
-    /// regular files named as `writeAtomically` names its temporary files, and those of
-    /// earlier versions (the spare `FILE.tmp`, `FILE.tmp.PID.RANDOM`,
-    /// `FILE.bak.new`). Only safe while no other save of `path` runs: call it holding
-    /// the lock that all of them take, and, from a save, with the name of its own
-    /// temporary file as `except`, which stays. Another user's file is left alone.
+    /// Removes what saves of `path` killed before they finished left next to it: this
+    /// user's regular files named as `writeAtomically` names its temporary files, and
+    /// those of earlier versions (the spare `FILE.tmp`, `FILE.tmp.PID.RANDOM`,
+    /// `FILE.bak.new`, and `FILE.bak.RANDOM` links to old backups, which saves kept for
+    /// the next to remove). Only safe while no other save of `path` runs: call it
+    /// holding the lock that all of them take, and, from a save, with the name of its
+    /// own temporary file as `except`, which stays. Another user's file is left alone.
     /// False when the folder cannot be listed.
     @discardableResult
     package static func removeLeftovers(of path: String, except: String? = nil) -> Bool {
@@ -405,7 +204,7 @@ package enum FileSystem {
     }
 
     /// Whether the file name `name` is one a save of the file named `base` leaves only
-    /// when it dies, or keeps for the next save to remove (see `removeLeftovers`).
+    /// when it dies (see `removeLeftovers`).
     static func isLeftover(_ name: [UInt8], of base: [UInt8]) -> Bool {
         guard name.count > base.count, name.starts(with: base) else { return false }
         let rest = name[base.count...]
@@ -672,24 +471,6 @@ package final class FileMapping {
             UInt64(status.st_dev), UInt64(status.st_ino), Int(status.st_size), Int64(status.st_mtim.tv_sec), UInt32(status.st_mtim.tv_nsec),
             Int64(status.st_ctim.tv_sec), UInt32(status.st_ctim.tv_nsec)
         )
-    }
-
-    /// Everything the file's status tells of which version of which file it is: device,
-    /// inode, size, modification and change times. A write sets the change time, which
-    /// cannot be set back; but the clock it is taken from ticks coarsely (milliseconds,
-    /// seconds on some file systems), so only a file last changed before the current
-    /// tick keeps its stamp while it changes (`secondsSinceChange`, `GraphFileCache`).
-    package var stamp: [UInt64] {
-        [
-            UInt64(status.st_dev), UInt64(status.st_ino), UInt64(status.st_size), UInt64(bitPattern: Int64(status.st_mtim.tv_sec)),
-            UInt64(status.st_mtim.tv_nsec), UInt64(bitPattern: Int64(status.st_ctim.tv_sec)), UInt64(status.st_ctim.tv_nsec),
-        ]
-    }
-
-    /// The seconds from the file's last change (modification or change time, when it
-    /// was opened) to `now` (Unix seconds).
-    package func secondsSinceChange(now: Int64) -> Int64 {
-        now - max(Int64(status.st_mtim.tv_sec), Int64(status.st_ctim.tv_sec))
     }
 
     /// Whether the file belongs to the user this process runs as.

@@ -30,10 +30,6 @@ public struct GraphFile: Sendable {
     public let path: String
     /// The path given, when it is a symbolic link to `path`.
     let link: String?
-    /// Where suggestions keep what they read of the file (`GraphFileCache`); nil: nowhere.
-    package private(set) var cachePath: String? = nil
-    /// The clock that tells whether the file has settled, to be kept (Unix seconds).
-    private var cacheClock: @Sendable () -> Int64 = Platform.currentTime
     /// How long `update` waits for another process's lock before it gives up, in seconds.
     public static let defaultLockTimeout: Int64 = 30
     /// Whether `update` makes the file's missing folders (mode 0700). The tools make
@@ -57,16 +53,6 @@ public struct GraphFile: Sendable {
             return try FileSystem.resolvingSymbolicLinks(path)
         }
         link = self.path == path ? nil : path
-    }
-
-    /// This file, whose suggestions keep what they read in the cache `directory`
-    /// (`GraphFileCache`), for a search box that asks on every keystroke; nil: nowhere.
-    /// `now` is the clock that tells whether the file has settled (Unix seconds).
-    package func caching(in directory: String?, now: @escaping @Sendable () -> Int64 = Platform.currentTime) -> GraphFile {
-        var file = self
-        file.cachePath = directory.map { GraphFileCache.path(of: path, in: $0) }
-        file.cacheClock = now
-        return file
     }
 
     /// The sidecar file that `update(_:)` locks.
@@ -101,10 +87,9 @@ public struct GraphFile: Sendable {
     {
         let stringFilter = filter.map(RouteGraph.stringFilter)
         // First only the edges leaving the from-place; should the scan need others, or
-        // the from-place not be the one guessed, every edge. (A parse to keep in the cache
-        // reads every edge.)
+        // the from-place not be the one guessed, every edge.
         let edges = GraphFileContents.edges(for: request, filtered: filter != nil)
-        guard let (file, contents) = try read(locked: false, keepingHours: true, edges: edges, cache: cachePath) else {
+        guard let (file, contents) = try read(locked: false, edges: edges) else {
             return RouteGraph().suggestions(for: request, filter: stringFilter)
         }
         let suggestions = try withExtendedLifetime(file) { () throws(GraphFileError) -> [Suggestion] in
@@ -115,10 +100,7 @@ public struct GraphFile: Sendable {
                 return RouteGraph(contents: contents, in: file.bytes).suggestions(for: request, filter: stringFilter)
             }
             // A file cut short since the first read is one that changed, not a damaged one.
-            let reread = Result { () throws(GraphFileError) in
-                if let cachePath, let cached = GraphFileCache.load(for: file, from: cachePath, edges: .every) { return cached }
-                return try self.contents(of: file, keepingHours: true, edges: .every)
-            }
+            let reread = Result { () throws(GraphFileError) in try self.contents(of: file, edges: .every) }
             if case .failure = reread, file.wasCutShort || file.hasChanged { throw .fileSystem(.changedWhileRead(path: path)) }
             let whole = try reread.get()
             return RouteGraph.scannedSuggestions(whole, in: file.bytes, for: request, filter: filter)
@@ -154,14 +136,9 @@ public struct GraphFile: Sendable {
     /// `body` never runs. When it returns nil, or the file is missing or empty, the graph
     /// is loaded and `body` changes it. A lock held by another process is waited for at
     /// most `lockTimeout` seconds, and `waiting` is called once a second has passed.
-    /// `patchEdges`, for a change that `patch` is likely to describe: the edges it needs
-    /// of a file of so many bytes (`RouteGraph.visitEdges`); the save then begins, with
-    /// the file's bytes as they are, while the file is read (`FileSystem.BegunSave`).
-    /// Contents of some edges that `patch` declines are read again whole for `body`.
     @discardableResult
     func update<Result>(
         lockTimeout: Int64 = defaultLockTimeout, waiting: () -> Void = {},
-        patchEdges: ((Int) -> GraphFileContents.EdgeSelection)? = nil,
         patching patch: (GraphFileContents, UnsafeRawBufferPointer) -> ([FileChange], Result)?,
         _ body: (inout RouteGraph) throws -> Result
     ) throws -> Result {
@@ -176,42 +153,14 @@ public struct GraphFile: Sendable {
             return try FileLock(exclusiveAt: lockPath, timeout: lockTimeout, waiting: waiting)
         }
         var graph = RouteGraph()
-        // The save of a likely patch begins with the file's bytes while they are read.
-        var begun: FileSystem.BegunSave? = nil
-        defer { begun?.abandon() }
-        let whenMapped: (FileMapping) -> Void = { file in
-            begun?.abandon()
-            begun = patchEdges == nil ? nil : FileSystem.BegunSave(of: path, from: file, backupPath: backupPath)
-        }
-        if let (file, found) = try read(locked: true, edgesOfSize: patchEdges, whenMapped: whenMapped) {
-            var contents = found
-            // A patch declined on the contents of some edges is asked again with every
-            // edge (the places limit needs every name: `RouteGraph.visitEdges` guessed
-            // by the file's size). The same bytes read again can fail only if the file
-            // was cut short since.
-            var patched = patch(contents, file.bytes)
-            if patched == nil, contents.keptOrigin != nil {
-                let whole = Swift.Result { () throws(GraphFileError) in try self.contents(of: file, keepingHours: false, edges: .every) }
-                if case .failure = whole, file.wasCutShort || file.hasChanged { throw GraphFileError.fileSystem(.changedWhileRead(path: path)) }
-                contents = try whole.get()
-                patched = patch(contents, file.bytes)
-            }
-            if let (changes, result) = patched {
-                if let save = begun {
-                    begun = nil
-                    try Self.fileSystem { () throws(FileSystemError) in
-                        try save.finish(with: changes) { () throws(FileSystemError) in
-                            if file.wasCutShort { throw .changedWhileRead(path: path) }
-                        }
+        if let (file, contents) = try read(locked: true) {
+            if let (changes, result) = patch(contents, file.bytes) {
+                // The old bytes go from the mapping to the new file as they are.
+                try withExtendedLifetime(file) { () throws(GraphFileError) in
+                    let saved = FileChange.withPieces(of: file.bytes, with: changes[...]) { pieces in
+                        Swift.Result { () throws(GraphFileError) in try save(pieces, readFrom: file) }
                     }
-                } else {
-                    // The old bytes go from the mapping to the new file as they are.
-                    try withExtendedLifetime(file) { () throws(GraphFileError) in
-                        let saved = FileChange.withPieces(of: file.bytes, with: changes[...]) { pieces in
-                            Swift.Result { () throws(GraphFileError) in try save(pieces, readFrom: file) }
-                        }
-                        try saved.get()
-                    }
+                    try saved.get()
                 }
                 lock.release()
                 return result
@@ -219,9 +168,6 @@ public struct GraphFile: Sendable {
             graph = RouteGraph(contents: contents, in: file.bytes)
             try checkUnchanged(file)
         }
-        // No patch (or a retry found the file gone or empty): the begun save goes.
-        begun?.abandon()
-        begun = nil
         let revision = graph.revision
         let result = try body(&graph)
         if graph.revision != revision {
@@ -241,9 +187,7 @@ public struct GraphFile: Sendable {
         _ request: VisitRequest, lockTimeout: Int64 = defaultLockTimeout, waiting: () -> Void = {}
     ) throws(GraphFileError) -> VisitOutcome {
         do {
-            let edges = { RouteGraph.visitEdges(for: request, fileSize: $0) }
-            return try update(lockTimeout: lockTimeout, waiting: waiting, patchEdges: RouteGraph.mayPatch(request) ? edges : nil) {
-                contents, bytes in
+            return try update(lockTimeout: lockTimeout, waiting: waiting) { contents, bytes in
                 RouteGraph.visitPatch(contents, in: bytes, request).map { ($0, VisitOutcome(recorded: 1, unknown: [])) }
             } _: { graph in
                 graph.record(request)
@@ -256,9 +200,8 @@ public struct GraphFile: Sendable {
     }
 
     /// Writes `pieces` as the new file (see `FileSystem.writeAtomically`), removing
-    /// meanwhile what saves that died left and the version before the backup, which it
-    /// keeps in turn for the next save to remove; fails, writing nothing, when `file`,
-    /// whose bytes the pieces may show, was cut short meanwhile.
+    /// first what saves that died left; fails, writing nothing, when `file`, whose bytes
+    /// the pieces may show, was cut short meanwhile.
     private func save(_ pieces: [UnsafeRawBufferPointer], readFrom file: FileMapping? = nil) throws(GraphFileError) {
         try Self.fileSystem { () throws(FileSystemError) in
             try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: backupPath, removingLeftovers: true) {
@@ -283,15 +226,8 @@ public struct GraphFile: Sendable {
     /// that names another file by now is read again; a file written or cut short since it
     /// was opened is `changedWhileRead`; only a file that is the same, unchanged, and
     /// still not a graph is reported as damaged, with the advice that goes with that.
-    ///
-    /// With a `cache` path (for a read of every edge and hours), the contents kept there
-    /// for this version of the file are taken instead of a parse, and a parse is kept
-    /// there (`GraphFileCache`). `edgesOfSize`, when given, chooses the edges read by the
-    /// size of the file, in place of `edges`; `whenMapped` is called with each file
-    /// mapped, before it is parsed.
     private func read(
-        locked: Bool, keepingHours: Bool = false, edges: GraphFileContents.EdgeSelection = .every, cache: String? = nil,
-        edgesOfSize: ((Int) -> GraphFileContents.EdgeSelection)? = nil, whenMapped: (FileMapping) -> Void = { _ in }
+        locked: Bool, edges: GraphFileContents.EdgeSelection = .every
     ) throws(GraphFileError) -> (FileMapping, GraphFileContents)? {
         // Held (when taken) until the judgement is made.
         var sharedLock: FileLock? = nil
@@ -305,16 +241,10 @@ public struct GraphFile: Sendable {
                 if let file = mapped, file.hasChanged { throw .fileSystem(.changedWhileRead(path: path)) }
                 return nil
             }
-            if let cache, let contents = GraphFileCache.load(for: file, from: cache, edges: edges) { return (file, contents) }
-            whenMapped(file)
-            // A parse to keep holds every edge.
             let parsed = Result { () throws(GraphFileError) -> GraphFileContents in
-                try contents(of: file, keepingHours: keepingHours, edges: cache == nil ? edgesOfSize?(file.bytes.count) ?? edges : .every)
+                try contents(of: file, edges: edges)
             }
-            if case .success(let contents) = parsed, !file.wasCutShort {
-                if let cache { GraphFileCache.store(contents, of: file, at: cache, now: cacheClock()) }
-                return (file, contents)
-            }
+            if case .success(let contents) = parsed, !file.wasCutShort { return (file, contents) }
             if !judging {
                 judging = true
                 sharedLock = FileLock(sharedAt: lockPath, timeout: Self.readerLockTimeout)
@@ -343,12 +273,12 @@ public struct GraphFile: Sendable {
     }
 
     /// Reads `file` as a graph file; throws why it is not one.
-    private func contents(of file: FileMapping, keepingHours: Bool, edges: GraphFileContents.EdgeSelection)
+    private func contents(of file: FileMapping, edges: GraphFileContents.EdgeSelection)
         throws(GraphFileError) -> GraphFileContents
     {
         let bytes = file.bytes
         let result = Result { () throws(RouteGraphDecodingError) -> GraphFileContents in
-            try RouteGraph.contents(of: bytes, keepingHours: keepingHours, edges: edges)
+            try RouteGraph.contents(of: bytes, edges: edges)
         }
         switch result {
         case .success(let value):

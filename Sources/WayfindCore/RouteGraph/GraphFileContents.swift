@@ -5,9 +5,9 @@
 /// Every path that reads a graph file starts here: a full load (`RouteGraph(contents:)`)
 /// interns every name; a suggestion (`RouteGraph+Scan`) keeps only the edges leaving its
 /// from-place (`EdgeSelection`) and folds the records; a visit (`RouteGraph+Scan`) finds
-/// the few lines it changes. Reading checks
-/// every byte with `JSONReader` whatever the path, so a file the full load would refuse
-/// is refused by all of them, with the same message.
+/// the few lines it changes. Reading checks every byte with `JSONReader` whatever the
+/// path, so a file the full load would refuse is refused by all of them, with the same
+/// message.
 ///
 /// The layout `RouteGraph.json()` writes is read with byte comparisons against the same
 /// literals the writer uses (`GraphFileFormat`); anything else (other key orders,
@@ -43,11 +43,8 @@ struct GraphFileContents {
         var visits: Int64
         var timeValue: Int64
         var element: Range<Int32>
-        /// Where its `hours` are (see `hours(of:in:)`): `-2 - i` for `hourCounts[i]`;
-        /// unless the reader keeps hours, for a record in the writer's layout, the offset
-        /// of its first count in the file (≥ 0), read again when asked for; -1 when it
-        /// has none.
-        var hoursIndex: Int32 = -1
+        /// Its visits by hour; none (all zeros) when it has no `hours`.
+        var hours = HourCounts()
 
         /// When the place was last visited, if the file says.
         var time: Int64? { timeValue == .min ? nil : timeValue }
@@ -72,12 +69,12 @@ struct GraphFileContents {
         var value: Range<Int32>
     }
 
-    /// Which edges a read keeps: every one (for a full load), or, for a suggestion, only
-    /// those leaving one place, the from-place, or, for a visit, those from and to the
-    /// last place (`touchingLastPlace`). The others are checked
+    /// Which edges a read keeps: every one (for a full load or a visit), or, for a
+    /// suggestion, only those leaving one place, the from-place. The others are checked
     /// as they are read, counted and dropped: a suggestion needs no other edge, and
-    /// storing 40 bytes of each cost it a page of fresh memory per 100 edges, a sixth of
-    /// its time at 10,000 edges.
+    /// storing and looking through every edge made it 1.08 times as long at 10,000 edges
+    /// and 1.20 times at 100,000 (interleaved, 2026-11-29), against targets of 1.1 and
+    /// 1.0 times `zoxide query` (bench/routegraph.sh).
     enum EdgeSelection: Equatable {
         case every
         /// The edges leaving the place of this key (`RouteGraph.placeKey`).
@@ -86,11 +83,6 @@ struct GraphFileContents {
         /// layout tells it before the edges are read (`LayoutTail.lastPlace`); else every
         /// edge.
         case leavingLastPlace
-        /// For a visit (`RouteGraph.visitPatch`), the edges from or to the place
-        /// `lastVisitedLocation` names, found as for `leavingLastPlace`: the edge a visit
-        /// strengthens, and every spelling of the last place; else every edge. (A visit
-        /// then neither stores 10,000 edges nor looks through them again.)
-        case touchingLastPlace
     }
 
     /// The edges a suggestion reads first: those leaving its from-place; but every edge
@@ -105,45 +97,19 @@ struct GraphFileContents {
     }
 
     /// The edges, in file order (all `edges` arrays, should there be several); only
-    /// those leaving `keptOrigin` (or arriving there, with `keepsArriving`) when that is
-    /// set.
+    /// those leaving `keptOrigin` when that is set.
     var edges: [Edge] = []
     /// Nil when `edges` holds every edge; else the key of the place whose leaving edges
-    /// alone it holds (and arriving edges, with `keepsArriving`).
+    /// alone it holds.
     var keptOrigin: [UInt8]? = nil
-    /// Whether `edges` also holds the edges arriving at `keptOrigin`.
-    var keepsArriving = false
     /// How many edges the file has, kept or not.
     var edgeCount = 0
     /// Where the file's last edge begins, kept or not; `Int32.min` when it has none.
     var lastEdgeStart = Int32.min
-    /// Where the file's last edge ends, kept or not; `Int32.min` when it has none, or
-    /// when the contents come from the cache with some edges only (a visit, which needs
-    /// it, never reads the cache).
+    /// Where the file's last edge ends, kept or not; `Int32.min` when it has none.
     var lastEdgeEnd = Int32.min
-    /// Where the edges' list ends if the file is in the writer's layout
-    /// (`LayoutTail.edgesEnd`), for the parallel read; nil when not known.
-    private var parallelEdgesEnd: Int?
-    /// Whether the edges were read in two halves at once (tests check that large files
-    /// are).
-    private(set) var readEdgesInParallel = false
     /// The place records, in file order.
     var records: [Record] = []
-    /// The visits by hour of the records that have them (`Record.hoursIndex`): all, when
-    /// the reader keeps hours, else those read by the general path.
-    var hourCounts: [HourCounts] = []
-    /// Whether the reader keeps every record's hours in `hourCounts` (for a suggestion,
-    /// which needs each record's), or only checks those in the writer's layout and
-    /// notes where they are (for a visit, which needs two records', and is spared a
-    /// store of 96 bytes per record).
-    var keepsHours = false
-    /// The records' keys, when the contents come from the cache (`GraphFileCache`) or
-    /// from a parallel read that kept hours (made while the other thread read edges);
-    /// else made when needed.
-    var recordKeys: RecordKeys? = nil
-    /// The initials of the records' display names (`LineMatcher.initials`, in the default
-    /// word mode), when the contents come from the cache; else nil.
-    var recordInitials: [UInt64]? = nil
     /// The top-level members, in file order.
     var members: [Member] = []
     /// `lastVisitedLocation`, nil when missing or null.
@@ -173,22 +139,6 @@ struct GraphFileContents {
             return UnsafeRawBufferPointer(start: bytes.baseAddress! + Int(name.start), count: Int(name.count))
         }
         return UnsafeRawBufferPointer(decodedNames.names[Int(-name.start - 1)])
-    }
-
-    /// The visits by hour of `record`; none when it has no `hours`. `bytes` are the file's.
-    @inline(__always)
-    func hours(of record: Record, in bytes: UnsafeRawBufferPointer) -> HourCounts {
-        var hours = HourCounts()
-        if record.hoursIndex >= 0 {
-            // Checked when the file was read; a file cut short since reads as zeros, and
-            // its reader then fails (`FileMapping.wasCutShort`).
-            var reader = JSONReader(bytes)
-            reader.rewind(to: Int(record.hoursIndex))
-            _ = Self.readWrittenHours(&reader) { hours.set(hour: $0, to: $1) }
-        } else if record.hoursIndex < -1 {
-            hours = hourCounts[Int(-2 - record.hoursIndex)]
-        }
-        return hours
     }
 
     /// When `bytes` continue at `offset` with four digits each followed by a comma
@@ -228,55 +178,29 @@ struct GraphFileContents {
     /// The largest file read: offsets are kept in 32 bits.
     static let maximumSize = Int(Int32.max)
 
-    /// Reads the bytes of a graph file, keeping every record's hours or not (see
-    /// `keepsHours`: the same checks and the same contents either way); throws the first
-    /// problem, with its position and a path such as `edges[3].weight`.
-    static func read(_ bytes: UnsafeRawBufferPointer, keepingHours: Bool = false, edges selection: EdgeSelection = .every)
-        throws(JSONError) -> GraphFileContents
+    /// Reads the bytes of a graph file; throws the first problem, with its position and a
+    /// path such as `edges[3].weight`.
+    static func read(_ bytes: UnsafeRawBufferPointer, edges selection: EdgeSelection = .every) throws(JSONError)
+        -> GraphFileContents
     {
-        let contents = try read(bytes, keepingHours: keepingHours, edges: selection, inParallel: true)
-        // A file whose edges were not all in the writer's layout, read again in order
-        // (see `readEdgesAndRestInParallel`).
-        if contents.mustReadInOrder { return try read(bytes, keepingHours: keepingHours, edges: selection, inParallel: false) }
-        return contents
-    }
-
-    /// `read(_:keepingHours:edges:)` on this thread alone, without `inParallel` (for
-    /// tests, which compare the two).
-    static func read(
-        _ bytes: UnsafeRawBufferPointer, keepingHours: Bool, edges selection: EdgeSelection, inParallel: Bool
-    ) throws(JSONError) -> GraphFileContents {
         var contents = GraphFileContents()
-        contents.keepsHours = keepingHours
-        let tail =
-            bytes.count >= parallelReadMinimum || selection == .leavingLastPlace || selection == .touchingLastPlace
-            ? LayoutTail(bytes) : LayoutTail()
-        contents.parallelEdgesEnd = inParallel ? tail.edgesEnd : nil
         switch selection {
         case .every: break
         case .leaving(let key): contents.keptOrigin = key
-        case .leavingLastPlace: contents.keptOrigin = tail.lastPlace.map { Array(RouteGraph.placeKey($0).utf8) }
-        case .touchingLastPlace:
-            contents.keptOrigin = tail.lastPlace.map { Array(RouteGraph.placeKey($0).utf8) }
-            contents.keepsArriving = true
+        case .leavingLastPlace: contents.keptOrigin = LayoutTail(bytes).lastPlace.map { Array(RouteGraph.placeKey($0).utf8) }
         }
-        // Room for as many lines as their part of the file could hold (a line takes 50
-        // bytes or more; in the writer's layout the records follow the edges, which end at
-        // `tail.edgesEnd`): pages never used are never touched, and the lists never move
-        // as they grow. A read that keeps only some edges keeps few, and reserves none:
-        // each large reservation costs a small read a page fault or two at its ends.
-        // (Without the tail, either part may be the whole file.)
-        let (edgesBytes, recordsBytes) = (tail.edgesEnd ?? bytes.count, bytes.count - (tail.edgesEnd ?? 0))
-        if contents.keptOrigin == nil { contents.edges.reserveCapacity(edgesBytes / 50) }
-        contents.records.reserveCapacity(recordsBytes / 50)
-        if keepingHours { contents.hourCounts.reserveCapacity(recordsBytes / 128) }
+        // Room for as many lines as the file could hold (a line takes 50 bytes or more):
+        // pages never used are never touched, and the lists never move as they grow. A
+        // read that keeps only some edges keeps few, and reserves none.
+        if contents.keptOrigin == nil { contents.edges.reserveCapacity(bytes.count / 50) }
+        contents.records.reserveCapacity(bytes.count / 50)
         var reader = JSONReader(bytes)
         guard bytes.count <= maximumSize else {
             throw JSONError(message: "the file is larger than 2 GiB", offset: 0, line: 1, column: 1)
         }
         try within("the top level", &reader) { (reader) throws(JSONError) in try reader.beginObject() }
         try contents.readMembers(&reader)
-        if !contents.mustReadInOrder { try reader.finish() }
+        try reader.finish()
         return contents
     }
 
@@ -290,11 +214,6 @@ struct GraphFileContents {
             let valueStart = Int32(reader.offset)
             switch key {
             case .edges, .places:
-                if key == .edges, let end = parallelEdgesEnd {
-                    // (One list at most is read so.)
-                    parallelEdgesEnd = nil
-                    if try readEdgesAndRestInParallel(&reader, key: Self.keyQuote(bytes, keyStart), value: valueStart, to: end) { return }
-                }
                 try readList(&reader, edges: key == .edges)
             case .lastVisitedLocation:
                 lastName = try Self.within("lastVisitedLocation", &reader) { (reader) throws(JSONError) in
@@ -352,133 +271,6 @@ struct GraphFileContents {
         }
     }
 
-    /// Files at least this large may have their edges read in two parts at once
-    /// (`readEdgesAndRestInParallel`): a thread costs some 50 µs, reading half the edges
-    /// of a 256 KiB file about 0.3 ms.
-    static let parallelReadMinimum = 256 * 1024
-
-    /// Where a parallel read of the edges from `start` (the list's first) to `end`
-    /// splits them: the offset of the separator (`,\n    `) after the last edge of the
-    /// first part, at the first line after its middle; nil for a list too short to
-    /// split. The first part goes to this thread, which goes on to the rest of the file
-    /// (the header and the records, which follow the edges in the writer's layout), so it
-    /// takes fewer edges, and both threads finish together. The rest costs about as much
-    /// a byte as the edges; `restCost` times as much when the read keeps hours and makes
-    /// the records' keys as well (`keyingRestCost`).
-    static func parallelSplit(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int, restCost: Int = 1) -> Int? {
-        let records = restCost * (bytes.count - end)
-        let middle = start + max(end - start - records, (end - start) / 4) / 2
-        guard end - start >= parallelReadMinimum / 2, end < bytes.count,
-            let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-            let newline = Platform.findByte(0x0A, in: base + middle, count: end - middle)
-        else { return nil }
-        return newline - base - 1
-    }
-
-    /// How many times as much a byte the rest of the file costs a parallel read that
-    /// keeps hours and makes the records' keys (`RecordKeys`), as the edges: at 10,000
-    /// edges, 0.45 ms for the 0.33 MB of header and records, 0.33 ms for the keys, and
-    /// about 1 ms a MB for edges.
-    static let keyingRestCost = 2
-
-    /// Whether the edges read in parallel were not all in the writer's layout after the
-    /// rest of the file had been read: the file is then read again, in order.
-    private var mustReadInOrder = false
-
-    /// Reads the `edges` list whose value starts at the reader's position (`value`; its
-    /// key's quote at `key`) and ends at `end` (`LayoutTail.edgesEnd`) in two parts at
-    /// once (`parallelSplit`): the second on another thread (`Platform.concurrently`),
-    /// while this one reads the first part and then the rest of the top-level object.
-    /// Each part keeps and counts its edges as `readWrittenEdge` does; the second part's
-    /// follow the first's, as they do in the file. True when it has read to the object's
-    /// end (or, should the second part not be in the writer's layout, set
-    /// `mustReadInOrder`); false, with no edge kept and the reader where it was, when
-    /// the list cannot be split or its first part is not in the writer's layout (the list
-    /// is then read as any other).
-    private mutating func readEdgesAndRestInParallel(_ reader: inout JSONReader, key: Int32, value: Int32, to end: Int)
-        throws(JSONError) -> Bool
-    {
-        let bytes = reader.bytes
-        var list = reader
-        try Self.within("edges", &list) { (reader) throws(JSONError) in try reader.beginArray() }
-        guard try list.nextElement() else { return false }
-        let start = list.offset
-        let restCost = keepsHours ? Self.keyingRestCost : 1
-        guard let firstEnd = Self.parallelSplit(bytes, from: start, to: end, restCost: restCost) else { return false }
-        let secondStart = firstEnd + GraphFileFormat.elementSeparator.utf8CodeUnitCount
-        // The separator between the parts, which neither reads.
-        guard firstEnd > start, secondStart < end else { return false }
-        var between = list
-        between.rewind(to: firstEnd)
-        guard between.skipLiteral(GraphFileFormat.elementSeparator) else { return false }
-
-        final class Part: @unchecked Sendable {
-            var contents = GraphFileContents()
-            var isWhole = false
-        }
-        let second = Part()
-        second.contents.keptOrigin = keptOrigin
-        second.contents.keepsArriving = keepsArriving
-        if keptOrigin == nil { second.contents.edges.reserveCapacity((end - secondStart) / 50) }
-        let (edgesBefore, countBefore, lastBefore) = (edges.count, edgeCount, (lastEdgeStart, lastEdgeEnd))
-        var firstIsWhole = false
-        var firstCount = 0
-        var rest: Result<JSONReader, JSONError> = .success(list)
-        Platform.concurrently({
-            var reader = JSONReader(bytes)
-            reader.rewind(to: secondStart)
-            second.isWhole = second.contents.readWrittenEdges(&reader, to: end)
-        }, while: {
-            firstIsWhole = readWrittenEdges(&list, to: firstEnd)
-            guard firstIsWhole else { return }
-            firstCount = edges.count
-            // The list's end (the tail found it there), then the other members.
-            rest = Result { () throws(JSONError) -> JSONReader in
-                var reader = list
-                reader.rewind(to: end)
-                guard try !reader.nextElement() else {
-                    mustReadInOrder = true
-                    return reader
-                }
-                members.append(Member(key: .edges, start: key, value: value..<Int32(reader.offset)))
-                try readMembers(&reader)
-                // A suggestion's read (it keeps hours) makes the keys it will need here,
-                // while the other thread reads on.
-                if keepsHours && !mustReadInOrder { recordKeys = RecordKeys(self, in: bytes) }
-                return reader
-            }
-        })
-        guard firstIsWhole else {
-            edges.removeLast(edges.count - edgesBefore)
-            (edgeCount, (lastEdgeStart, lastEdgeEnd)) = (countBefore, lastBefore)
-            return false
-        }
-        guard second.isWhole else {
-            mustReadInOrder = true
-            return true
-        }
-        // (Before any list of edges that the rest of the file had.)
-        edges.insert(contentsOf: second.contents.edges, at: firstCount)
-        edgeCount += second.contents.edgeCount
-        if second.contents.lastEdgeStart > lastEdgeStart {
-            (lastEdgeStart, lastEdgeEnd) = (second.contents.lastEdgeStart, second.contents.lastEdgeEnd)
-        }
-        readEdgesInParallel = true
-        reader = try rest.get()
-        return true
-    }
-
-    /// Reads edges in the writer's layout, one after the other with the writer's
-    /// separator, from the reader's position (an edge's `{`) to exactly `end`; false if
-    /// any is in another layout or they do not end there.
-    private mutating func readWrittenEdges(_ reader: inout JSONReader, to end: Int) -> Bool {
-        guard readWrittenEdge(&reader) else { return false }
-        while reader.offset < end {
-            guard reader.skipLiteral(GraphFileFormat.elementSeparator), readWrittenEdge(&reader) else { return false }
-        }
-        return reader.offset == end
-    }
-
     /// Reads an edge in exactly the layout `GraphFileFormat.appendEdge` writes, without
     /// escapes; false (the position then unspecified) for anything else.
     @inline(__always)
@@ -506,7 +298,7 @@ struct GraphFileContents {
                 weight: JSONReader.plainIntegerValue(bytes, from: weight, to: weightEnd),
                 timeValue: time.map { JSONReader.plainIntegerValue(bytes, from: $0.lowerBound, to: $0.upperBound) } ?? .min,
                 element: element),
-            at: element, origin: origin, destination: destination)
+            at: element, origin: origin)
         return true
     }
 
@@ -520,21 +312,14 @@ struct GraphFileContents {
             : reader.skipLiteral(F.recordHours) || reader.skipLiteral(F.recordTime) || reader.skipLiteral(F.recordNameFirst)
     }
 
-    /// Counts an edge read, and keeps it unless only the edges leaving (or arriving at)
-    /// another place are kept. `origin`, `destination`: the bytes of its names.
-    /// (`edge`, at `element` in the file, is made only when it is kept.)
+    /// Counts an edge read, and keeps it unless only the edges leaving another place are
+    /// kept. `origin`: the bytes of its origin's name. (`edge`, at `element` in the file,
+    /// is made only when it is kept.)
     @inline(__always)
-    private mutating func addEdge(
-        _ edge: @autoclosure () -> Edge, at element: Range<Int32>, origin: UnsafeRawBufferPointer,
-        destination: UnsafeRawBufferPointer
-    ) {
+    private mutating func addEdge(_ edge: @autoclosure () -> Edge, at element: Range<Int32>, origin: UnsafeRawBufferPointer) {
         edgeCount += 1
         (lastEdgeStart, lastEdgeEnd) = (element.lowerBound, element.upperBound)
-        if let keptOrigin,
-            !keptOrigin.withUnsafeBytes({ PlaceName.hasKey(origin, $0) || (keepsArriving && PlaceName.hasKey(destination, $0)) })
-        {
-            return
-        }
+        if let keptOrigin, !keptOrigin.withUnsafeBytes({ PlaceName.hasKey(origin, $0) }) { return }
         edges.append(edge())
     }
 
@@ -584,19 +369,12 @@ struct GraphFileContents {
             guard let origin else { throw missing("origin") }
             guard let destination else { throw missing("destination") }
             let edge = Edge(origin: origin, destination: destination, weight: count, timeValue: time ?? .min, element: element)
-            addEdge(edge, at: element, origin: bytes(of: origin, in: reader.bytes), destination: bytes(of: destination, in: reader.bytes))
+            addEdge(edge, at: element, origin: bytes(of: origin, in: reader.bytes))
         } else {
             guard let name else { throw missing("name") }
             records.append(
-                Record(name: name, visits: count, timeValue: time ?? .min, element: element, hoursIndex: keep(hours)))
+                Record(name: name, visits: count, timeValue: time ?? .min, element: element, hours: hours ?? HourCounts()))
         }
-    }
-
-    /// Keeps a record's visits by hour in `hourCounts`; `Record.hoursIndex` for them.
-    private mutating func keep(_ hours: HourCounts?) -> Int32 {
-        guard let hours else { return -1 }
-        hourCounts.append(hours)
-        return Int32(-2 - (hourCounts.count - 1))
     }
 
     /// Reads `hours` in any layout: null (none), or an array of 24 integers from 0 to
@@ -628,10 +406,10 @@ struct GraphFileContents {
     /// Reads the `hours` array in exactly the layout `GraphFileFormat.appendRecord`
     /// writes, after its `[`: 24 counts of digits without a leading zero, each at most
     /// `UInt32.max`, with commas between, up to the `]` (left for the literal that
-    /// follows, which starts with it), handing each hour and count to `set`; false for
-    /// anything else. (The read only checks them, with a `set` that does nothing.)
+    /// follows, which starts with it); nil for anything else.
     @inline(__always)
-    private static func readWrittenHours(_ reader: inout JSONReader, _ set: (Int, UInt32) -> Void) -> Bool {
+    private static func readWrittenHours(_ reader: inout JSONReader) -> HourCounts? {
+        var hours = HourCounts()
         let bytes = reader.bytes
         var offset = reader.offset
         var hour = 0
@@ -639,7 +417,7 @@ struct GraphFileContents {
             // Most counts are one digit: four of them at once, each followed by a comma
             // (so not the last hour).
             if hour + 4 < HourCounts.hoursPerDay, let four = Self.fourDigitsAndCommas(bytes, at: offset) {
-                for lane in 0..<4 { set(hour + lane, UInt32(truncatingIfNeeded: four >> (16 * lane)) & 0xFF) }
+                for lane in 0..<4 { hours.set(hour: hour + lane, to: UInt32(truncatingIfNeeded: four >> (16 * lane)) & 0xFF) }
                 hour += 4
                 offset += 8
                 continue
@@ -653,13 +431,13 @@ struct GraphFileContents {
             let digits = offset - start
             guard digits > 0, digits == 1 || bytes[start] != UInt8(ascii: "0"), value <= UInt64(UInt32.max),
                 offset < bytes.count, bytes[offset] == (hour == HourCounts.hoursPerDay - 1 ? UInt8(ascii: "]") : UInt8(ascii: ","))
-            else { return false }
-            set(hour, UInt32(truncatingIfNeeded: value))
+            else { return nil }
+            hours.set(hour: hour, to: UInt32(truncatingIfNeeded: value))
             if hour < HourCounts.hoursPerDay - 1 { offset += 1 }
             hour += 1
         }
         reader.rewind(to: offset)
-        return true
+        return hours
     }
 
     /// Reads a record in exactly the layout `GraphFileFormat.appendRecord` writes, without
@@ -668,7 +446,7 @@ struct GraphFileContents {
     private mutating func readWrittenRecord(_ reader: inout JSONReader) -> Bool {
         typealias F = GraphFileFormat
         let start = reader.offset
-        var hoursIndex: Int32 = -1
+        var hours = HourCounts()
         var time = Int64.min
         /// `,"lastVisitedAt":N,"name":"` after the literal that starts it.
         func readTime(_ reader: inout JSONReader) -> Bool {
@@ -677,16 +455,8 @@ struct GraphFileContents {
             return true
         }
         if reader.skipLiteral(F.recordHours) {
-            if keepsHours {
-                var counts = HourCounts()
-                guard Self.readWrittenHours(&reader, { counts.set(hour: $0, to: $1) }) else { return false }
-                // (Kept at once: should the rest of the line not be in the writer's
-                // layout, the general path keeps its own copy, and this one is unused.)
-                hoursIndex = keep(counts)
-            } else {
-                hoursIndex = Int32(reader.offset)
-                guard Self.readWrittenHours(&reader, { _, _ in }) else { return false }
-            }
+            guard let counts = Self.readWrittenHours(&reader) else { return false }
+            hours = counts
             if reader.skipLiteral(F.recordHoursEnd) {
                 guard readTime(&reader) else { return false }
             } else {
@@ -703,7 +473,7 @@ struct GraphFileContents {
         records.append(
             Record(
                 name: Self.span(name, in: reader.bytes), visits: visits, timeValue: time,
-                element: Int32(start)..<Int32(reader.offset), hoursIndex: hoursIndex))
+                element: Int32(start)..<Int32(reader.offset), hours: hours))
         return true
     }
 
@@ -757,28 +527,20 @@ struct GraphFileContents {
 
     /// What the end of a file in the writer's layout (`GraphFileFormat`) tells before the
     /// file is read, found by stepping back over the place records, which the writer puts
-    /// last. Only guesses, which the read checks: a suggestion compares the place with
-    /// what the read found (`keptOrigin`), and the edges read in parallel must end where
-    /// the list does.
+    /// last. Only a guess, which the read checks: a suggestion compares the place with
+    /// what the read found (`keptOrigin`).
     struct LayoutTail {
         /// The place `lastVisitedLocation` names; nil when not found, or when the name
         /// has an escape or is not UTF-8.
         var lastPlace: String?
-        /// Where the edges' list ends: the newline before its `  ],` line.
-        var edgesEnd: Int?
-
-        /// Nothing known.
-        init() {}
 
         init(_ bytes: UnsafeRawBufferPointer) {
             typealias F = GraphFileFormat
             guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             let location = UnsafeRawBufferPointer(start: F.headerLocation.utf8Start, count: F.headerLocation.utf8CodeUnitCount)
-            let listEndLine = UnsafeRawBufferPointer(start: F.listEnd.utf8Start, count: F.listEnd.utf8CodeUnitCount).dropFirst().dropLast()
             var end = bytes.count
-            var seenLocation = false
-            // The lines after the edges: `}`, `  "version": 1`, `  ],`, the records,
-            // `  "places": [` and the header (and unknown members, a few at most).
+            // The lines after the header: `}`, `  "version": 1`, `  ],`, the records and
+            // `  "places": [` (and unknown members, a few at most).
             var otherLines = 0
             while otherLines < 16, let newline = Platform.findLastByte(0x0A, in: base, count: end) {
                 let line = UnsafeRawBufferPointer(rebasing: bytes[(newline - base + 1)..<end])
@@ -789,17 +551,12 @@ struct GraphFileContents {
                     continue
                 }
                 otherLines += 1
-                // The list's end, `GraphFileFormat.listEnd` without its newlines.
-                if seenLocation, line.elementsEqual(listEndLine) {
-                    edgesEnd = end
-                    return
-                }
                 guard line.starts(with: location), line.count > location.count + 1, line[location.count] == 0x22 else { continue }
-                seenLocation = true
                 let name = line[(location.count + 1)...]
                 if let quote = name.firstIndex(of: 0x22), !name[..<quote].contains(0x5C) {
                     lastPlace = String(validating: UnsafeRawBufferPointer(rebasing: name[..<quote]), as: UTF8.self)
                 }
+                return
             }
         }
     }

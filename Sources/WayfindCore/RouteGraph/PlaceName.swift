@@ -115,9 +115,6 @@ enum PlaceName {
         var displayCount = 0
         var pendingSpace = false
         var index = 0
-        // Where the next try of eight bytes at a time may start: after a failed one, its
-        // bytes go one at a time.
-        var wordFrom = 0
         /// Appends one key byte; false when it is not the expected one.
         @inline(__always)
         func emit(_ byte: UInt8) -> Bool {
@@ -137,30 +134,6 @@ enum PlaceName {
             return emit(0x20)
         }
         while index < count {
-            // Eight bytes at a time while they are printable ASCII, the usual name: each
-            // is its own display byte, and its key byte is itself with A-Z lowered. Single
-            // spaces may come along, but not first where a name has not begun or a space
-            // is pending, nor last (more whitespace may follow).
-            if index >= wordFrom && index &+ 8 <= count {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                if let (lowered, spaces) = Self.loweredPrintableASCII(word),
-                    spaces & 0xFF == 0 || (displayCount > 0 && !pendingSpace)
-                {
-                    guard emitPendingSpace() else { return nil }
-                    if let expected {
-                        guard keyCount &+ 8 <= expected.count,
-                            expected.loadUnaligned(fromByteOffset: keyCount, as: UInt64.self) == lowered
-                        else { return nil }
-                    }
-                    UnsafeMutableRawPointer(key + keyCount).storeBytes(of: lowered, as: UInt64.self)
-                    keyCount &+= 8
-                    if let display { UnsafeMutableRawPointer(display + displayCount).storeBytes(of: word, as: UInt64.self) }
-                    displayCount &+= 8
-                    index &+= 8
-                    continue
-                }
-                wordFrom = index &+ 8
-            }
             let byte = base[index]
             if isPlainASCII(byte) {
                 guard emitPendingSpace(), emit(keyByte(ofPlainASCII: byte)) else { return nil }
@@ -204,26 +177,6 @@ enum PlaceName {
         return (keyCount, displayCount)
     }
 
-    /// Eight bytes (in memory order) lowered as `fold` lowers them, and 0xFF on each
-    /// space, when all are printable ASCII or single spaces and the last is not a space;
-    /// nil otherwise.
-    @inline(__always)
-    private static func loweredPrintableASCII(_ word: UInt64) -> (lowered: UInt64, spaces: UInt64)? {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high = ones &* 0x80
-        let low = ones &* 0x7F
-        let value = UInt64(littleEndian: word)
-        // Any byte ≥ 0x80, or < 0x20 (the subtraction borrows into its high bit).
-        guard (value | (value &- ones &* 0x20)) & high == 0 else { return nil }
-        // The spaces, exactly (no carry crosses a byte: each is < 0x80 after the mask).
-        let notSpace = value ^ (ones &* 0x20)
-        let spaces = ~(((notSpace & low) &+ low) | notSpace | low)
-        guard spaces & (spaces << 8) == 0, spaces >> 56 == 0 else { return nil }
-        // Bytes ≥ 'A' and ≥ '[' (none carries into its neighbour: each is < 0x80).
-        let atLeastA = (value &+ ones &* 0x3F) & high
-        let pastZ = (value &+ ones &* 0x25) & high
-        return ((value | ((atLeastA & ~pastZ) >> 2)).littleEndian, (spaces >> 7) &* 0xFF)
-    }
 }
 
 /// A place key that hashes and compares by its UTF-8 bytes.

@@ -44,14 +44,13 @@ extension RouteGraph {
         self = try bytes.withUnsafeBytes { buffer in Result { () throws(RouteGraphDecodingError) in try RouteGraph(json: buffer) } }.get()
     }
 
-    /// The contents of a graph file (see `GraphFileContents`, and its `keepsHours`), or
-    /// why it is not one.
-    static func contents(
-        of bytes: UnsafeRawBufferPointer, keepingHours: Bool = false, edges: GraphFileContents.EdgeSelection = .every
-    ) throws(RouteGraphDecodingError) -> GraphFileContents {
+    /// The contents of a graph file (see `GraphFileContents`), or why it is not one.
+    static func contents(of bytes: UnsafeRawBufferPointer, edges: GraphFileContents.EdgeSelection = .every)
+        throws(RouteGraphDecodingError) -> GraphFileContents
+    {
         let contents: GraphFileContents
         do {
-            contents = try GraphFileContents.read(bytes, keepingHours: keepingHours, edges: edges)
+            contents = try GraphFileContents.read(bytes, edges: edges)
         } catch {
             if let found = GraphFileContents.peekVersion(bytes), found > Self.currentVersion {
                 throw .unsupportedVersion(found: found, supported: Self.currentVersion)
@@ -92,7 +91,7 @@ extension RouteGraph {
                 let record = contents.records[recordIndex]
                 recordIndex += 1
                 if let index = intern(spelling: contents.bytes(of: record.name, in: bytes)) {
-                    addRecord(record, of: contents, in: bytes, to: index)
+                    addRecord(record, to: index)
                 }
             }
         }
@@ -165,11 +164,9 @@ extension RouteGraph {
 
     /// Adds what a place record of a file says (visits, last visit, visits by hour) to the
     /// place `index`: every reader of records calls this.
-    mutating func addRecord(
-        _ record: GraphFileContents.Record, of contents: GraphFileContents, in bytes: UnsafeRawBufferPointer, to index: Int
-    ) {
+    mutating func addRecord(_ record: GraphFileContents.Record, to index: Int) {
         addStatistics(visits: record.visits, lastVisitedAt: record.time, to: index)
-        if record.hoursIndex != -1 { placeTable[index].hours.add(contents.hours(of: record, in: bytes)) }
+        placeTable[index].hours.add(record.hours)
     }
 
     /// Adds read statistics to a place; two spellings of one place add their visits

@@ -220,42 +220,15 @@ struct BestCandidates {
     private var lengthAfterCut = 0
 
     /// Cuts the list back to the best `room` and their ties, once it has that many.
-    /// (A small room, ten by default, is filled by insertion into a list kept in order,
-    /// which a candidate worse than its last skips at one comparison: a quarter of the
-    /// work of a sort of up to 256. A large one is sorted: insertions would cost it the
-    /// room's length each.)
     mutating func cut() {
         guard room > 0, list.count >= room else { return }
         defer { lengthAfterCut = list.count }
         func before(_ a: Candidate, _ b: Candidate) -> Bool? {
             RouteGraph.ranksBefore(score: a.score, time: a.time, score: b.score, time: b.time)
         }
-        guard room <= 32 else {
-            list.sort { before($0, $1) == true }
-            let last = list[room - 1]
-            list.removeAll { before(last, $0) == true }
-            bar = (last.score, last.time)
-            return
-        }
-        var kept: [Candidate] = []
-        kept.reserveCapacity(room + 1)
-        for candidate in list {
-            if kept.count >= room, before(kept[room - 1], candidate) == true { continue }
-            // After those it ties with, which came first: the first it ranks before,
-            // found by halves (the kept are in order; ties can make them many).
-            var (low, high) = (0, kept.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if before(candidate, kept[middle]) == true { high = middle } else { low = middle + 1 }
-            }
-            kept.insert(candidate, at: low)
-            if kept.count > room {
-                let last = kept[room - 1]
-                while before(last, kept[kept.count - 1]) == true { kept.removeLast() }
-            }
-        }
-        list = kept
+        list.sort { before($0, $1) == true }
         let last = list[room - 1]
+        list.removeAll { before(last, $0) == true }
         bar = (last.score, last.time)
     }
 }
@@ -270,26 +243,10 @@ extension RouteGraph {
         /// name in whitespace at most: false when the name cannot pass, so that a scan
         /// need not make the display name of every name it rejects. Nil: none.
         package var mayAccept: ((UnsafeRawBufferPointer) -> Bool)? = nil
-        /// The initials (`LineMatcher.requiredInitials`, in the default word mode) a name
-        /// that passes holds all of, for one of the values at least: a scan that knows
-        /// the names' initials (`GraphFileContents.recordInitials`) skips the others. Nil:
-        /// none told.
-        package var initials: [UInt64]? = nil
 
-        package init(
-            accepts: @escaping (UnsafeBufferPointer<UInt8>) -> Bool, mayAccept: ((UnsafeRawBufferPointer) -> Bool)? = nil,
-            initials: [UInt64]? = nil
-        ) {
+        package init(accepts: @escaping (UnsafeBufferPointer<UInt8>) -> Bool, mayAccept: ((UnsafeRawBufferPointer) -> Bool)? = nil) {
             self.accepts = accepts
             self.mayAccept = mayAccept
-            self.initials = initials
-        }
-
-        /// Whether a name of initials `name` may pass a filter whose `initials` are
-        /// `needed`, for a loop over many names that keeps `needed` at hand.
-        @inline(__always)
-        static func mayAccept(initials name: UInt64, needing needed: [UInt64]) -> Bool {
-            needed.contains { $0 & ~name == 0 }
         }
 
         /// Whether the place the file spells `name` passes (`PlaceName.withDisplay`).

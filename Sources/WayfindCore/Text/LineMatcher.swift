@@ -552,49 +552,6 @@ package enum DirectVerdict {
     case yes, no, unknown
 }
 
-// MARK: - Initials
-
-/// The initials of words: bit `i` for a word that begins, folded, with the `i`-th byte of
-/// `a`–`z`, `0`–`9`. A query word fits only at a word start whose text begins with the
-/// query word's first byte, so a line whose initials lack one of the query's
-/// (`requiredInitials`) cannot match: one `AND` tells it, where a match reads the line.
-/// A scan that meets the same names again and again (a search box's graph, kept in a
-/// cache) keeps their initials once.
-extension LineMatcher {
-    /// The initials of this query's words; a word that begins with another byte adds none.
-    package var requiredInitials: UInt64 {
-        words.reduce(0) { $0 | Self.initialBit(lowercase[Int($1[0])]) }
-    }
-
-    /// The initials of the words of `line`, split as this matcher splits them (its mode).
-    package func initials(of line: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        guard let base = line.baseAddress, line.count > 0 else { return 0 }
-        let text: UnsafePointer<UInt8>
-        let count: Int
-        if UTF8Decoding.isASCII(base, count: line.count) {
-            collectASCIIStarts(base, count: line.count)
-            (text, count) = (base, line.count)
-        } else {
-            foldLine(base, count: line.count)
-            (text, count) = (UnsafePointer(folded.base), folded.count)
-        }
-        var bits: UInt64 = 0
-        for k in 0..<starts.count where Int(starts.base[k]) < count {
-            bits |= Self.initialBit(lowercase[Int(text[Int(starts.base[k])])])
-        }
-        return bits
-    }
-
-    /// The bit of a lowered initial byte; 0 for a byte other than `a`–`z`, `0`–`9`.
-    private static func initialBit(_ byte: UInt8) -> UInt64 {
-        switch byte {
-        case 0x61...0x7A: 1 << UInt64(byte - 0x61)
-        case 0x30...0x39: 1 << UInt64(26 + byte - 0x30)
-        default: 0
-        }
-    }
-}
-
 /// A matcher's scratch buffers belong to one thread at a time (see `LineMatcher`).
 @available(*, unavailable)
 extension LineMatcher: Sendable {}

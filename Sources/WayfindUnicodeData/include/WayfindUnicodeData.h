@@ -25,18 +25,4 @@ static inline const uint16_t *_Nonnull wayfind_fold_stage2(void) { return wayfin
 /* The distinct folded forms, as `FoldedScalar` raw values. */
 static inline const uint64_t *_Nonnull wayfind_fold_pool(void) { return wayfind_fold_pool_data; }
 
-/* And one Linux call the Glibc module does not show (glibc declares it only with
- * _GNU_SOURCE): sync_file_range(2) with SYNC_FILE_RANGE_WRITE, which starts writing a
- * range of a file to disk and returns. A save calls it on each full chunk of a large
- * file while it writes the next (FileSystem.writeAtomically), so that its fsync waits
- * for less; it changes nothing else. This is the package's one C module, so it is here. */
-#if defined(__linux__)
-extern int sync_file_range(int fd, int64_t offset, int64_t count, unsigned int flags);
-static inline int wayfind_start_writeback(int fd, int64_t offset, int64_t count) {
-    return sync_file_range(fd, offset, count, 2 /* SYNC_FILE_RANGE_WRITE */);
-}
-#else
-static inline int wayfind_start_writeback(int fd, int64_t offset, int64_t count) { return 0; }
-#endif
-
 #endif

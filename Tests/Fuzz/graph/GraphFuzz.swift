@@ -9,14 +9,9 @@
 /// - suggestions scanned from the file (the fast path of routegraph-suggest), when the
 ///   scan answers, equal those of the whole graph, and the whole graph never traps on
 ///   ranking whatever times and weights the file holds;
-/// - the contents kept in the cache (`GraphFileCache`) and taken back give the scan the
-///   same suggestions, with every edge or those leaving the from-place; the cache cut
-///   short is refused, and one with a few bytes changed is refused or read without a
-///   trap, by the scan and by the full load;
 /// - a visit patched into the file (the fast path of routegraph-visit), when the patch
 ///   answers, reads back as the graph a full load, visit and save gives; for a file
-///   `json()` wrote, byte for byte; and the contents of the edges from and to the last
-///   place (what a visit reads) give the same patch as those of every edge.
+///   `json()` wrote, byte for byte.
 ///
 /// A difference prints the case and aborts, so libFuzzer keeps the input.
 
@@ -45,14 +40,7 @@ private func graphFuzzPatched(_ bytes: [UInt8], place: String, at time: Int64, s
         func patched(_ changes: [FileChange]?) -> [UInt8]? {
             changes.map { FileChange.withPieces(of: buffer, with: $0[...]) { $0.reduce(into: []) { $0 += $1 } } }
         }
-        let whole = patched(RouteGraph.visitPatch(contents, in: buffer, request))
-        // The edges a visit reads (those from and to the last place) patch the same.
-        if let some = try? RouteGraph.contents(of: buffer, edges: .touchingLastPlace),
-            patched(RouteGraph.visitPatch(some, in: buffer, request)) != whole
-        {
-            graphFuzzFail("a visit of \(place) patches otherwise from the edges of the last place:\n\(shown(bytes))")
-        }
-        return whole
+        return patched(RouteGraph.visitPatch(contents, in: buffer, request))
     }
 }
 
@@ -73,42 +61,6 @@ private func graphFuzzCheckFastPaths(_ bytes: [UInt8], _ graph: RouteGraph, plac
                 if let scanned, scanned != whole {
                     graphFuzzFail("scan \(request): \(scanned) but the whole graph gives \(whole) on\n\(shown(bytes))")
                 }
-            }
-        }
-    }
-    // The cache: the contents kept and taken back, whole, cut short and damaged.
-    let stamp: [UInt64] = [1, 2, UInt64(bytes.count), 3, 4, 5, 6]
-    bytes.withUnsafeBytes { buffer in
-        guard let kept = try? RouteGraph.contents(of: buffer, keepingHours: true) else {
-            graphFuzzFail("a graph does not read with its hours:\n\(shown(bytes))")
-        }
-        let image = GraphFileCache.image(of: kept, file: buffer, stamp: stamp)
-        func taken(_ image: [UInt8], _ edges: GraphFileContents.EdgeSelection) -> GraphFileContents? {
-            image.withUnsafeBytes { GraphFileCache.contents(ofImage: $0, file: buffer, stamp: stamp, edges: edges) }
-        }
-        for from in [nil] + places.prefix(2).map(Optional.some) {
-            let request = SuggestionRequest(from: from, limit: 3, now: graphFuzzNow)
-            let whole = graph.suggestions(for: request, filter: nil)
-            for edges in [GraphFileContents.EdgeSelection.every, GraphFileContents.edges(for: request, filtered: false)] {
-                guard let cached = taken(image, edges) else { graphFuzzFail("the cache of a graph is refused:\n\(shown(bytes))") }
-                if let scanned = RouteGraph.scannedSuggestions(cached, in: buffer, for: request, filter: nil), scanned != whole {
-                    graphFuzzFail("cached scan \(request): \(scanned) but the whole graph gives \(whole) on\n\(shown(bytes))")
-                }
-            }
-        }
-        var seed = UInt64(truncatingIfNeeded: image.count) &* 0x9E37_79B9_7F4A_7C15
-        for byte in bytes.prefix(64) { seed = (seed ^ UInt64(byte)) &* 0x0100_0000_01B3 }
-        for _ in 0..<6 {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let at = Int(truncatingIfNeeded: (seed >> 33) % UInt64(image.count))
-            if taken(Array(image[..<at]), .every) != nil { graphFuzzFail("a cache cut at \(at) is taken:\n\(shown(bytes))") }
-            var damaged = image
-            damaged[at] ^= UInt8(truncatingIfNeeded: seed >> 13) | 1
-            for edges in [GraphFileContents.EdgeSelection.every, .leavingLastPlace] {
-                guard let cached = taken(damaged, edges) else { continue }
-                let request = SuggestionRequest(limit: 3, now: graphFuzzNow)
-                _ = RouteGraph.scannedSuggestions(cached, in: buffer, for: request, filter: nil)
-                if cached.keptOrigin == nil { _ = RouteGraph(contents: cached, in: buffer).suggestions(for: request, filter: nil) }
             }
         }
     }

@@ -66,16 +66,15 @@ struct AtomicSaveTests {
         }
     }
 
-    /// Large files, of pieces that begin and end anywhere: their full chunks start on
-    /// their way to disk as they are written (`writebackChunk`). Each save reads back as
-    /// its pieces, the backup as the version before, and the file a reader holds keeps
-    /// its bytes.
+    /// Large files, of pieces that begin and end anywhere. Each save reads back as its
+    /// pieces, the backup as the version before, and the file a reader holds keeps its
+    /// bytes.
     @Test func largeFilesOfManyPiecesAreSavedWhole() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let path = scratch.path + "/graph.json"
         var random = SplitMix64(seed: 24)
-        let chunk = FileSystem.writebackChunk
+        let chunk = 256 * 1024
         let sizes = [chunk - 1, chunk, chunk + 1, 3 * chunk, 4 * chunk + 12_345, 8 * chunk, 5 * chunk + 7]
         var previous: [UInt8]? = nil
         var held: (descriptor: Int32, bytes: [UInt8])? = nil
@@ -87,11 +86,8 @@ struct AtomicSaveTests {
             try bytes.withUnsafeBytes { buffer in
                 let pieces = zip(cuts, cuts.dropFirst()).map { UnsafeRawBufferPointer(rebasing: buffer[$0..<$1]) }
                 try FileSystem.writeAtomically(pieces: pieces, to: path, backupPath: path + ".bak")
-                // A save that need not be durable (a cache) is written in the same chunks.
-                try FileSystem.writeAtomically(pieces: pieces, to: path + ".cache", durable: false)
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes), "\(size), cut at \(cuts)")
-            #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".cache")) == Data(bytes), "\(size), not durable")
             if let previous {
                 #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".bak")) == Data(previous), "backup before \(size)")
             }
@@ -159,55 +155,6 @@ struct AtomicSaveTests {
             try save(version, to: path)
             #expect(fileMode(atPath: path) == 0o640)
         }
-    }
-
-    /// A save begun with the old bytes (`BegunSave`), then told the changes: the same
-    /// file as a save of the changed bytes, whether the changes keep their length (written
-    /// in place), lengthen or shorten the file (the rest written again, the end cut), or
-    /// are none; on files of one chunk and of several (`writebackChunk`). The old file
-    /// becomes the backup, its mode is kept, and no temporary file is left.
-    @Test func aSaveBegunWithTheOldBytesEndsAsASaveOfTheNewOnes() throws {
-        let scratch = try ScratchDirectory()
-        defer { scratch.remove() }
-        let path = scratch.path + "/graph.json"
-        var random = SplitMix64(seed: 23)
-        for size in [40, 5_000, FileSystem.writebackChunk * 3 + 1_234] {
-            for round in 0..<12 {
-                let old = (0..<size).map { _ in UInt8(ascii: "a") + UInt8(random.next() % 26) }
-                try save(old, to: path)
-                chmod(path, 0o640)
-                // Up to four changes in file order, of the same length, or not (from round 4).
-                var changes: [FileChange] = []
-                var at = 0
-                for _ in 0..<Int(random.next() % 5) {
-                    let start = at + Int(random.next() % UInt64(max(1, (size - at) / 3)))
-                    let count = min(size - start, Int(random.next() % 20))
-                    guard start <= size, count >= 0 else { break }
-                    let length = round < 4 ? count : Int(random.next() % 30)
-                    changes.append(FileChange(range: start..<start + count, bytes: Array(repeating: UInt8(ascii: "0") + UInt8(round % 10), count: length)))
-                    at = start + count
-                }
-                let expected = old.withUnsafeBytes { bytes in
-                    FileChange.withPieces(of: bytes, with: changes[...]) { $0.reduce(into: [UInt8]()) { $0 += $1 } }
-                }
-                let file = try #require(try FileSystem.mapFile(at: path))
-                let begun = try #require(FileSystem.BegunSave(of: path, from: file, backupPath: path + ".bak"))
-                try begun.finish(with: changes) {}
-                #expect(fileBytes(path) == expected, "size \(size) round \(round) changes \(changes.map(\.range))")
-                #expect(fileBytes(path + ".bak") == old)
-                #expect(fileMode(atPath: path) == 0o640)
-                #expect(!scratch.contents().contains { $0.contains(".tmp.") })
-            }
-        }
-        // Given up: nothing written, no temporary file left.
-        let before = fileBytes(path)
-        let file = try #require(try FileSystem.mapFile(at: path))
-        var begun = FileSystem.BegunSave(of: path, from: file, backupPath: path + ".bak")
-        #expect(begun != nil)
-        begun?.abandon()
-        begun = nil
-        #expect(fileBytes(path) == before)
-        #expect(!scratch.contents().contains { $0.contains(".tmp.") })
     }
 
     @Test func aFailedWriteLeavesTargetAndBackupAndRemovesTheTemporaryFile() throws {

@@ -115,112 +115,7 @@ struct RouteGraphJSONTests {
         #expect(error.message == message, "\(text)")
     }
 
-    /// A large file's edges are read in two halves at once; the halves' edges, counts
-    /// and spans are the ones a read of one half after the other gives.
-    @Test func aLargeFilesEdgesAreReadInTwoHalvesAsInOne() throws {
-        var graph = RouteGraph()
-        var random = SplitMix64(seed: 29)
-        let places = (0..<400).map { "Stop \(["Ä", "a", "B", "ç", "Zürich "].randomElement(using: &random)!)\($0)" }
-        for step in 0..<6_000 {
-            graph.visit(places.randomElement(using: &random)!, at: RandomGraphs.epoch + Int64(step) * 600, timeZone: .utc)
-        }
-        let bytes = graph.json()
-        #expect(bytes.count >= GraphFileContents.parallelReadMinimum)
-        try bytes.withUnsafeBytes { buffer in
-            let whole = try GraphFileContents.read(buffer)
-            #expect(whole.readEdgesInParallel)
-            #expect(try RouteGraph(json: bytes) == graph)
-            // The same edges as read one after the other (the general path reads a file
-            // in another layout; here, the fast path over a copy too small to split).
-            let lines = bytes.split(separator: 0x0A).filter { $0.starts(with: Array("    {\"destination\"".utf8)) }
-            #expect(whole.edges.count == lines.count && whole.edgeCount == lines.count)
-            for (edge, line) in zip(whole.edges, lines) {
-                #expect(Int(edge.element.lowerBound) == line.startIndex + 4)
-            }
-            #expect(whole.lastEdgeStart == whole.edges.last?.element.lowerBound)
-            // The rest of the file, which this thread read while the other read the
-            // edges' second part, as a read in order on one thread finds it.
-            let inOrder = try GraphFileContents.read(buffer, keepingHours: false, edges: .every, inParallel: false)
-            #expect(!inOrder.readEdgesInParallel)
-            #expect(whole.edges.map(\.element) == inOrder.edges.map(\.element) && whole.edgeCount == inOrder.edgeCount)
-            #expect(whole.records.map(\.element) == inOrder.records.map(\.element))
-            #expect(whole.records.map(\.name) == inOrder.records.map(\.name))
-            #expect(whole.members.map(\.key) == [.edges, .lastVisitedAt, .lastVisitedLocation, .places, .version])
-            #expect(whole.members.map(\.key) == inOrder.members.map(\.key))
-            #expect(whole.members.map(\.start) == inOrder.members.map(\.start))
-            #expect(whole.members.map(\.value) == inOrder.members.map(\.value))
-            #expect(whole.lastName == inOrder.lastName && whole.lastVisitedAt == inOrder.lastVisitedAt)
-            #expect(whole.version == inOrder.version && whole.lastEdgeStart == inOrder.lastEdgeStart)
-            // A suggestion's read (it keeps hours) makes the records' keys meanwhile: the
-            // keys made from its records afterwards.
-            let suggestion = try GraphFileContents.read(buffer, keepingHours: true)
-            let keys = try #require(suggestion.recordKeys)
-            let made = GraphFileContents.RecordKeys(suggestion, in: buffer)
-            #expect(suggestion.readEdgesInParallel && keys.fingerprints == made.fingerprints && keys.allDifferent == made.allDifferent)
-            #expect(whole.recordKeys == nil && inOrder.recordKeys == nil)
-            // Keeping only the edges leaving one place: kept as in one read.
-            let key = Array(RouteGraph.placeKey(places[7]).utf8)
-            let leaving = try GraphFileContents.read(buffer, edges: .leaving(key: key))
-            #expect(leaving.readEdgesInParallel && leaving.edgeCount == whole.edgeCount)
-            #expect(leaving.edges.map(\.element) == whole.edges.filter {
-                PlaceName.withKey(whole.bytes(of: $0.origin, in: buffer)) { Array($0) } == key
-            }.map(\.element))
-        }
-        // The separator between the halves, which neither half reads, is checked too.
-        try bytes.withUnsafeBytes { buffer in
-            let end = try #require(GraphFileContents.LayoutTail(buffer).edgesEnd)
-            let start = try #require(bytes[1...].firstIndex(of: UInt8(ascii: "{")))
-            let split = try #require(GraphFileContents.parallelSplit(buffer, from: start, to: end))
-            #expect(bytes[split] == UInt8(ascii: ","))
-            var broken = bytes
-            broken[split] = UInt8(ascii: " ")
-            #expect(decodingError(String(decoding: broken, as: UTF8.self)) != nil, "a missing comma was accepted")
-        }
-        // An edge in another layout in the second half, or a bad byte there: the halves
-        // are dropped and the file read one element after another, with the same result
-        // or the same error as a read that never split.
-        var text = String(decoding: bytes, as: UTF8.self)
-        let edgeLines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().filter { $0.element.hasPrefix("    {\"destination\"") }
-        let late = edgeLines[edgeLines.count * 3 / 4]
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        lines[late.offset] = lines[late.offset].replacingOccurrences(of: "{\"destination\":", with: "{ \"destination\":")
-        text = lines.joined(separator: "\n")
-        let other = Array(text.utf8)
-        try other.withUnsafeBytes { buffer in
-            let contents = try GraphFileContents.read(buffer)
-            #expect(!contents.readEdgesInParallel && contents.elementsReadByGeneralPath == 1)
-        }
-        #expect(try RouteGraph(json: other) == graph)
-        lines[late.offset] = lines[late.offset].replacingOccurrences(of: "\"weight\":", with: "\"weight\":-")
-        let bad = Array(lines.joined(separator: "\n").utf8)
-        guard case .invalid(let error)? = decodingError(String(decoding: bad, as: UTF8.self)) else {
-            Issue.record("a negative weight was accepted")
-            return
-        }
-        #expect(error.message.hasPrefix("edges[\(edgeLines.count * 3 / 4)].weight"), "\(error.message)")
-        // A bad record too, which this thread reads while the other reads that edge:
-        // the error is still the first in the file, the edge's.
-        let lastRecord = try #require(lines.lastIndex { $0.hasPrefix("    {") })
-        var both = lines
-        both[lastRecord] = both[lastRecord].replacingOccurrences(of: "\"visits\":", with: "\"visits\":-")
-        guard case .invalid(let first)? = decodingError(both.joined(separator: "\n")) else {
-            Issue.record("a negative weight and a negative count of visits were accepted")
-            return
-        }
-        #expect(first.message == error.message)
-        // The bad record alone, every edge in the writer's layout: its error, as read in
-        // order.
-        var plain = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        plain[lastRecord] = plain[lastRecord].replacingOccurrences(of: "\"visits\":", with: "\"visits\":-")
-        guard case .invalid(let recordError)? = decodingError(plain.joined(separator: "\n")) else {
-            Issue.record("a negative count of visits was accepted")
-            return
-        }
-        #expect(recordError.message.hasPrefix("places[") && recordError.message.contains("visits"), "\(recordError.message)")
-    }
-
-    /// A visit patches a file whose edges are read in two parts as a full rewrite would
-    /// write it: the header and records found while the other thread read edges.
+    /// A visit patches a large file as a full rewrite would write it.
     @Test func aVisitPatchesALargeFileAsAFullRewriteWould() throws {
         var graph = RouteGraph()
         var random = SplitMix64(seed: 31)
@@ -229,19 +124,7 @@ struct RouteGraphJSONTests {
             graph.visit(places.randomElement(using: &random)!, at: RandomGraphs.epoch + Int64(step) * 600, timeZone: .utc)
         }
         let bytes = graph.json()
-        #expect(try bytes.withUnsafeBytes { try GraphFileContents.read($0).readEdgesInParallel })
         let time = RandomGraphs.epoch + 6_000 * 600
-        // The visit reads the edges from and to the last place only, and counts the rest;
-        // a file large enough to name more places than allowed, every edge.
-        let request = VisitRequest(visits: [.init(place: places[3], time: time)], maxPlaces: 50_000, timeZone: .utc)
-        #expect(RouteGraph.visitEdges(for: request, fileSize: bytes.count) == .touchingLastPlace)
-        #expect(RouteGraph.visitEdges(for: request, fileSize: 15_000_000) == .every)
-        try bytes.withUnsafeBytes { buffer in
-            let some = try RouteGraph.contents(of: buffer, edges: .touchingLastPlace)
-            let whole = try RouteGraph.contents(of: buffer)
-            #expect(some.keepsArriving && some.edgeCount == whole.edgeCount && some.lastEdgeEnd == whole.lastEdgeEnd)
-            #expect(some.edges.count > 0 && some.edges.count < whole.edges.count / 10)
-        }
         for place in [places[3], graph.lastVisitedLocation ?? "", "A new stop"] {
             let expected = try VisitPatchTests.fullVisit(
                 bytes, place: place, at: time, selfLoops: false, newTrip: false, tripGap: nil, maxPlaces: 50_000
@@ -270,16 +153,6 @@ struct RouteGraphJSONTests {
             let escaped = bytes.split(separator: 0x0A).filter { $0.starts(with: Array("    {".utf8)) && $0.contains(0x5C) }
             #expect(contents.elementsReadByGeneralPath == escaped.count, "\(String(decoding: bytes, as: UTF8.self))")
             lines += contents.edges.count + contents.records.count
-            // Hours kept by the read, or noted and read when asked for: the same.
-            try bytes.withUnsafeBytes { buffer in
-                let kept = try GraphFileContents.read(buffer, keepingHours: true)
-                #expect(kept.elementsReadByGeneralPath == contents.elementsReadByGeneralPath)
-                #expect(kept.records.count == contents.records.count)
-                for (record, noted) in zip(kept.records, contents.records) {
-                    #expect(kept.hours(of: record, in: buffer) == contents.hours(of: noted, in: buffer))
-                }
-                #expect(sameGraph(RouteGraph(contents: kept, in: buffer), RouteGraph(contents: contents, in: buffer)))
-            }
             #expect(try RouteGraph(json: bytes) == graph)
         }
         #expect(lines > 500)

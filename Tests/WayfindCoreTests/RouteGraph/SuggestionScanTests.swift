@@ -97,13 +97,13 @@ func scannedSuggestions(
 ) -> [Suggestion]? {
     bytes.withUnsafeBytes { buffer in
         let nameFilter = filter.map(RouteGraph.nameFilter)
-        guard let first = try? RouteGraph.contents(of: buffer, keepingHours: true, edges: GraphFileContents.edges(for: request, filtered: filter != nil))
+        guard let first = try? RouteGraph.contents(of: buffer, edges: GraphFileContents.edges(for: request, filtered: filter != nil))
         else { return nil }
         if let suggestions = RouteGraph.scannedSuggestions(first, in: buffer, for: request, filter: nameFilter) {
             if first.keptOrigin != nil { answeredLeaving?.pointee += 1 }
             return suggestions
         }
-        guard first.keptOrigin != nil, let whole = try? RouteGraph.contents(of: buffer, keepingHours: true) else { return nil }
+        guard first.keptOrigin != nil, let whole = try? RouteGraph.contents(of: buffer) else { return nil }
         return RouteGraph.scannedSuggestions(whole, in: buffer, for: request, filter: nameFilter)
     }
 }
@@ -398,10 +398,9 @@ struct SuggestionScanTests {
 
     @Test func aCutKeepsTheBestAndTheirTiesInTheOrderOfAStableSort() {
         var random = SplitMix64(seed: 28)
-        // Rooms small (filled by insertion) and large (sorted), lists shorter and longer.
+        // Rooms small and large, lists shorter and longer.
         for room in [1, 2, 10, 32, 33, 100, .max] {
-            // 5,000 ties: a list no cut shortens, cut again only as it doubles (cut at
-            // every append, with insertion from the front, this took minutes).
+            // 5,000 ties: a list no cut shortens, cut again only as it doubles.
             for count in [0, 1, 9, 10, 11, 64, 255, 600, 5000] {
                 for distinct in [1, 2, 1000] {
                     // Few distinct scores and times: many ties.
