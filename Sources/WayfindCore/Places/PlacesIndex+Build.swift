@@ -407,6 +407,7 @@ extension PlacesIndex {
             header += split(source.device) + split(source.inode) + split(UInt64(bitPattern: source.modificationSeconds))
             header += [source.modificationNanoseconds] + split(source.sample)
             header += [UInt32(pathBytes.count)] + split(UInt64(bitPattern: source.changeSeconds)) + [source.changeNanoseconds]
+            header += split(PlacesIndex.rules)
             header += [UInt32](repeating: 0, count: headerWords - header.count)
             image.setHeader(header, at: headerIndex)
             return image

@@ -89,7 +89,7 @@
 ///          fingerprint (2), prefixes, prefix postings, index size (2), the source
 ///          file's identity (device 2, inode 2, modification time 2 + nanoseconds,
 ///          sample fingerprint 2, path bytes, change time 2 + nanoseconds:
-///          `PlacesIndexCache`), reserved
+///          `PlacesIndexCache`), the rules it was made under (2: `rules`), reserved
 ///     …    rows: 6 × UInt32 each: TSV offset, latitude × 1e5, longitude × 1e5,
 ///          population, country code (2 bytes) | category index << 16, line number
 ///     …    word starts: words + 1 UInt32 offsets into the word bytes, sorted by bytes
@@ -227,7 +227,7 @@ package struct PlacesIndex {
     package let sourcePath: String
 
     /// Reads the index in `bytes` (not copied: they must outlive it), or nil when it is not
-    /// an index of this version, or is cut short or inconsistent.
+    /// an index of this version made under these `rules`, or is cut short or inconsistent.
     package init?(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress, bytes.count >= Self.bannerSize + 4 * Self.headerWords,
             Int(bitPattern: base) % 4 == 0
@@ -237,7 +237,7 @@ package struct PlacesIndex {
         let header = UnsafeRawPointer(base + Self.bannerSize).assumingMemoryBound(to: UInt32.self)
         func h(_ i: Int) -> Int { Int(UInt32(littleEndian: header[i])) }
         func h64(_ i: Int) -> UInt64 { UInt64(h(i)) | UInt64(h(i + 1)) << 32 }
-        guard UInt32(h(0)) == Self.version, h64(14) == UInt64(bytes.count) else { return nil }
+        guard UInt32(h(0)) == Self.version, h64(14) == UInt64(bytes.count), h64(29) == Self.rules else { return nil }
         rowCount = h(1)
         wordCount = h(2)
         postingCount = h(3)

@@ -64,7 +64,7 @@ import WayfindTestSupport
         #expect(indexFiles(cache).count == 1)
     }
 
-    @Test(arguments: ["truncated", "garbage", "empty", "foreign"])
+    @Test(arguments: ["truncated", "garbage", "empty", "foreign", "other rules"])
     func aDamagedCacheFileIsBuiltAgain(damage: String) throws {
         let (cache, file) = try scratch()
         let expected = suggest(file, "sao paulo", cache: cache).out
@@ -74,6 +74,12 @@ import WayfindTestSupport
         case "truncated": try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: index))
         case "garbage": try Data(repeating: 0x5A, count: bytes.count).write(to: URL(fileURLWithPath: index))
         case "empty": try Data().write(to: URL(fileURLWithPath: index))
+        case "other rules":
+            // Made under other folding, word or importance rules (`PlacesIndex.rules`),
+            // header words 29 and 30: whole and consistent, but not to be trusted.
+            var stamped = bytes
+            stamped[PlacesIndex.bannerSize + 4 * 29] ^= 1
+            try stamped.write(to: URL(fileURLWithPath: index))
         default:
             // The index of another file (the embedded places.tsv's) under this file's name.
             try Data(TestGazetteer.indexBytes).write(to: URL(fileURLWithPath: index))
