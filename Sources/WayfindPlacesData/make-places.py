@@ -76,7 +76,7 @@ COLUMNS = ['geonameid', 'name', 'asciiname', 'alternatenames', 'latitude', 'long
 # `campinas sp`): the letters after the country in ISO 3166-2 (US-IL, AU-NSW, BR-SP).
 TYPED_REGION_CODES = {'US', 'CA', 'AU', 'BR'}
 
-IMPORTANCE = {'section': 0.5, 'country': 0.1, 'region': 0.1}
+IMPORTANCE = {'section': 0.5, 'country': 0.15, 'region': 0.15}
 
 def importance(r):
     """As the tools rank places (PlaceCategory.importanceFactor)."""

@@ -113,7 +113,8 @@ struct IndexCollector {
                     mayBeCode: mayBeCode, mayStart: candidate.mayStart, distance: distance, bias: bias, short: search.isShort, order: r))
         else { return true }
         // One word in the row's own name, not spelled whole: the key without the line.
-        if indexIsExact && candidate.mayBeOwn && !candidate.mayBeWhole && !candidate.unverified {
+        // (Not when a word was typed in full: whether it only begins a word takes the line.)
+        if indexIsExact && candidate.mayBeOwn && !candidate.mayBeWhole && !candidate.unverified && !search.hasFinishedPiece {
             let key = RankKey(
                 coverage: 1, tier: 0,
                 score: RankKey.score(

@@ -33,7 +33,7 @@ package enum PlaceCategory {
         // An area (`make-places.py`'s regions and countries) is not as likely meant as a
         // town of its population: named whole it ranks as a large city, begun (`chi`
         // begins China) it does not crowd out its towns (`RankKey.begunAreaWeight`).
-        case "region", "country": 0.1
+        case "region", "country": 0.15
         default: 1
         }
     }

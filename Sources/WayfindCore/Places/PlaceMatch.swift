@@ -62,6 +62,10 @@ package struct PlaceMatch: Equatable {
     /// name counts as begun.
     package var isShortWholeAlternate = false
 
+    /// Whether a word typed in full (a space after it) only begins a word of the name:
+    /// `la ` begins Lagos but spells the first word of La Paz (`RankKey.begunWordWeight`).
+    package var begunFinished = false
+
     /// The tier of the match: 0 for the place's own name or a code, or a common
     /// alternate spelled whole; 1 for a common alternate begun (or a short one while
     /// the query is typed: `isShortWholeAlternate`) or a rare one spelled whole; 2 for a
@@ -96,6 +100,9 @@ package final class PlaceMatcher {
     /// `etienne` of `saint-etienne`; `ile`, `de`, `france` of `Île-de-France`) are all in
     /// the name or all in the qualifiers, never split between them.
     let words: [Int]
+    /// For each piece, whether it was typed in full, a space after it
+    /// (`PlaceMatch.begunFinished`).
+    let finished: [Bool]
     /// The qualifier words of each country and region seen (`qualifierWords`).
     private var qualifierCache: [[UInt8]: Qualifiers] = [:]
 
@@ -108,8 +115,11 @@ package final class PlaceMatcher {
     /// Whether the query is still being typed, a short word (`PlaceSearch.isShort`).
     let isShort: Bool
 
-    package init(pieces: [[UInt8]], capitals: [Bool], words: [Int]? = nil, text: String = "", isShort: Bool = false) {
+    package init(
+        pieces: [[UInt8]], capitals: [Bool], words: [Int]? = nil, finished: [Bool]? = nil, text: String = "", isShort: Bool = false
+    ) {
         self.isShort = isShort
+        self.finished = finished ?? [Bool](repeating: false, count: pieces.count)
         self.pieces = pieces
         self.capitals = capitals
         self.words = words ?? Array(pieces.indices)
@@ -203,6 +213,7 @@ package final class PlaceMatcher {
             var found = PlaceMatch(coverage: named.count, kind: kind, whole: whole, atStart: atStart, alternate: alternate)
             found.wholeQualifiers = qualifying.filter { q in qualifiers.oneWordFields.contains { $0 == pieces[q] } }.count
             found.asTyped = alternate?.lowercased() == typed
+            found.begunFinished = kind != .code && named.contains { finished[$0] && !words.contains(pieces[$0]) }
             found.isShortWholeAlternate = isShort && whole && kind == .common && words.reduce(0) { $0 + $1.count } <= 3
             return found
         }

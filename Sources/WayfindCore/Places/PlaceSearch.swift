@@ -78,7 +78,16 @@ package final class PlaceSearch {
         isShort =
             pieces.count == 1 && String(decoding: pieces[0], as: UTF8.self).unicodeScalars.count <= Self.shortQueryLetters
             && !SearchText.endsWithFinishedWord(text)
-        placeMatcher = PlaceMatcher(pieces: pieces, capitals: capitals, words: wordOfPiece, text: text, isShort: isShort)
+        // The pieces typed in full: all but the last one typed, unless a space follows it.
+        var finished = [Bool](repeating: true, count: pieces.count)
+        if !SearchText.endsWithFinishedWord(text),
+            let last = text.split(whereSeparator: { $0.isWhitespace }).last.flatMap({ SearchText.words(String($0)).last })
+        {
+            for i in pieces.indices where pieces[i] == last { finished[i] = false }
+        }
+        hasFinishedPiece = finished.contains(true)
+        placeMatcher = PlaceMatcher(
+            pieces: pieces, capitals: capitals, words: wordOfPiece, finished: finished, text: text, isShort: isShort)
         self.bias = bias
         self.filters = filters
         self.limit = limit
@@ -92,6 +101,9 @@ package final class PlaceSearch {
 
     /// Whether the query has no words (nothing to suggest).
     package var isEmpty: Bool { matcher.query.words.isEmpty || pieces.isEmpty }
+
+    /// Whether a query word was typed in full, a space after it (`PlaceMatch.begunFinished`).
+    let hasFinishedPiece: Bool
 
     /// Whether the query is one word of at most `shortQueryLetters` letters, not yet
     /// finished: likely still being typed (`RankKey.shortWholeNameWeight`).

@@ -220,6 +220,12 @@ package enum SearchText {
         "mount": ["mt"], "mt": ["mount"],
     ]
 
+    /// The words for "city" written onto a name in Korean and Chinese (`포항시`, `北京市`):
+    /// GeoNames lists the name with it for some places only (Pohang has `포항`), so a
+    /// query word ending in one is also searched without it, as `spellingWords` lets a
+    /// last word `city` go.
+    static let citySuffixes: Set<Character> = ["시", "市"]
+
     /// Whether the last word of a text typed into a search box is finished: the text
     /// ends in whitespace (`queryVariants` swaps it then).
     package static func endsWithFinishedWord(_ text: String) -> Bool {
@@ -253,6 +259,7 @@ package enum SearchText {
                 if rest.first == "." { rest = rest.dropFirst() }
                 pieces.append(swap + (rest.isEmpty && separator != "" ? " " : rest))
             }
+            if word.count >= 2, let last = word.last, citySuffixes.contains(last) { pieces.append(word.dropLast() + separator) }
             variants = variants.flatMap { prefix in pieces.map { prefix + $0 } }
             if variants.count > maximumQueryVariants { variants.removeLast(variants.count - maximumQueryVariants) }
         }

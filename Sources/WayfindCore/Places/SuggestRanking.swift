@@ -19,6 +19,7 @@
 ///              + ln(codeWeight)        when it is a code typed in capitals
 ///              + ln(startWeight)       when a query word begins the name
 ///              + ln(begunAreaWeight)   when it is a country or region begun
+///              + ln(begunWordWeight)   when a word typed in full only begins a word
 ///              − distanceWeight × ln(1 + min(d, farDistance) / nearDistance)
 ///
 ///    The weights were chosen on the replays and the Pelias cases of `bench/ranking`.
@@ -58,10 +59,14 @@ package struct RankKey: Comparable, Sendable {
     /// `chi` gives Chicago before Ho Chi Minh City, and `york` York before New York City.
     package static let startWeight = 100.0
     /// What a country's or region's name begun weighs: an area named whole ranks as a
-    /// town of a tenth of its population (`PlaceCategory.importanceFactor`), one begun as
+    /// town of 0.15 of its population (`PlaceCategory.importanceFactor`), one begun as
     /// a town of a seven-hundredth, so `germa` gives Germany before Germantown, but `chi`
     /// Chicago before China.
-    package static let begunAreaWeight = 1.0 / 70
+    package static let begunAreaWeight = 1.0 / 105
+    /// What a name weighs whose word a query word typed in full (a space after it) only
+    /// begins (`PlaceMatch.begunFinished`): `la ` gives La Paz before Lagos, ten times its
+    /// size, `al ` Al Mawşil al Jadīdah before Alexandria.
+    package static let begunWordWeight = 1.0 / 30
 
     /// A key made of its parts (the collections' keys, and bounds).
     package init(coverage: Int, tier: Int, score: Double, order: Int, wholeName: Bool = false, ownName: Bool = true) {
@@ -83,19 +88,20 @@ package struct RankKey: Comparable, Sendable {
             coverage: match.rankCoverage, tier: match.tier,
             score: Self.score(
                 importance: importance, whole: match.whole, own: own, code: match.kind == .code, start: match.atStart, area: area,
-                distance: distance, bias: bias, short: short),
+                begunWord: match.begunFinished, distance: distance, bias: bias, short: short),
             order: order, wholeName: match.whole, ownName: own)
     }
 
     /// The score of the order's third step.
     package static func score(
-        importance: Double, whole: Bool, own: Bool, code: Bool = false, start: Bool, area: Bool = false, distance: Double?,
-        bias: LocationBias, short: Bool = false
+        importance: Double, whole: Bool, own: Bool, code: Bool = false, start: Bool, area: Bool = false, begunWord: Bool = false,
+        distance: Double?, bias: LocationBias, short: Bool = false
     ) -> Double {
         var score = Platform.log(max(importance, 1))
         if whole { score += short ? logShortWholeNameWeight : logWholeNameWeight }
         // (A penalty, never a bonus: the bounds below hold without it.)
         if area && !whole { score += logBegunAreaWeight }
+        if begunWord { score += logBegunWordWeight }
         if own { score += logOwnNameWeight }
         if code { score += logCodeWeight }
         if start { score += logStartWeight }
@@ -109,6 +115,7 @@ package struct RankKey: Comparable, Sendable {
     private static let logCodeWeight = Platform.log(codeWeight)
     private static let logStartWeight = Platform.log(startWeight)
     private static let logBegunAreaWeight = Platform.log(begunAreaWeight)
+    private static let logBegunWordWeight = Platform.log(begunWordWeight)
 
     /// The best key a place of `importance` can have with `coverage` query words in its
     /// name, at least `distance` metres away: a bound the search prunes by. `mayBeCode`:

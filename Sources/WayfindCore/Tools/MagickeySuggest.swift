@@ -88,13 +88,14 @@ package enum MagickeySuggest {
                                  + ln(\(Int(RankKey.codeWeight))) if it is a code typed in capitals
                                  + ln(\(Int(RankKey.startWeight))) if a query word begins the name
                                  - ln(\(Int((1 / RankKey.begunAreaWeight).rounded()))) if it is a country or region begun, not spelled whole
+                                 - ln(\(Int((1 / RankKey.begunWordWeight).rounded()))) if a word typed in full, a space after it, only begins a word of the name ('la ' gives La Paz before Lagos)
                                  - \(Int(RankKey.distanceWeight)) × ln(1 + d / D)   with --location
 
                 where importance is the population plus one, times 2 for a GTFS station, \
                 1/2 for a section of a city and \(PlaceCategory.importanceFactor("region")) for a region or a country; d is the \
                 distance from --location, at most 3000 km, beyond which distance no longer \
                 counts; D is --distance (default \(Int(LocationBias.defaultNearDistance / 1000)) km). So an area named whole \
-                ranks as a town of a tenth of its people ('france', 'california'), one begun \
+                ranks as a town of \(PlaceCategory.importanceFactor("region")) of its people ('france', 'california'), one begun \
                 does not crowd out its towns ('chi' gives Chicago before China, 'germa' \
                 Germany before Germantown). A whole name weighs as a place \
                 \(Int(RankKey.wholeNameWeight)) times as large ('bath' gives Bath before Bathinda), yet the \

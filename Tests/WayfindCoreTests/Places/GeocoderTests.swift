@@ -68,6 +68,9 @@ struct GeocoderTests {
         #expect(SearchText.queryVariants("paris st", lastWordComplete: false) == ["paris st"])
         #expect(SearchText.queryVariants("paris st", lastWordComplete: true) == ["paris st", "paris saint", "paris sankt"])
         #expect(SearchText.queryVariants("", lastWordComplete: true) == [""])
+        // A Korean or Chinese word for "city" written onto a name may be left out.
+        #expect(SearchText.queryVariants("포항시", lastWordComplete: false) == ["포항시", "포항"])
+        #expect(SearchText.queryVariants("시", lastWordComplete: false) == ["시"])
         // Words end at `-` and `.` too.
         #expect(
             SearchText.queryVariants("st-etienne", lastWordComplete: false) == [

@@ -36,6 +36,17 @@ import WayfindTestSupport
         #expect(try PlacesTestSupport.suggest("bath").places.first?.rank.wholeName == true)
     }
 
+    /// A word typed in full, a space after it, is a word of the name: `la ` gives La Paz
+    /// before Lagos, ten times its size, which `la` begins (`RankKey.begunWordWeight`).
+    @Test func aWordTypedInFullPrefersANameWithThatWord() throws {
+        #expect(try PlacesTestSupport.suggest("la").places.first?.place.label == "Lagos, Nigeria")
+        #expect(try PlacesTestSupport.suggest("la ").places.first?.place.label == "La Paz, Bolivia")
+        #expect(try PlacesTestSupport.suggest("al ").places.first?.place.label.hasPrefix("Al ") == true)
+        // A word before another is typed in full: `san f` is San Francisco, not Sanford.
+        #expect(
+            try PlacesTestSupport.suggest("san f").places.first?.place.label == "San Francisco, California, United States")
+    }
+
     /// A continent away, distance stops counting (`LocationBias.farDistance`): from
     /// Sydney, Parys, South Africa (11,000 km) is not nearer than Paris (17,000 km) in any
     /// way that matters, and importance decides.
