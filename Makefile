@@ -10,7 +10,7 @@ FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
 
 TOOLS = smartgrep routegraph-visit routegraph-suggest magickey-suggest magickey-find
 # The multi-call binary `install` installs, with a link named after each tool: one copy of
-# the runtime and of the gazetteer (Sources/WayfindCore/Tools/MultiCall.swift).
+# the runtime and of the gazetteer (Sources/WayfindCLI/Tools/MultiCall.swift).
 MULTICALL = wayfind
 # Hand-written pages of file formats (section 5).
 PAGES5 = routegraph

@@ -30,31 +30,34 @@ let package = Package(
         // wayfind carry its 14 MB (WayfindPlaces hands it to `EmbeddedGazetteer.install`),
         // so smartgrep stays small.
         .target(name: "WayfindCore", dependencies: ["WayfindUnicodeData"]),
+        // The command line over the core: flags as data, help, man pages and completions
+        // made from them (CLI/), and the tools (Tools/). The core never imports it.
+        .target(name: "WayfindCLI", dependencies: ["WayfindCore"]),
         // The embedded gazetteer for apps and the magickey tools: `Geocoder.embedded()`.
         .target(name: "WayfindPlaces", dependencies: ["WayfindCore", "WayfindPlacesData"]),
-        .executableTarget(name: "smartgrep", dependencies: ["WayfindCore"]),
-        .executableTarget(name: "magickey-suggest", dependencies: ["WayfindCore", "WayfindPlaces"]),
-        .executableTarget(name: "magickey-find", dependencies: ["WayfindCore", "WayfindPlaces"]),
+        .executableTarget(name: "smartgrep", dependencies: ["WayfindCore", "WayfindCLI"]),
+        .executableTarget(name: "magickey-suggest", dependencies: ["WayfindCore", "WayfindCLI", "WayfindPlaces"]),
+        .executableTarget(name: "magickey-find", dependencies: ["WayfindCore", "WayfindCLI", "WayfindPlaces"]),
         // Regenerates Sources/WayfindPlacesData/places.index (`make places-index`).
         .executableTarget(name: "wayfind-places-index", dependencies: ["WayfindCore"]),
-        .executableTarget(name: "routegraph-visit", dependencies: ["WayfindCore"]),
-        .executableTarget(name: "routegraph-suggest", dependencies: ["WayfindCore"]),
+        .executableTarget(name: "routegraph-visit", dependencies: ["WayfindCore", "WayfindCLI"]),
+        .executableTarget(name: "routegraph-suggest", dependencies: ["WayfindCore", "WayfindCLI"]),
         // Every tool in one binary, which `make install` installs once and links each
         // tool's name to: the runtime and the gazetteer stored once (MultiCall.swift).
-        .executableTarget(name: "wayfind", dependencies: ["WayfindCore", "WayfindPlaces"]),
+        .executableTarget(name: "wayfind", dependencies: ["WayfindCore", "WayfindCLI", "WayfindPlaces"]),
         // Helpers the test targets share: a seeded random generator, the reference matcher.
         .target(name: "WayfindTestSupport", path: "Tests/WayfindTestSupport"),
         // Checks smartgrep on the real name lists against the reference matcher (`make test`
         // builds it in release and runs it: millions of searches).
         // (Swift 5 mode: a script-like main that shares read-only globals between two threads.)
         .executableTarget(
-            name: "smartgrep-check", dependencies: ["WayfindCore", "WayfindTestSupport"], path: "Tests/SmartgrepCheck",
+            name: "smartgrep-check", dependencies: ["WayfindCore", "WayfindCLI", "WayfindTestSupport"], path: "Tests/SmartgrepCheck",
             swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "WayfindCoreTests", dependencies: ["WayfindCore", "WayfindPlacesData", "WayfindTestSupport"]),
+        .testTarget(name: "WayfindCoreTests", dependencies: ["WayfindCore", "WayfindCLI", "WayfindPlacesData", "WayfindTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "WayfindCore", "WayfindTestSupport", "smartgrep", "routegraph-visit", "routegraph-suggest",
+                "WayfindCore", "WayfindCLI", "WayfindTestSupport", "smartgrep", "routegraph-visit", "routegraph-suggest",
                 "magickey-suggest", "magickey-find",
             ],
             exclude: ["Fixtures"]

@@ -1,4 +1,5 @@
 import WayfindCore
+import WayfindCLI
 import WayfindPlaces
 
 EmbeddedPlaces.install()

@@ -1,4 +1,5 @@
 import WayfindCore
+import WayfindCLI
 
 let status = RouteGraphVisit.run(Array(CommandLine.arguments.dropFirst()), context: .process())
 Platform.exit(status.rawValue)

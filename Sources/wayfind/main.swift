@@ -1,4 +1,5 @@
 import WayfindCore
+import WayfindCLI
 import WayfindPlaces
 
 // Every tool in one binary (`make install` links each tool's name to it); see MultiCall.

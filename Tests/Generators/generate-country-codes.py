@@ -27,7 +27,7 @@ out = [
     "",
     "extension Country {",
     "    /// Alpha-2 code, alpha-3 code, English names; sorted by alpha-2 code.",
-    "    static let table: [(alpha2: String, alpha3: String, names: [String])] = [",
+    "    package static let table: [(alpha2: String, alpha3: String, names: [String])] = [",
 ]
 for code in sorted(countries):
     alpha3, names = countries[code]

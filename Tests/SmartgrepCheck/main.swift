@@ -23,6 +23,7 @@
 import Dispatch
 import Foundation
 import WayfindCore
+import WayfindCLI
 import WayfindTestSupport
 
 #if canImport(Glibc)

@@ -4,16 +4,16 @@
 /// and integers in full: `/`, DEL and U+2028/U+2029 stay as they are. Every tool's JSON
 /// goes through here (the graph file, `routegraph-suggest --json`, and `JSONText` for
 /// magickey's `--json` and ArcGIS errors); their writers lay documents out themselves.
-enum JSONWriter {
+package enum JSONWriter {
     /// Appends `text` as a JSON string, quoted.
-    static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+    package static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         appendEscaped(text, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 
     /// Appends what goes between a JSON string's quotes for `text`.
-    static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+    package static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
         var text = text
         text.withUTF8 { appendEscaped(UnsafeRawBufferPointer($0), to: &bytes) }
     }
@@ -42,21 +42,23 @@ enum JSONWriter {
     }
 
     /// Appends the decimal digits of `value`.
-    static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
+    package static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: String(value).utf8)
     }
 }
 
 /// JSON text built piece by piece, for the tools' `--json` output: raw pieces as given,
 /// strings escaped by `JSONWriter`, the one escaper every JSON writer uses.
-struct JSONText {
-    var bytes: [UInt8] = []
+package struct JSONText {
+    /// An empty text.
+    package init() {}
+    package var bytes: [UInt8] = []
 
-    mutating func raw(_ text: String) { bytes += Array(text.utf8) }
+    package mutating func raw(_ text: String) { bytes += Array(text.utf8) }
 
-    mutating func string(_ text: String) { JSONWriter.appendQuoted(text, to: &bytes) }
+    package mutating func string(_ text: String) { JSONWriter.appendQuoted(text, to: &bytes) }
 
-    mutating func key(_ name: String) {
+    package mutating func key(_ name: String) {
         string(name)
         bytes.append(0x3A)
     }

@@ -25,22 +25,4 @@ public enum Country {
     public static func alpha3(_ alpha2: String) -> String? {
         table.first { $0.alpha2 == alpha2.uppercased() }?.alpha3
     }
-
-    /// The alpha-2 codes a `--country` value names: the whole value as one name (names
-    /// such as `Korea, Republic of` hold commas), or else each comma-separated part.
-    static func codes(_ text: String) throws(UsageError) -> [String] {
-        if let code = code(text) { return [code] }
-        var codes: [String] = []
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let code = code(String(part)) else {
-                let typed = part.trimmingCharacters(in: " ")
-                let candidates = table.flatMap { [$0.alpha2, $0.alpha3] + $0.names }
-                throw UsageError(
-                    "unknown country \(MessageValue.quoted(typed)) in --country (expected ISO 3166-1 codes such as FR or FRA, "
-                        + "or English names such as France)" + Spelling.hint(for: typed, in: candidates))
-            }
-            codes.append(code)
-        }
-        return codes
-    }
 }

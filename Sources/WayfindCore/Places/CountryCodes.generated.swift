@@ -3,7 +3,7 @@
 
 extension Country {
     /// Alpha-2 code, alpha-3 code, English names; sorted by alpha-2 code.
-    static let table: [(alpha2: String, alpha3: String, names: [String])] = [
+    package static let table: [(alpha2: String, alpha3: String, names: [String])] = [
         ("AD", "AND", ["Andorra", "Principality of Andorra"]),
         ("AE", "ARE", ["United Arab Emirates"]),
         ("AF", "AFG", ["Afghanistan", "Islamic Republic of Afghanistan"]),

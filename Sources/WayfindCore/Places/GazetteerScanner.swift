@@ -231,7 +231,7 @@ package struct GazetteerScanner {
 
 extension String {
     /// The string with its first letter lowered (`No such file` → `no such file`).
-    func lowercasedFirst() -> String {
+    package func lowercasedFirst() -> String {
         guard let first = first else { return self }
         return first.lowercased() + dropFirst()
     }

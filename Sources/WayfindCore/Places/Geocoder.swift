@@ -38,7 +38,7 @@ public final class Geocoder: @unchecked Sendable {
         case indexed(tsv: UnsafeBufferPointer<UInt8>, index: PlacesIndex, path: String)
         /// A gazetteer file (or `-`, standard input), read in one pass per request: when
         /// no index can be kept (see `PlacesIndexCache`).
-        case file(path: String, context: ToolContext)
+        case file(path: String, access: GazetteerAccess)
     }
 
     let source: Source
@@ -102,12 +102,12 @@ public final class Geocoder: @unchecked Sendable {
     /// index, built on first use and kept in the cache (`PlacesIndexCache`, whose notes
     /// begin with `tool`), or read again for every request when no index can be kept
     /// (magickey's `--places`).
-    package static func file(_ path: String, context: ToolContext, tool: String = "wayfind") -> Geocoder {
+    package static func file(_ path: String, access: GazetteerAccess) -> Geocoder {
         let names = try? EmbeddedGazetteer.index()
-        if let indexed = try? PlacesIndexCache.open(path, context: context, tool: tool, names: names) {
+        if let indexed = try? PlacesIndexCache.open(path, access: access, names: names) {
             return Geocoder(source: .indexed(tsv: indexed.tsv, index: indexed.index, path: path), mapped: indexed)
         }
-        return Geocoder(source: .file(path: path, context: context))
+        return Geocoder(source: .file(path: path, access: access))
     }
 
     // MARK: Suggest
@@ -167,8 +167,8 @@ public final class Geocoder: @unchecked Sendable {
             case .indexed(let tsv, let index, let path):
                 guard key.fingerprint == index.fingerprint else { return try mismatch(magicKey, fallback) }
                 return try findIndexed(key, tsv: tsv, index: index, path: path, filters: filters, limit: limit)
-            case .file(let path, let context):
-                let found = try findScanning(key, path: path, context: context, filters: filters, limit: limit)
+            case .file(let path, let access):
+                let found = try findScanning(key, path: path, access: access, filters: filters, limit: limit)
                 return try found ?? mismatch(magicKey, fallback)
             }
         }
@@ -189,9 +189,9 @@ public final class Geocoder: @unchecked Sendable {
     package func categories() throws(GeocoderError) -> [String]? {
         switch source {
         case .indexed(_, let index, _): return index.categories
-        case .file(let path, let context):
+        case .file(let path, let access):
             guard path != "-" else { return nil }
-            let descriptor = try Self.open(path, context: context)
+            let descriptor = try Self.open(path, access: access)
             defer { descriptor.close() }
             var scanner = GazetteerScanner(path: path, matcher: nil)
             scanner.collectsCategories = true
@@ -250,8 +250,8 @@ public final class Geocoder: @unchecked Sendable {
             switch source {
             case .indexed(let tsv, let index, let path):
                 return try search.search(index: index, tsv: tsv, path: path, schema: schema?.schema)
-            case .file(let path, let context):
-                let descriptor = try Self.open(path, context: context)
+            case .file(let path, let access):
+                let descriptor = try Self.open(path, access: access)
                 defer { if path != "-" { descriptor.close() } }
                 return try search.search(scanning: descriptor, path: path == "-" ? "(standard input)" : path, names: names)
             }
@@ -274,8 +274,8 @@ public final class Geocoder: @unchecked Sendable {
     }
 
     /// Opens a gazetteer file; the caller closes it (not standard input).
-    static func open(_ path: String, context: ToolContext) throws(GeocoderError) -> FileDescriptor {
-        if path == "-" { return context.standardInput }
+    static func open(_ path: String, access: GazetteerAccess) throws(GeocoderError) -> FileDescriptor {
+        if path == "-" { return access.standardInput }
         do {
             return try FileDescriptor.openForReading(path)
         } catch {
@@ -374,10 +374,10 @@ public final class Geocoder: @unchecked Sendable {
     }
 
     /// The key's places from one pass over the file; nil when the key is of another file.
-    private func findScanning(_ key: MagicKey, path: String, context: ToolContext, filters: PlaceFilters, limit: Int?) throws
+    private func findScanning(_ key: MagicKey, path: String, access: GazetteerAccess, filters: PlaceFilters, limit: Int?) throws
         -> [FoundPlace]?
     {
-        let descriptor = try Self.open(path, context: context)
+        let descriptor = try Self.open(path, access: access)
         defer { if path != "-" { descriptor.close() } }
         var scanner = GazetteerScanner(path: path, matcher: nil)
         var best: [(RankKey, FoundPlace)] = []

@@ -205,7 +205,7 @@ package final class PlaceRow {
     /// so it reads through a pointer with wrapping arithmetic (15 whole and 12 fraction
     /// digits cannot overflow).
     @inline(__always)
-    static func parseDecimal(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+    package static func parseDecimal(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
         guard var p = b.baseAddress else { return nil }
         let end = p + b.count
         var negative = false

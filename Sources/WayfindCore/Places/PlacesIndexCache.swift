@@ -54,16 +54,17 @@ package enum PlacesIndexCache {
 
     /// The file `path` with its index, built now if the cache has none for this version of
     /// the file; nil when it is to be scanned (standard input, small files, no cache, or a
-    /// cache that cannot be written: then after a note on stderr). Notes begin `tool:`.
+    /// cache that cannot be written: then after a note on `access.notes`). Notes begin
+    /// `access.tool:`.
     /// Throws what the gazetteer's rows are wrong with (as a scan would).
     package static func open(
-        _ path: String, context: ToolContext, tool: String, names: RegionNames?, minimumSize: Int = minimumIndexedSize
+        _ path: String, access: GazetteerAccess, names: RegionNames?, minimumSize: Int = minimumIndexedSize
     ) throws(GazetteerError) -> IndexedFile? {
         // A GTFS stops.txt is scanned: its rows are CSV, read as TSV lines made from them,
         // and an index points at rows of the file itself.
         guard path != "-", let file = try? FileSystem.mapFile(at: path), file.bytes.count >= max(minimumSize, 1),
             !GTFSStops.isHeader(PlaceSearch.firstLine(file.bytes.assumingMemoryBound(to: UInt8.self))),
-            let folder = context.environment.cacheDirectory
+            let folder = access.cacheFolder
         else { return nil }
         let id = file.identity
         var source = PlacesIndex.SourceIdentity()
@@ -78,8 +79,8 @@ package enum PlacesIndexCache {
         nameHash.update(Array("\(id.device):\(id.inode)".utf8))
         let cachePath = folder + "/places-" + GazetteerFingerprint.hex(nameHash.value) + ".index"
         func note(_ message: String) {
-            let line = Array("\(tool): \(message)\n".utf8)
-            line.withUnsafeBytes { try? context.standardError.writeAll($0.baseAddress!, count: $0.count) }
+            let line = Array("\(access.tool): \(message)\n".utf8)
+            line.withUnsafeBytes { try? access.notes.writeAll($0.baseAddress!, count: $0.count) }
         }
         // Only a folder of the user's own, which no one else can write to and which is
         // not a link: an index decides what a search finds, and a save writes where the
@@ -115,9 +116,9 @@ package enum PlacesIndexCache {
         }
         let megabytes = (id.size + 500_000) / 1_000_000
         note("indexing \(MessageValue.plain(path)) (\(megabytes) MB) for fast search; once, kept in \(MessageValue.plain(cachePath))")
-        let terminal = context.standardError.isTerminal
+        let terminal = access.notes.isTerminal
         func endProgress() {
-            if terminal { try? context.standardError.writeAll([0x0A], count: 1) }
+            if terminal { try? access.notes.writeAll([0x0A], count: 1) }
         }
         var shown = -1
         let image: PlacesIndex.Image
@@ -130,8 +131,8 @@ package enum PlacesIndexCache {
                 let percent = 100 * done / max(id.size, 1)
                 if percent != shown {
                     shown = percent
-                    let line = Array("\r\(tool): indexing: \(percent)%".utf8)
-                    line.withUnsafeBytes { try? context.standardError.writeAll($0.baseAddress!, count: $0.count) }
+                    let line = Array("\r\(access.tool): indexing: \(percent)%".utf8)
+                    line.withUnsafeBytes { try? access.notes.writeAll($0.baseAddress!, count: $0.count) }
                 }
             }
         } catch let error as GazetteerError {
@@ -178,5 +179,30 @@ package enum PlacesIndexCache {
         for i in 1...sampleBlocks { take(n / (sampleBlocks + 1) * i, sampleBlock) }
         take(n - sampleEdge, sampleEdge)
         return f.value
+    }
+}
+
+/// What a search of a gazetteer file needs from the process that runs it: where `-`
+/// reads from, where notes go (indexing, a cache not used) and the cache folder. A tool
+/// makes it from its context (`ToolContext.gazetteerAccess`), an app from its own.
+package struct GazetteerAccess: Sendable {
+    /// What the path `-` reads.
+    package var standardInput: FileDescriptor
+    /// Where notes go, one line each, beginning `tool:`.
+    package var notes: FileDescriptor
+    /// The folder indexes are kept in; nil: none, files are scanned.
+    package var cacheFolder: String?
+    /// The name notes begin with.
+    package var tool: String
+
+    /// Access with these parts.
+    package init(
+        standardInput: FileDescriptor = .standardInput, notes: FileDescriptor = .standardError, cacheFolder: String?,
+        tool: String = "wayfind"
+    ) {
+        self.standardInput = standardInput
+        self.notes = notes
+        self.cacheFolder = cacheFolder
+        self.tool = tool
     }
 }

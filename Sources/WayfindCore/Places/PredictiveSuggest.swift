@@ -48,7 +48,7 @@
 /// and checked on the other half (bench/replay, bench/README.md).
 
 /// The constants of the blend, each with its reason (see the essay above).
-enum PredictiveBlend {
+package enum PredictiveBlend {
     /// What the geocoder's first place is worth per typed letter, in trips (0.02): about
     /// the score of a place visited once, at another time of day, by someone with a
     /// hundred visits. Tuned on the replay's tuning half (bench/replay/tune.py): 0.05 did
@@ -56,29 +56,29 @@ enum PredictiveBlend {
     /// points under the hand merge at three letters; 0.02 is at or above it at every
     /// count. From 0.15 up, new places push out the graph's favourites and top-5 falls
     /// below the hand merge's.
-    static let letterTrust = 0.02
+    package static let letterTrust = 0.02
     /// Letters beyond this add no trust (4): by then a prefix names few places, and a
     /// habit of the same name must still come first.
-    static let trustedLetters = 4
+    package static let trustedLetters = 4
     /// The score of a whole-name match of the place's own name, the geocoder's first
     /// (3 trips): above any weak guess (a place visited once or twice scores under 1),
     /// below the places one goes to every day.
-    static let wholeNameScore = 3.0
+    package static let wholeNameScore = 3.0
     /// The distance, in km, at which a predicted place counts half (100 km): a day's
     /// travel around home counts fully, a home town 500 km away a sixth. On the replay,
     /// 30 km lost favourites across a metropolitan area and 1,000 km no longer helped
     /// travellers.
-    static let nearnessDistance = 100.0
+    package static let nearnessDistance = 100.0
     /// How many of the graph's best matching places are resolved, per suggestion asked
     /// for (2): each costs a label lookup; the graph's order beyond that rarely wins.
-    static let graphCandidatesPerSuggestion = 2
+    package static let graphCandidatesPerSuggestion = 2
     /// How many geocoder places are weighed, per suggestion asked for (2).
-    static let geocoderCandidatesPerSuggestion = 2
+    package static let geocoderCandidatesPerSuggestion = 2
     /// How many places of the same name are weighed to find a label's rows in a file
     /// that is scanned, not indexed (64): the commonest names of the embedded gazetteer
     /// (San Antonio, Santa Cruz) have fewer places spelled whole; a label's row beyond
     /// them is not found.
-    static let labelRows = 64
+    package static let labelRows = 64
 }
 
 /// The route graph's suggestion, by a name that `Geocoder.Suggestion` does not hide inside

@@ -257,7 +257,7 @@ extension RouteGraph {
     }
 
     /// `filter` on strings.
-    static func stringFilter(_ filter: NameFilter) -> (String) -> Bool {
+    package static func stringFilter(_ filter: NameFilter) -> (String) -> Bool {
         { name in
             var name = name
             return name.withUTF8(filter.accepts)

@@ -1,4 +1,5 @@
 import Testing
+import WayfindCLI
 import WayfindCore
 
 /// A short way to write an expected parse.

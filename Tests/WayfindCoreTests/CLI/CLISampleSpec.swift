@@ -1,3 +1,4 @@
+import WayfindCLI
 import WayfindCore
 
 /// The tool every CLI test parses for and renders: a small grep with one flag of each

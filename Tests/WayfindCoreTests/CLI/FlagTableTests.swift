@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WayfindTestSupport
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// Flags are data (STYLE.md 4): each tool's table names every flag once, and a tool reads

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WayfindCLI
 import WayfindCore
 import WayfindTestSupport
 

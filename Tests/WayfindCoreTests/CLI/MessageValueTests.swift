@@ -1,5 +1,6 @@
 import Testing
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 @Suite struct MessageValueTests {

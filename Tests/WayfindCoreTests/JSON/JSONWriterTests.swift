@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 @Suite("JSON writing")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WayfindTestSupport
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// The CSV reader, and a GTFS stops.txt read as a gazetteer by magickey-suggest and

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// The embedded gazetteer finds well-known cities by the names people type: the exonym in

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// The library's geocoder: suggest → magicKey → find over a gazetteer in memory, as an

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WayfindTestSupport
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// The index of a `--places` file finds what a scan of the file finds: a GeoNames dump made
@@ -150,7 +151,7 @@ import WayfindTestSupport
     /// location, for the labels of random rows, and none for a label no row has.
     @Test func aLabelsRowIsTheSameThroughTheIndexAndTheScan() throws {
         let indexed = Geocoder(source: .indexed(tsv: Self.indexed.tsv, index: Self.indexed.index, path: Self.dump.path))
-        let scanned = Geocoder(source: .file(path: Self.dump.path, context: ToolContext(now: { 0 })))
+        let scanned = Geocoder(source: .file(path: Self.dump.path, access: GazetteerAccess(cacheFolder: nil)))
         var random = SplitMix64(seed: 26)
         let rowStarts = [0] + Self.dump.bytes.indices.filter { Self.dump.bytes[$0] == 0x0A }.map { $0 + 1 }.dropLast()
         var labels = ["Springfield, Massachusetts, United States", "San Antonio, Texas, United States", "Nowhere, Texas", "paris"]

@@ -3,6 +3,7 @@ import Testing
 import WayfindPlacesData
 import WayfindTestSupport
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// Gazetteers for the Places tests: the embedded one, and small files written to a

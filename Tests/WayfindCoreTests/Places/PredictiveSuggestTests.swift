@@ -1,5 +1,6 @@
 import Testing
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// The blend of a route graph's predictions with the geocoder's matches

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WayfindTestSupport
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Testing
 import WayfindTestSupport
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// The byte-comparison calls that read a known writer's shape (`skipLiteral`,

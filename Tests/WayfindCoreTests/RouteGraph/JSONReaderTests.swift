@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// Reads bytes as one JSON document (any value at the top level) and returns the error,

@@ -1,6 +1,7 @@
 import Testing
 import WayfindTestSupport
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// The string scanner as it was before it learned to step over UTF-8 sequences inline:

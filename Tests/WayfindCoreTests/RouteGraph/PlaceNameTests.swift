@@ -1,6 +1,7 @@
 import Testing
 import WayfindTestSupport
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// The rule of `PlaceName`, written the plain way: a scalar at a time, with `String`.

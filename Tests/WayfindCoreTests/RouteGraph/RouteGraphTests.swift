@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// The seed article's types, copied verbatim in shape, to check file compatibility.

@@ -1,6 +1,7 @@
 import Testing
 import WayfindTestSupport
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 @Suite struct CandidateFinderTests {

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// The shape of the generated folding tables, which `FoldingTables` reads without checks:

@@ -23,6 +23,7 @@
 // how many letters fall in each group.
 import Foundation
 import Testing
+import WayfindCLI
 import WayfindCore
 import WayfindTestSupport
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// Keeps `LeadByteTable.generated.swift` equal to what the folding tables imply.

@@ -1,6 +1,7 @@
 import Foundation
 import WayfindTestSupport
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// A tool's entry point: `Smartgrep.run`, `MagickeySuggest.run`, …

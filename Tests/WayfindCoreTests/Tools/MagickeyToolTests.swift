@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WayfindTestSupport
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// magickey-suggest and magickey-find run in-process: values that cannot be right are

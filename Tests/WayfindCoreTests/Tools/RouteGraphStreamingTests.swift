@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import WayfindTestSupport
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 #if canImport(Glibc)
@@ -20,7 +21,7 @@ struct RouteGraphStreamingTests {
         let input: Int32
         let errors: Int32
         let finished = DispatchSemaphore(value: 0)
-        var status: WayfindCore.ExitStatus?
+        var status: WayfindCLI.ExitStatus?
 
         init(_ arguments: [String]) {
             var ends: [Int32] = [0, 0]
@@ -49,7 +50,7 @@ struct RouteGraphStreamingTests {
         func ends(within seconds: Double) -> Bool { finished.wait(timeout: .now() + seconds) == .success }
 
         /// Closes the pipe (end of input) and waits for the tool to end.
-        func finish() -> (WayfindCore.ExitStatus?, String) {
+        func finish() -> (WayfindCLI.ExitStatus?, String) {
             close(input)
             _ = finished.wait(timeout: .now() + 30)
             lseek(errors, 0, SEEK_SET)

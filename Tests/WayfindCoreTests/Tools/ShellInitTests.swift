@@ -1,5 +1,6 @@
 import Testing
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// `--learn CMD[:N]` and `--jump NAME`, as routegraph-suggest reads them.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WayfindTestSupport
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// smartgrep's grep flags against GNU grep on the real name lists: smartgrep picks the

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WayfindTestSupport
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// grep's flags in smartgrep (issue 28), run in-process: what each prints, on stdout and

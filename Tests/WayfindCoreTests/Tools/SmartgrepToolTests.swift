@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WayfindTestSupport
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// smartgrep run in-process through `Smartgrep.run`: stdout, stderr and the exit status.
