@@ -80,7 +80,8 @@ bash "$BENCH_DIR/make-corpus.sh"
 CORPUS_BYTES=$(stat -c %s "$CORPUS")
 CORPUS_LINES=$(wc -l < "$CORPUS")
 
-rm -rf "$RESULTS"
+# Only this script's own outputs: bench/results/ also holds the dated records (*.md).
+rm -f "$RESULTS"/query-*.json "$RESULTS"/startup.json "$RESULTS"/memory.json "$RESULTS"/meta.json
 mkdir -p "$RESULTS"
 
 q() { printf '%q' "$1"; }          # shell-quote for hyperfine command strings
