@@ -1,33 +1,33 @@
 #!/usr/bin/env bash
-# magickey-suggest --graph and magickey-find --graph against their peers in the same run:
-#   magickey-suggest --graph G (10,000-edge graph of gazetteer labels) <= 2x the same
-#   query without --graph (sa, and bos, which few of the graph's places match);
+# magickey-suggest --graph and magickey-find --graph against their peers, in one run each
+# (issue 44's targets):
+#   a search box's stream: 100 keystroke queries through one magickey-suggest --graph G
+#     process <= 1.5x the same stream without --graph;
+#   one process per query: magickey-suggest --graph G QUERY <= 4x without --graph
+#     (sa, and bos, which few of the graph's places match);
 #   magickey-find --graph G KEY <= 1.5x routegraph-visit --graph G.
+# G is a 10,000-edge graph of 2,000 gazetteer labels.
 #
-# Usage: bash bench/magickey-graph.sh        (after `make build`)
-#
-# Instructions by callgrind on stripped copies (they do not drift with the machine's load),
-# and wall-clock medians by bench/interleave.c when the load average is below LOAD_MAX
-# (1.2). Environment: BIN (the release build), BENCH_DIR
-# (/tmp/wayfind-bench-magickey-graph), RUNS (interleaved rounds, 100).
-# The graph's cache (GraphFileCache) is kept in BENCH_DIR/cache; the figures with --graph
-# are of a cached graph (as every keystroke after the first), and one line gives the
-# first read's.
+# Usage: bash bench/magickey-graph.sh        (after `make build`; needs hyperfine)
+# Environment: BIN (the release build), BENCH_DIR (/tmp/wayfind-bench-magickey-graph),
+# RUNS (hyperfine runs per command, 30). Prints hyperfine's table and the ratios of the
+# medians; the JSON is kept in BENCH_DIR.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
 BIN="${BIN:-$ROOT/.build/release}"
 WORK="${BENCH_DIR:-/tmp/wayfind-bench-magickey-graph}"
-LOAD_MAX="${LOAD_MAX:-1.2}"
+RUNS="${RUNS:-30}"
 export TZ=UTC
-export XDG_CACHE_HOME="$WORK/cache"
 mkdir -p "$WORK/bin"
 for tool in magickey-suggest magickey-find routegraph-visit; do
   strip -o "$WORK/bin/$tool" "$BIN/$tool"
 done
 B="$WORK/bin"
-# A 10,000-edge graph: a seeded random walk over 2,000 labels near Boston and Paris.
-python3 - "$ROOT/Sources/WayfindPlacesData/places.tsv" > "$WORK/walk.txt" <<'PY'
+# A 10,000-edge graph: a seeded random walk over 2,000 labels from the whole gazetteer,
+# and the keystrokes of typing 20 of them (every prefix of their first word, then the
+# rest a word at a time): 100 queries.
+python3 - "$ROOT/Sources/WayfindPlacesData/places.tsv" "$WORK" <<'PY'
 import random, sys
 rng = random.Random(26)
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1], encoding="utf-8")][1:]
@@ -36,54 +36,53 @@ for r in rows:
     name, region, country = r[1], r[11], r[9]
     labels.append(", ".join([name] + ([region] if region and region != name else []) + ([country] if country else [])))
 places = rng.sample(labels, 2000)
-for _ in range(10300):
-    print(rng.choice(places))
+with open(sys.argv[2] + "/walk.txt", "w", encoding="utf-8") as walk:
+    for _ in range(10300):
+        print(rng.choice(places), file=walk)
+keys = []
+for label in rng.sample(places, 200):
+    name = label.split(",")[0]
+    keys += [name[:n] for n in range(1, len(name) + 1)]
+    if len(keys) >= 100:
+        break
+with open(sys.argv[2] + "/keystrokes.txt", "w", encoding="utf-8") as out:
+    out.write("\n".join(keys[:100]) + "\n")
 PY
 rm -f "$WORK/graph.json"*
 "$B/routegraph-visit" --graph "$WORK/graph.json" --at 1700000000 - < "$WORK/walk.txt"
-edges=$(grep -c '"origin"' "$WORK/graph.json")
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); graph: $edges edges, $(wc -c < "$WORK/graph.json") bytes"
-# The cache keeps a graph only once it has not changed for two seconds (GraphFileCache).
-sleep 2
 cp "$WORK/graph.json" "$WORK/graph-find.json"
 cp "$WORK/graph.json" "$WORK/graph-visit.json"
+edges=$(grep -c '"origin"' "$WORK/graph.json")
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); graph: $edges edges, $(wc -c < "$WORK/graph.json") bytes;" \
+  "$(wc -l < "$WORK/keystrokes.txt") keystroke queries"
 KEY=$("$B/magickey-suggest" --location 42.36,-71.06 boston | head -1 | cut -f2)
 LABEL=$("$B/magickey-suggest" --location 42.36,-71.06 boston | head -1 | cut -f1)
+G=(--graph "$WORK/graph.json" --at 1700003600)
 
-instructions() {
-  { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null || true; } | sed -n "s/.*Collected : //p"
+# Pairs of commands, the one measured first, its peer second.
+# (-N: no shell, except for the stream, which a shell redirects: the same on both sides.)
+run() {
+  local name=$1 shell=-N
+  shift
+  if [ "$1" = --shell ]; then shell=""; shift; fi
+  hyperfine $shell --warmup 3 --runs "$RUNS" --export-json "$WORK/$name.json" "$@" > /dev/null
+  python3 - "$WORK/$name.json" "$name" <<'PY'
+import json, statistics, sys
+r = json.load(open(sys.argv[1]))["results"]
+m = [statistics.median(x["times"]) * 1000 for x in r]
+print(f"  {sys.argv[2]:<28} {m[0]:8.2f} ms  peer {m[1]:8.2f} ms  ratio {m[0] / m[1]:.2f}")
+PY
 }
-ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
-echo "instructions (millions, callgrind):"
-rm -rf "$XDG_CACHE_HOME"
-first=$(instructions "$B/magickey-suggest" --graph "$WORK/graph.json" --at 1700003600 --location 42.36,-71.06 sa)
-printf "  suggest 'sa' --graph, first read (no cache yet): %.2f\n" "$(echo "$first/1000000" | bc -l)"
-for text in "" s sa bos; do
-  plain=$(instructions "$B/magickey-suggest" --location 42.36,-71.06 "$text")
-  graph=$(instructions "$B/magickey-suggest" --graph "$WORK/graph.json" --at 1700003600 --location 42.36,-71.06 "$text")
-  printf "  suggest '%s': without %.2f, --graph %.2f, ratio %s\n" "$text" "$(echo "$plain/1000000" | bc -l)" "$(echo "$graph/1000000" | bc -l)" "$(ratio "$graph" "${plain:-1}")"
+echo "medians of $RUNS runs (hyperfine):"
+run "stream-100" --shell \
+  "$B/magickey-suggest ${G[*]} --location 42.36,-71.06 < $WORK/keystrokes.txt" \
+  "$B/magickey-suggest --location 42.36,-71.06 < $WORK/keystrokes.txt"
+for query in sa bos; do
+  run "process-$query" "$B/magickey-suggest ${G[*]} --location 42.36,-71.06 $query" \
+    "$B/magickey-suggest --location 42.36,-71.06 $query"
 done
-find=$(instructions "$B/magickey-find" --graph "$WORK/graph-find.json" --at 1700007200 "$KEY")
-visit=$(instructions "$B/routegraph-visit" --graph "$WORK/graph-visit.json" --at 1700007200 "$LABEL")
-printf "  find --graph %.2f, routegraph-visit %.2f, ratio %s\n" "$(echo "$find/1000000" | bc -l)" "$(echo "$visit/1000000" | bc -l)" "$(ratio "$find" "$visit")"
-
-load=$(cut -d' ' -f1 /proc/loadavg)
-if python3 -c "import sys; sys.exit(0 if $load < $LOAD_MAX else 1)" && command -v cc >/dev/null; then
-  # Wall clock by bench/interleave.c, which alternates the commands run by run (this VM's
-  # speed drifts more than the margins between hyperfine's back-to-back blocks), with
-  # each binary first read back from disk (bench/read-back.py). Each line's ratio is to
-  # the last command of its run (the peer).
-  cc -O2 -o "$WORK/interleave" "$HERE/interleave.c"
-  python3 "$HERE/read-back.py" "$B/magickey-suggest" "$B/magickey-find" "$B/routegraph-visit"
-  RUNS="${RUNS:-100}"
-  echo "wall clock, interleaved ($RUNS rounds): median, p25, p10, ratio to the last command"
-  for query in "--location 42.36,-71.06 sa" "sa" "--location 42.36,-71.06 bos" "bos"; do
-    # shellcheck disable=SC2086
-    "$WORK/interleave" "$RUNS" "$B/magickey-suggest" --graph "$WORK/graph.json" --at 1700003600 $query \
-      ::: "$B/magickey-suggest" $query | sed "s|$B/||g; s|$WORK/||g"
-  done
-  "$WORK/interleave" "$RUNS" "$B/magickey-find" --graph "$WORK/graph-find.json" --at 1700007200 "$KEY" \
-    ::: "$B/routegraph-visit" --graph "$WORK/graph-visit.json" --at 1700007200 "$LABEL" | sed "s|$B/||g; s|$WORK/||g"
-else
-  echo "load average $load >= $LOAD_MAX: no wall-clock timing (instructions above)"
-fi
+run "find-vs-visit" \
+  --prepare "sh -c 'cp $WORK/graph.json $WORK/graph-find.json; cp $WORK/graph.json $WORK/graph-visit.json'" \
+  "$B/magickey-find --graph $WORK/graph-find.json --at 1700007200 $KEY" \
+  "$B/routegraph-visit --graph $WORK/graph-visit.json --at 1700007200 '$LABEL'"
+echo "targets: stream-100 <= 1.5, process-* <= 4, find-vs-visit <= 1.5"
