@@ -29,7 +29,7 @@ public enum EmbeddedGazetteer {
     }
 
     /// The index, checked against the TSV's size (the fingerprint test is in the unit
-    /// tests: hashing 4.5 MB on every run would cost a millisecond).
+    /// tests: hashing megabytes on every run would cost more than a search).
     package static func index() throws(GazetteerError) -> PlacesIndex {
         guard let index = PlacesIndex(indexBytes), index.tsvSize == tsv.count else { throw .staleIndex }
         return index

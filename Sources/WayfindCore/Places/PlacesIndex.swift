@@ -5,8 +5,8 @@
 ///
 /// # Why an index
 ///
-/// Scanning a gazetteer for a query reads every byte: 10–25 ms for the embedded 7 MB,
-/// 3–6 s for a 1.5 GB GeoNames allCountries dump, for every keystroke. The index looks
+/// Scanning a gazetteer for a query reads every byte, for every keystroke: seconds for a
+/// 1.5 GB GeoNames allCountries dump (bench/results/2026-11-26-places-index.md). The index looks
 /// words up by binary search and reads only the rows that can be results, so a query
 /// costs about the same at 12 million rows as at 34,000.
 ///
@@ -27,9 +27,9 @@
 /// of New York, nor `San Jose Creek` for `san jose`).
 ///
 /// The union is made one of two ways. Bitmaps of every row cost their pages whatever the
-/// query (7 MB at 12 M rows, some 5 ms); so when the query's rarest piece has few
-/// postings, its rows are sorted into a list instead and the other pieces' postings are
-/// looked up in a hash table of them (`paris` at 12 M rows: 2 ms rather than 7). An
+/// query (7 MB at 12 M rows); so when the query's rarest piece has few postings, its
+/// rows are sorted into a list instead and the other pieces' postings are looked up in
+/// a hash table of them (`paris` at 12 M rows: a third of the time). An
 /// estimate of both costs chooses; the answers are the same (tests force each way).
 ///
 /// # Rows in order of importance
@@ -62,7 +62,7 @@
 /// With `--location`, a place nearer by a distance band comes first, whatever its
 /// importance; for a short query (`RankKey.shortQueryLetters`, where every match is a
 /// prefix of tier 1) the band is the first thing compared. Row order then stops nothing:
-/// `s` near Chicago at 12 M rows walked its 8 million postings (40 ms), reading each
+/// `s` near Chicago at 12 M rows walked its 8 million postings, reading each
 /// row's coordinate. So the index also keeps a grid of the Earth in cells of one degree,
 /// with each cell's rows, ascending, and a 64-bit signature of each: a bit for each of
 /// its words' first one to four bytes, hashed (`signature(ofWord:)`). A short
@@ -77,8 +77,8 @@
 /// the most important rows first; past them, a prefix match can still enter only from
 /// the cells of a band that beats the fifth found, so those cells are read the same way
 /// (when they hold no more rows than the budget), after every row the query may spell
-/// whole, which enters from any distance. Ordering the cells costs a band for each cell that has rows
-/// (0.5 ms for the embedded gazetteer's 34,000 rows): a query of fewer postings than the
+/// whole, which enters from any distance. Ordering the cells costs a band for each cell
+/// that has rows: a query of fewer postings than the
 /// grid has cells (`gridMinimumPostings`) unites them instead.
 ///
 /// # Layout (little-endian, every section 4-byte aligned)
@@ -142,7 +142,7 @@ package struct PlacesIndex {
     static let coordinateScale = 100_000.0
 
     /// Prefix lists are kept for prefixes whose words hold more postings than this: below
-    /// it the union of the posting lists costs less than a few hundred microseconds.
+    /// it the union of the posting lists costs less than reading a list.
     static let prefixListThreshold = 4096
     /// How many rows a prefix list keeps: enough that a top 5 (or 15) is settled inside
     /// it for an unfiltered query, small enough that all lists together stay a few
@@ -156,19 +156,19 @@ package struct PlacesIndex {
     /// The location grid: cells of one degree of latitude by one of longitude, row by row
     /// from the South Pole and, in each, from −180° east. A degree (111 km by at most as
     /// much) holds the default distance scale (20 km) in at most four cells, and 64,800 cells
-    /// cost 259 KB of starts and about 0.2 ms to rank by distance.
+    /// cost 259 KB of starts.
     static let gridLatitudeCells = 180
     static let gridLongitudeCells = 360
     static let gridCellCount = gridLatitudeCells * gridLongitudeCells
     /// A short query near a location walks the grid only when it has more postings than
     /// this, the grid's cells: below, uniting the postings costs less than ordering the
-    /// cells (`sa` near Boston in the embedded gazetteer, 8,000 postings: 2.9 ms with the
-    /// grid, 2.4 ms without).
+    /// cells (`sa` near Boston in the embedded gazetteer, 8,000 postings, was faster
+    /// without the grid: bench/results/2026-11-27-places-index-grid.md).
     static let gridMinimumPostings = gridCellCount
     /// UInt32 words per grid entry: row number, signature low, signature high.
     static let gridEntryWords = 3
     /// How many first bytes of a word its signature tells: four, the longest short query
-    /// (`sant` near Chicago read 26,000 rows with three, most of them `san…`, and 18 ms).
+    /// (`sant` near Chicago read 26,000 rows with three, most of them `san…`).
     static let signedPrefix = 4
 
     let base: UnsafePointer<UInt8>

@@ -4,10 +4,10 @@
 ///
 /// A piece's candidates are the rows of every word it prefixes (one binary search for
 /// the range of words). The union is made one of two ways. Bitmaps of every row cost
-/// their pages whatever the query (7 MB at 12 M rows, some 5 ms); so when the query's
-/// rarest piece has few postings, its rows are sorted into a list instead and the other
-/// pieces' postings are looked up in a hash table of them (`paris` at 12 M rows: 2 ms
-/// rather than 7). An estimate of both costs chooses; the answers are the same (tests
+/// their pages whatever the query (7 MB at 12 M rows); so when the query's rarest piece
+/// has few postings, its rows are sorted into a list instead and the other pieces'
+/// postings are looked up in a hash table of them (`paris` at 12 M rows: a third of the
+/// time). An estimate of both costs chooses; the answers are the same (tests
 /// force each way).
 struct PostingsUnion: CandidateSource {
     let search: PlaceSearch

@@ -73,8 +73,8 @@ struct GraphFileContents {
     /// suggestion, only those leaving one place, the from-place. The others are checked
     /// as they are read, counted and dropped: a suggestion needs no other edge, and
     /// storing and looking through every edge made it 1.08 times as long at 10,000 edges
-    /// and 1.20 times at 100,000 (interleaved, 2026-11-29), against targets of 1.1 and
-    /// 1.0 times `zoxide query` (bench/routegraph.sh).
+    /// and 1.20 times at 100,000, against targets of 1.1 and 1.0 times `zoxide query`
+    /// (bench/routegraph.sh).
     enum EdgeSelection: Equatable {
         case every
         /// The edges leaving the place of this key (`RouteGraph.placeKey`).

@@ -188,8 +188,8 @@ extension RouteGraph {
 
     /// The changes to the graph file `bytes` (read as `contents`) that record `request`,
     /// in file order: the file then holds what loading it, calling `record(request)` and
-    /// saving would (a tenth of the instructions: 10.6 M against 140 M at 10,000 edges,
-    /// and 0.34 times the time, 2026-11-29); nil when the file must be loaded and saved
+    /// saving would (a tenth of the instructions at 10,000 edges, and a third of the
+    /// time); nil when the file must be loaded and saved
     /// whole:
     ///
     /// - the request is not one visit and nothing to forget;
