@@ -75,8 +75,10 @@ package enum MagickeySuggest {
                 Francisco, California before San Francisco de Campeche).
 
                 Tier: the place's own name, a code typed in capitals (DEU, LUX, CA), or a \
-                common alternate name spelled whole first; then a common alternate name \
-                begun, or a rare one spelled whole; then a rare one begun. Rare alternate \
+                common alternate name spelled whole, or begun as typed when the text has \
+                accents or another script ('münc' keeps Munich before Muncie), first; then \
+                a common alternate name begun, or a rare one spelled whole; then a rare one \
+                begun. Rare alternate \
                 names are old names, descriptions and names of other, more important places \
                 (Portland for Blue Island, Illinois): the embedded gazetteer lists them \
                 apart (rare_alternatenames), a --places file may too. So 'lon' gives London \

@@ -113,8 +113,12 @@ struct IndexCollector {
                     mayBeCode: mayBeCode, mayStart: candidate.mayStart, distance: distance, bias: bias, short: search.isShort, order: r))
         else { return true }
         // One word in the row's own name, not spelled whole: the key without the line.
-        // (Not when a word was typed in full: whether it only begins a word takes the line.)
-        if indexIsExact && candidate.mayBeOwn && !candidate.mayBeWhole && !candidate.unverified && !search.hasFinishedPiece {
+        // (Not when a word was typed in full: whether it only begins a word takes the line;
+        // nor when the query has accents or another script: an alternate name begun as
+        // typed ranks with the own name, `PlaceMatch.beginsAsTyped`.)
+        if indexIsExact && candidate.mayBeOwn && !candidate.mayBeWhole && !candidate.unverified && !search.hasFinishedPiece
+            && !search.placeMatcher.typedBeyondASCII
+        {
             let key = RankKey(
                 coverage: 1, tier: 0,
                 score: RankKey.score(

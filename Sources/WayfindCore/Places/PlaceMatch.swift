@@ -23,7 +23,8 @@
 ///
 /// Of all the ways a place matches, the best counts: the most words in one name
 /// (`coverage`), then the name's tier: its own name, a code or a common alternate name
-/// spelled whole (tier 0); a common alternate begun or a rare one spelled whole (1); a
+/// spelled whole or begun as typed in another script or with accents (`münc`: tier 0); a
+/// common alternate begun or a rare one spelled whole (1); a
 /// rare one begun (2); then a name spelled whole (every word of it typed, a last `City`
 /// optional: `SearchText.spellingWords`) before one begun, and the place's own name
 /// before an alternate.
@@ -62,6 +63,12 @@ package struct PlaceMatch: Equatable {
     /// name counts as begun.
     package var isShortWholeAlternate = false
 
+    /// Whether the alternate name begins with the query as typed, accents and all, when
+    /// the query has letters beyond ASCII (`münc` begins München): whoever types so writes
+    /// that language, and the name is as much theirs as the place's own (tier 0), so
+    /// Munich stays first from `mün` to `münchen`, before Muncie.
+    package var beginsAsTyped = false
+
     /// Whether a word typed in full (a space after it) only begins a word of the name:
     /// `la ` begins Lagos but spells the first word of La Paz (`RankKey.begunWordWeight`).
     package var begunFinished = false
@@ -73,7 +80,7 @@ package struct PlaceMatch: Equatable {
     package var tier: Int {
         switch kind {
         case .own, .code: 0
-        case .common: whole && !isShortWholeAlternate ? 0 : 1
+        case .common: (whole && !isShortWholeAlternate) || beginsAsTyped ? 0 : 1
         case .rare: whole ? 1 : 2
         }
     }
@@ -109,6 +116,8 @@ package final class PlaceMatcher {
     /// The query lower-cased, its words separated by single spaces: what an alternate
     /// name spelled as typed reads as (`PlaceMatch.asTyped`).
     let typed: String
+    /// Whether `typed` has a letter beyond ASCII (`PlaceMatch.beginsAsTyped`).
+    let typedBeyondASCII: Bool
 
     /// A matcher for `pieces`, of which those at `capitals` were typed in capitals, typed
     /// as `text`.
@@ -124,6 +133,7 @@ package final class PlaceMatcher {
         self.capitals = capitals
         self.words = words ?? Array(pieces.indices)
         typed = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+        typedBeyondASCII = typed.unicodeScalars.contains { !$0.isASCII }
     }
 
     /// The best match of the query with `row`, or nil when it does not match. `names`
@@ -213,6 +223,7 @@ package final class PlaceMatcher {
             var found = PlaceMatch(coverage: named.count, kind: kind, whole: whole, atStart: atStart, alternate: alternate)
             found.wholeQualifiers = qualifying.filter { q in qualifiers.oneWordFields.contains { $0 == pieces[q] } }.count
             found.asTyped = alternate?.lowercased() == typed
+            found.beginsAsTyped = typedBeyondASCII && kind == .common && alternate?.lowercased().hasPrefix(typed) == true
             found.begunFinished = kind != .code && named.contains { finished[$0] && !words.contains(pieces[$0]) }
             found.isShortWholeAlternate = isShort && whole && kind == .common && words.reduce(0) { $0 + $1.count } <= 3
             return found

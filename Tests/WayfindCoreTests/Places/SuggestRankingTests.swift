@@ -48,6 +48,16 @@ import WayfindTestSupport
             try PlacesTestSupport.suggest("san f").places.first?.place.label == "San Francisco, California, United States")
     }
 
+    /// Typing a name in its own language, accents and all, keeps the place first: from
+    /// `mün` to `münchen` Munich, though `münc` begins Muncie's own name
+    /// (`PlaceMatch.beginsAsTyped`); without the accent `munc` is Muncie's.
+    @Test func aNameBegunAsTypedWithAccentsStaysFirst() throws {
+        for text in ["mün", "münc", "münch", "münche", "münchen"] {
+            #expect(try PlacesTestSupport.suggest(text).places.first?.place.label == "Munich, Bayern, Germany", "\(text)")
+        }
+        #expect(try PlacesTestSupport.suggest("munc").places.first?.place.label.hasPrefix("Muncie") == true)
+    }
+
     /// A continent away, distance stops counting (`LocationBias.farDistance`): from
     /// Sydney, Parys, South Africa (11,000 km) is not nearer than Paris (17,000 km) in any
     /// way that matters, and importance decides.
