@@ -307,17 +307,18 @@ struct SmartgrepSearch {
             }
             guard let hit = finder.next(from: searchFrom) else { break }
             var verdict = DirectVerdict.unknown
-            if hit.pointee >= 0x80 {
-                if !finder.characterFoldsToAnchor(at: hit) {
-                    searchFrom = hit + 1
-                    continue
-                }
-            } else if let anchor {
-                verdict = matcher.startsWord(anchor, at: hit - anchorOffset, blockStart: start, blockEnd: end, terminator: t)
+            if let anchor {
+                verdict =
+                    hit.pointee < 0x80
+                    ? matcher.startsWord(anchor, at: hit - anchorOffset, anchorOffset: anchorOffset, blockStart: start, blockEnd: end, terminator: t)
+                    : matcher.startsWord(anchor, aroundCharacterAt: hit, anchorOffset: anchorOffset, blockStart: start, blockEnd: end, terminator: t)
                 if verdict == .no {
                     searchFrom = hit + 1
                     continue
                 }
+            } else if hit.pointee >= 0x80 && !finder.characterFoldsToAnchor(at: hit) {
+                searchFrom = hit + 1
+                continue
             }
             let lineStart = Platform.findLastByte(t, in: lineCursor, count: hit - lineCursor).map { $0 + 1 } ?? lineCursor
             let lineEnd = Platform.findByte(t, in: hit, count: end - hit) ?? end
