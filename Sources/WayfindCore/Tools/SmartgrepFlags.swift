@@ -259,6 +259,13 @@ enum SmartgrepFlags {
         completion: .choices(["binary", "text", "without-match"]), expected: "binary, text or without-match",
         parse: BinaryFiles.init(rawValue:))
 
+    static let threads = Flag(
+        "threads", short: "j", value: "NUM", help: "search files on NUM threads (default: one per processor)",
+        manHelp:
+            "Search on NUM threads (default: the number of processors online): with -r or several FILEs, the files are read and searched in parallel, and their output is printed as one thread prints it, file after file in the order above. -j 1 searches one file after another.",
+        expected: "a number ≥ 1"
+    ) { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
+
     /// grep's options smartgrep does not have: the parser refuses them by name, and an
     /// abbreviation resolves as in grep (see `PeerOption`).
     static let grepOptionsNotHere: [PeerOption] = {
@@ -285,6 +292,6 @@ enum SmartgrepFlags {
         afterContext.spec, beforeContext.spec, context.spec, groupSeparator.spec, noGroupSeparator.spec, recursive.spec,
         dereferenceRecursive.spec, directories.spec, include.spec, exclude.spec, excludeFrom.spec, excludeDir.spec, text.spec,
         binaryWithoutMatch.spec, binaryFiles.spec, nullData.spec, color.spec, lineBuffered.spec, words.spec, field.spec, delimiter.spec,
-        rank.spec,
+        rank.spec, threads.spec,
     ]
 }
