@@ -217,10 +217,13 @@ enum SmartgrepFlags {
     static let recursive = Flag(
         "recursive", short: "r", help: "search the files under directories (default: .)",
         manHelp:
-            "Search every file under each FILE that is a directory, in name order (by bytes), not following symbolic links met in them (those named on the command line are followed). With no FILE, search the working directory. File names prefix the lines."
+            "Search every file under each FILE that is a directory, in name order (by bytes), not following symbolic links met in them (those named on the command line are followed). With no FILE, search the working directory. File names prefix the lines. Only regular files found there are read: devices, FIFOs and sockets are passed over, as grep's -D skip has it. A directory or file that cannot be read gets one message, the search goes on, and the exit status is 2 (0 with -q once a line is selected)."
     )
     static let dereferenceRecursive = Flag(
-        "dereference-recursive", short: "R", help: "as -r, but follow every symbolic link")
+        "dereference-recursive", short: "R", help: "as -r, but follow every symbolic link",
+        manHelp:
+            "As -r, but follow every symbolic link. A link back to a directory being searched gets grep's warning 'DIR: warning: recursive directory loop', once, and is not followed; it does not change the exit status."
+    )
     static let include = Flag(
         "include", values: "GLOB", help: "with -r, search only files whose name matches GLOB",
         manHelp:
