@@ -56,6 +56,8 @@ final class SmartgrepPool {
     private var printing = false
     /// Threads waiting for their job to be first, to print its output.
     private var spillers = 0
+    /// Buffers of jobs printed, for the next jobs taken: a file costs no allocation.
+    private var spareBuffers: [OutputBuffer] = []
     /// The walk waits for room in the window.
     private var walkWaits = false
     /// Only the thread printing touches this: whether some file printed a context group.
@@ -170,7 +172,9 @@ final class SmartgrepPool {
             while !stopped {
                 if nextToStart < printed + jobs.count {
                     nextToStart += 1
-                    return jobs[nextToStart - 1 - printed]
+                    let job = jobs[nextToStart - 1 - printed]
+                    job.output = spareBuffers.popLast() ?? OutputBuffer(collecting: ())
+                    return job
                 }
                 if walkEnded { return nil }
                 monitor.wait(for: Self.work)
@@ -191,6 +195,7 @@ final class SmartgrepPool {
             }
             jobs.removeFirst(ready.count)
             printed += ready.count
+            for job in ready { spareBuffers.append(job.output) }
             printing = false
             if closed { stop() }
             if walkWaits && (jobs.count <= window / 2 || walkEnded) {
@@ -249,8 +254,9 @@ final class SmartgrepPool {
 /// One step of the walk handed to a `SmartgrepPool`'s threads, and what its search printed.
 final class SmartgrepJob {
     let item: SmartgrepItem
-    /// Standard output's bytes, not yet printed.
-    let output = OutputBuffer(collecting: ())
+    /// Standard output's bytes, not yet printed: a buffer given when a thread takes the
+    /// job (nil only before).
+    var output: OutputBuffer! = nil
     /// Lines for standard error, printed after the output.
     var messages: [String] = []
     /// Where in `output` the file's first context group starts (see `separateGroup`).
