@@ -113,8 +113,25 @@ extension Platform {
             var info = stat()
             if lstat(prefix + entries[i].name, &info) == 0 { entries[i].kind = kind(info.st_mode) }
         }
-        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        entries.sort { bytesPrecede($0.name, $1.name) }
         return (identity, entries)
+    }
+
+    /// Whether the bytes of `a` sort before those of `b` (as `strcmp`): the generic
+    /// `utf8.lexicographicallyPrecedes` was 3.7 % of `smartgrep -j 1 -rI lib /usr/share`.
+    static func bytesPrecede(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
+                    let order = memcmp(p, q, common)
+                    if order != 0 { return order < 0 }
+                }
+                return x.count < y.count
+            }
+        }
     }
 
     /// Whether `name` matches the shell glob `pattern` (`*`, `?`, `[...]`), as `fnmatch`.
