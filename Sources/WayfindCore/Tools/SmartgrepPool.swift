@@ -68,10 +68,9 @@ final class SmartgrepPool {
         self.window = window
     }
 
-    /// Runs `search`'s files on `search.options.threads` threads and returns the exit
-    /// status; nil when no thread could be started (the caller then searches alone).
-    static func run(_ search: SmartgrepSearch, context: ToolContext) -> ExitStatus? {
-        let threads = search.options.threads
+    /// Runs `search`'s files on `threads` threads and returns the exit status; nil when
+    /// no thread could be started (the caller then searches alone).
+    static func run(_ search: SmartgrepSearch, threads: Int, context: ToolContext) -> ExitStatus? {
         let pool = SmartgrepPool(printer: search, window: threads * filesPerThread)
         var workers: [Worker] = []
         var started: [Platform.Background] = []

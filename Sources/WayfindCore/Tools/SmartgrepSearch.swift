@@ -106,8 +106,9 @@ struct SmartgrepSearch {
     /// Searches every file the options name, on `options.threads` threads where there
     /// are several files (see `SmartgrepPool`), and returns the exit status.
     mutating func run(context: ToolContext) -> ExitStatus {
-        if options.threads > 1 && !options.rank && (options.recursion != nil || options.files.count > 1),
-            let status = SmartgrepPool.run(self, context: context)
+        if options.threads != 1 && !options.rank && (options.recursion != nil || options.files.count > 1),
+            case let threads = options.threads ?? Platform.processorCount, threads > 1,
+            let status = SmartgrepPool.run(self, threads: threads, context: context)
         {
             return status
         }
