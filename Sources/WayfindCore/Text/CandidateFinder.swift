@@ -233,10 +233,8 @@ extension CandidateFinder {
         var from = from
         while let h = next(from: from) {
             if let anchor, let matcher {
-                let verdict =
-                    h.pointee < 0x80
-                    ? matcher.startsWord(anchor, at: h - anchorOffset, anchorOffset: anchorOffset, blockStart: start, blockEnd: end, terminator: 0x0A)
-                    : matcher.startsWord(anchor, aroundCharacterAt: h, anchorOffset: anchorOffset, blockStart: start, blockEnd: end, terminator: 0x0A)
+                let verdict = matcher.startsWord(
+                    anchor, hit: h, anchorOffset: anchorOffset, blockStart: start, blockEnd: end, terminator: 0x0A)
                 if verdict == .no {
                     from = h + 1
                     continue

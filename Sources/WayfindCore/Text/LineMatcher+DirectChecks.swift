@@ -3,6 +3,25 @@
 /// without matching their line.
 
 extension LineMatcher {
+    /// Whether the query word `word` starts a word with its byte `anchorOffset` at `hit`,
+    /// a candidate the finder found (an ASCII byte, or the lead byte of a character that
+    /// may fold to it), judged from the bytes around it: the one check the search loop
+    /// and `CandidateFinder.nextHit` make.
+    @inline(__always)
+    package func startsWord(
+        _ word: UnsafeBufferPointer<UInt8>, hit: UnsafePointer<UInt8>, anchorOffset: Int,
+        blockStart: UnsafePointer<UInt8>, blockEnd: UnsafePointer<UInt8>, terminator: UInt8
+    ) -> DirectVerdict {
+        if hit.pointee < 0x80 {
+            return startsWord(
+                word, at: hit - anchorOffset, anchorOffset: anchorOffset, blockStart: blockStart, blockEnd: blockEnd,
+                terminator: terminator)
+        }
+        return startsWord(
+            word, aroundCharacterAt: hit, anchorOffset: anchorOffset, blockStart: blockStart, blockEnd: blockEnd,
+            terminator: terminator)
+    }
+
     /// Whether the ASCII query word `word` starts a word at `position` of a block of
     /// lines, judged from the bytes around it alone: `.yes`, `.no`, or `.unknown` when a
     /// byte it depends on is not ASCII (then the whole line must be matched).

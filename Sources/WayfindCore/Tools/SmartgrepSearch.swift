@@ -283,10 +283,8 @@ struct SmartgrepSearch {
             guard let hit = finder.next(from: searchFrom) else { break }
             var verdict = DirectVerdict.unknown
             if let anchor {
-                verdict =
-                    hit.pointee < 0x80
-                    ? matcher.startsWord(anchor, at: hit - anchorOffset, anchorOffset: anchorOffset, blockStart: start, blockEnd: end, terminator: t)
-                    : matcher.startsWord(anchor, aroundCharacterAt: hit, anchorOffset: anchorOffset, blockStart: start, blockEnd: end, terminator: t)
+                verdict = matcher.startsWord(
+                    anchor, hit: hit, anchorOffset: anchorOffset, blockStart: start, blockEnd: end, terminator: t)
                 if verdict == .no {
                     searchFrom = hit + 1
                     continue

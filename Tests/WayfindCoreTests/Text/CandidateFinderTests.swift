@@ -76,9 +76,7 @@ import WayfindTestSupport
             while let hit = finder.next(from: p) {
                 let offset = finder.anchorOffset
                 verdicts.append(
-                    hit.pointee < 0x80
-                        ? matcher.startsWord(anchor, at: hit - offset, anchorOffset: offset, blockStart: start, blockEnd: end, terminator: 0x0A)
-                        : matcher.startsWord(anchor, aroundCharacterAt: hit, anchorOffset: offset, blockStart: start, blockEnd: end, terminator: 0x0A))
+                    matcher.startsWord(anchor, hit: hit, anchorOffset: offset, blockStart: start, blockEnd: end, terminator: 0x0A))
                 p = hit + 1
             }
             return verdicts
