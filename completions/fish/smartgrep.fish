@@ -42,6 +42,7 @@ complete -c smartgrep -l words -d 'where lines split into words: all (default), 
 complete -c smartgrep -l field -d 'match only field N (from 1) of each line, print the whole line' -r -f
 complete -c smartgrep -l delimiter -d 'the field delimiter for --field (one character; default tab)' -r -f
 complete -c smartgrep -l rank -d 'print the best matches first (see RANKING in the man page)'
+complete -c smartgrep -s j -l threads -d 'search files on NUM threads (default: one per processor)' -r -f
 complete -c smartgrep -l help -d 'show this help and exit'
 complete -c smartgrep -s V -l version -d 'show the version and exit'
 complete -c smartgrep -l generate -d 'print the man page or a shell completion script and exit' -r -f -a 'man complete-bash complete-zsh complete-fish'

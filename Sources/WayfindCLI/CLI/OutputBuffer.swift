@@ -66,6 +66,9 @@ package final class OutputBuffer {
         try body(UnsafeBufferPointer(start: storage, count: used))
     }
 
+    /// Drops the bytes held (a collecting buffer whose bytes were copied elsewhere).
+    package func removeAll() { used = 0 }
+
     /// Appends raw bytes.
     @inline(__always)
     package func write(_ bytes: UnsafeBufferPointer<UInt8>) {

@@ -266,6 +266,9 @@ package struct SmartgrepOptions {
     package var standardInputName = "(standard input)"
     /// What separates groups of context lines (`--group-separator`); nil for nothing.
     package var groupSeparator: String? = "--"
+    /// `-j`: the threads that search files (1: one file after another; nil: one per
+    /// processor, counted only when there are several files, for it reads a file of /sys).
+    package var threads: Int? = 1
     /// Bytes per read (tests make it tiny to put block boundaries everywhere).
     package var readSize = RecordReader.defaultReadSize
     /// The longest line accepted.
@@ -375,6 +378,7 @@ package struct SmartgrepOptions {
             groupSeparator = separator
         }
         maxCount = try parsed.value(of: F.maxCount)
+        threads = try parsed.value(of: F.threads)
         field = try parsed.value(of: F.field)
         delimiter = try parsed.value(of: F.delimiter) ?? 0x09
         // -H / -h: the last one given wins, as in grep; default: names when several files

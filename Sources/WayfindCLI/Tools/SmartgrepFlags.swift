@@ -219,10 +219,13 @@ enum SmartgrepFlags {
     static let recursive = Flag(
         "recursive", short: "r", help: "search the files under directories (default: .)",
         manHelp:
-            "Search every file under each FILE that is a directory, in name order (by bytes), not following symbolic links met in them (those named on the command line are followed). With no FILE, search the working directory. File names prefix the lines."
+            "Search every file under each FILE that is a directory, in name order (by bytes), not following symbolic links met in them (those named on the command line are followed). With no FILE, search the working directory. File names prefix the lines. Only regular files found there are read: devices, FIFOs and sockets are passed over, as grep's -D skip has it. A directory or file that cannot be read gets one message, the search goes on, and the exit status is 2 (0 with -q once a line is selected)."
     )
     static let dereferenceRecursive = Flag(
-        "dereference-recursive", short: "R", help: "as -r, but follow every symbolic link")
+        "dereference-recursive", short: "R", help: "as -r, but follow every symbolic link",
+        manHelp:
+            "As -r, but follow every symbolic link. A link back to a directory being searched gets grep's warning 'DIR: warning: recursive directory loop', once, and is not followed; it does not change the exit status."
+    )
     static let include = Flag(
         "include", values: "GLOB", help: "with -r, search only files whose name matches GLOB",
         manHelp:
@@ -261,6 +264,13 @@ enum SmartgrepFlags {
         completion: .choices(["binary", "text", "without-match"]), expected: "binary, text or without-match",
         parse: BinaryFiles.init(rawValue:))
 
+    static let threads = Flag(
+        "threads", short: "j", value: "NUM", help: "search files on NUM threads (default: one per processor)",
+        manHelp:
+            "Search on NUM threads (default: the number of processors online): with -r or several FILEs, the files are read and searched in parallel, and their output is printed as one thread prints it, file after file in the order above. -j 1 searches one file after another.",
+        expected: "a number ≥ 1"
+    ) { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
+
     /// grep's options smartgrep does not have: the parser refuses them by name, and an
     /// abbreviation resolves as in grep (see `PeerOption`).
     static let grepOptionsNotHere: [PeerOption] = {
@@ -287,6 +297,6 @@ enum SmartgrepFlags {
         afterContext.spec, beforeContext.spec, context.spec, groupSeparator.spec, noGroupSeparator.spec, recursive.spec,
         dereferenceRecursive.spec, directories.spec, include.spec, exclude.spec, excludeFrom.spec, excludeDir.spec, text.spec,
         binaryWithoutMatch.spec, binaryFiles.spec, nullData.spec, color.spec, lineBuffered.spec, words.spec, field.spec, delimiter.spec,
-        rank.spec,
+        rank.spec, threads.spec,
     ]
 }

@@ -40,14 +40,26 @@ extension SmartgrepSearch {
 
     /// Prints grep's `--` (or --group-separator's) before a line that does not follow the
     /// last one printed.
+    ///
+    /// On a thread of a pool, the first group of a file cannot know whether an earlier
+    /// file printed one: it notes where it starts, and the pool writes the separator
+    /// there if so.
     mutating func separateGroup(before number: Int) {
-        if printedGroup && (lastOutputLine == 0 || number > lastOutputLine + 1), let separator = options.groupSeparator {
-            if options.color { output.write(options.colors.separator) }
-            output.write(separator)
-            if options.color { output.write(options.colors.reset) }
-            output.write(byte: 0x0A)
+        if printedGroup && (lastOutputLine == 0 || number > lastOutputLine + 1) {
+            writeGroupSeparator()
+        } else if !printedGroup, let job {
+            job.firstGroupAt = output.count
         }
         printedGroup = true
+    }
+
+    /// Prints grep's `--` (or --group-separator's) on a line of its own.
+    func writeGroupSeparator() {
+        guard let separator = options.groupSeparator else { return }
+        if options.color { output.write(options.colors.separator) }
+        output.write(separator)
+        if options.color { output.write(options.colors.reset) }
+        output.write(byte: 0x0A)
     }
 
     /// Prints the before-context of the selected line starting at `lineStart`, numbered
@@ -123,8 +135,7 @@ extension SmartgrepSearch {
         }
         if options.countOnly { return }
         if isBinary {
-            output.flush()
-            errors.report("\(fileName): binary file matches")
+            report("\(fileName): binary file matches")
             stopFile = true
             return
         }

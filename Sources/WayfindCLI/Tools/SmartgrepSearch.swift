@@ -82,6 +82,10 @@ struct SmartgrepSearch {
     /// The width -T pads line numbers and byte offsets to, or 0.
     var numberWidth = 0
 
+    /// On a thread of a `SmartgrepPool`: the file being searched, and its pool.
+    var job: SmartgrepJob? = nil
+    var pool: SmartgrepPool? = nil
+
     /// Lines held for `--rank`: their rendered bytes and sort keys.
     var ranked: [RankedLine] = []
     let rankedLines = OutputBuffer(collecting: ())
@@ -101,92 +105,64 @@ struct SmartgrepSearch {
         hasHead = options.withFilename || options.lineNumbers || options.byteOffsets
     }
 
+    /// Searches every file the options name, on `options.threads` threads where there
+    /// are several files (see `SmartgrepPool`), and returns the exit status.
     mutating func run(context: ToolContext) -> ExitStatus {
-        if options.implicitWorkingDirectory {
-            walk("", context: context, ancestors: [])
+        if options.threads != 1 && !options.rank && (options.recursion != nil || options.files.count > 1),
+            case let threads = options.threads ?? Platform.processorCount, threads > 1,
+            let status = SmartgrepPool.run(self, threads: threads, context: context)
+        {
+            return status
         }
-        for file in options.files {
-            if stopAll { break }
-            if file != "-" && isExcluded(file, explicit: true) { continue }
-            if options.recursion != nil && file != "-" && Platform.isDirectory(file) {
-                walk(file, context: context, ancestors: [])
-            } else if options.skipsDirectories && file != "-" && Platform.isDirectory(file) {
-                continue
-            } else {
-                searchFile(file, context: context)
+        SmartgrepWalk(options: options).run { item in
+            switch item {
+            case .file(let path): searchFile(path, context: context)
+            case .message(let text, let isError): walkMessage(text, isError: isError)
             }
+            return !stopAll
         }
         return finish()
     }
 
-    /// Whether `--exclude` (or, under a directory, `--include`) skips the file at `path`.
-    private func isExcluded(_ path: String, explicit: Bool) -> Bool {
-        if options.excludeGlobs.isEmpty && (explicit || options.includeGlobs.isEmpty) { return false }
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        if options.excludeGlobs.contains(where: { Platform.matchesGlob($0, name) }) { return true }
-        if !explicit && !options.includeGlobs.isEmpty && !options.includeGlobs.contains(where: { Platform.matchesGlob($0, name) }) {
-            return true
-        }
-        return false
+    /// A message of the walk's: printed unless -s, and an error makes the status 2.
+    mutating func walkMessage(_ text: String, isError: Bool) {
+        if !options.noMessages { report(text) }
+        if isError { hadError = true }
     }
 
-    /// Searches the files under `directory` (`""`: the working directory, named without
-    /// `./`), in name order, as -r or -R says.
-    private mutating func walk(_ directory: String, context: ToolContext, ancestors: [FileIdentity]) {
-        let entries: [DirectoryEntry]
-        let identity: FileIdentity
-        do {
-            identity = try Platform.identity(of: directory.isEmpty ? "." : directory)
-            if ancestors.contains(identity) {
-                if !options.noMessages { errors.report("\(directory): recursive directory loop") }
-                hadError = true
-                return
-            }
-            entries = try Platform.directoryEntries(directory.isEmpty ? "." : directory)
-        } catch {
-            if !options.noMessages { errors.report("\(directory): \(error.description)") }
-            hadError = true
-            return
-        }
-        for entry in entries {
-            if stopAll { return }
-            let path = directory.isEmpty ? entry.name : directory.hasSuffix("/") ? directory + entry.name : directory + "/" + entry.name
-            var kind = entry.kind
-            if kind == .symbolicLink {
-                guard options.recursion == .followingLinks else { continue }
-                kind = Platform.kind(of: path)
-            }
-            switch kind {
-            case .directory:
-                if options.excludeDirectoryGlobs.contains(where: { Platform.matchesGlob($0, entry.name) }) { continue }
-                walk(path, context: context, ancestors: ancestors + [identity])
-            case .regular: if !isExcluded(path, explicit: false) { searchFile(path, context: context) }
-            default: continue
-            }
+    /// Prints `smartgrep: message` on standard error, or, on a thread of a pool, holds it
+    /// with the file's output, to be printed after it.
+    mutating func report(_ message: String) {
+        if let job {
+            job.messages.append(message)
+        } else {
+            output.flush()
+            errors.report(message)
         }
     }
 
     /// Opens and searches one file (`-` is standard input).
-    private mutating func searchFile(_ file: String, context: ToolContext) {
+    mutating func searchFile(_ file: String, context: ToolContext) {
         let descriptor: FileDescriptor
+        var regularSize: Int? = nil
         if file == "-" {
             descriptor = context.standardInput
             fileName = options.standardInputName
         } else {
             do {
-                descriptor = try FileDescriptor.openForReading(file)
+                descriptor = try FileDescriptor.openForReading(file, regularSize: &regularSize)
             } catch {
-                if !options.noMessages { errors.report("\(file): \(error.description)") }
+                if !options.noMessages { report("\(file): \(error.description)") }
                 hadError = true
                 return
             }
             fileName = file
         }
-        fileSize = options.initialTab ? Platform.regularFileSize(descriptor) : nil
+        fileSize = options.initialTab ? (file == "-" ? Platform.regularFileSize(descriptor) : regularSize) : nil
         do {
-            try search(descriptor)
+            try search(descriptor, regularSize: regularSize)
         } catch {
-            errors.report("\(file == "-" ? fileName : file): \(error.description)")
+            report("\(file == "-" ? fileName : file): \(error.description)")
             hadError = true
         }
         if file != "-" { descriptor.close() }
@@ -217,11 +193,11 @@ struct SmartgrepSearch {
 
     // MARK: - Reading
 
-    private mutating func search(_ descriptor: FileDescriptor) throws(ReadError) {
+    private mutating func search(_ descriptor: FileDescriptor, regularSize: Int?) throws(ReadError) {
         try search(
             RecordReader(
                 descriptor, terminator: options.terminator, readSize: options.readSize,
-                maximumRecordLength: options.maximumLineLength))
+                maximumRecordLength: options.maximumLineLength, regularSize: regularSize))
     }
 
     /// Searches everything `reader` hands out.
@@ -262,16 +238,15 @@ struct SmartgrepSearch {
             blockStart = base
             if maxReached {
                 trailingContext(base, end: end)
-            } else if reader.lastBlockIsUnterminated {
-                // The file's last line lacks a terminator: search the complete lines, then
-                // that one alone (printed with a terminator, as grep does).
-                let lastStart = Platform.findLastByte(options.terminator, in: base, count: block.count).map { $0 + 1 } ?? base
-                if lastStart > base { scan(base, end: lastStart, finder: sharedFinder) }
-                if !stopFile && !stopAll { handleLine(lastStart, end: end) }
             } else {
+                // A last line without a terminator is a line all the same (printed with
+                // one, as grep does), and goes through the finder like the others: matched
+                // whole each time, it was a third of 'smartgrep -r lib /usr/share/man'
+                // (21k .gz files, each ending in a line of binary data).
                 scan(base, end: end, finder: sharedFinder)
-                if options.beforeContext > 0 && !stopFile { keepTail(base, end: end) }
+                if options.beforeContext > 0 && !stopFile && !reader.lastBlockIsUnterminated { keepTail(base, end: end) }
             }
+            if let job, let pool, !pool.blockSearched(job, output: output) { stopAll = true }
         }
     }
 
@@ -309,17 +284,16 @@ struct SmartgrepSearch {
             }
             guard let hit = finder.next(from: searchFrom) else { break }
             var verdict = DirectVerdict.unknown
-            if hit.pointee >= 0x80 {
-                if !finder.characterFoldsToAnchor(at: hit) {
-                    searchFrom = hit + 1
-                    continue
-                }
-            } else if let anchor {
-                verdict = matcher.startsWord(anchor, at: hit - anchorOffset, blockStart: start, blockEnd: end, terminator: t)
+            if let anchor {
+                verdict = matcher.startsWord(
+                    anchor, hit: hit, anchorOffset: anchorOffset, blockStart: start, blockEnd: end, terminator: t)
                 if verdict == .no {
                     searchFrom = hit + 1
                     continue
                 }
+            } else if hit.pointee >= 0x80 && !finder.characterFoldsToAnchor(at: hit) {
+                searchFrom = hit + 1
+                continue
             }
             let lineStart = Platform.findLastByte(t, in: lineCursor, count: hit - lineCursor).map { $0 + 1 } ?? lineCursor
             let lineEnd = Platform.findByte(t, in: hit, count: end - hit) ?? end

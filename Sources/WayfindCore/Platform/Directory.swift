@@ -66,9 +66,25 @@ extension Platform {
     /// The entries of the directory at `path` (without `.` and `..`), sorted by the bytes
     /// of their names, each with its kind as `lstat` sees it.
     package static func directoryEntries(_ path: String) throws(SystemError) -> [DirectoryEntry] {
+        try directoryListing(path).entries
+    }
+
+    /// The directory at `path` (following a symbolic link): its identity and its entries
+    /// (without `.` and `..`), sorted by the bytes of their names, each with its kind as
+    /// `lstat` sees it.
+    ///
+    /// The kind comes from the directory entry itself (`d_type`) where the file system
+    /// gives it, and the identity from the open directory: smartgrep -r makes no `stat`
+    /// call for a file it then opens, and one for a directory (the C headers: 7.9k calls
+    /// fewer than one `lstat` an entry and a `stat` a directory).
+    package static func directoryListing(_ path: String) throws(SystemError) -> (identity: FileIdentity, entries: [DirectoryEntry]) {
         guard let directory = opendir(path) else { throw SystemError(code: errno) }
         defer { closedir(directory) }
-        var names: [String] = []
+        var info = stat()
+        guard fstat(dirfd(directory), &info) == 0 else { throw SystemError(code: errno) }
+        let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        var entries: [DirectoryEntry] = []
+        var unknown: [Int] = []
         while true {
             errno = 0
             guard let entry = readdir(directory) else {
@@ -79,14 +95,42 @@ extension Platform {
                 pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
             }
             if name == "." || name == ".." { continue }
-            names.append(name)
+            let kind: FileKind
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_REG): kind = .regular
+            case Int32(DT_DIR): kind = .directory
+            case Int32(DT_LNK): kind = .symbolicLink
+            case Int32(DT_UNKNOWN):
+                kind = .other
+                unknown.append(entries.count)
+            default: kind = .other
+            }
+            entries.append(DirectoryEntry(name: name, kind: kind))
         }
-        names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        // A file system without entry types (some network ones): ask lstat.
         let prefix = path.hasSuffix("/") ? path : path + "/"
-        return names.map { name in
+        for i in unknown {
             var info = stat()
-            let kind = lstat(prefix + name, &info) == 0 ? kind(info.st_mode) : .other
-            return DirectoryEntry(name: name, kind: kind)
+            if lstat(prefix + entries[i].name, &info) == 0 { entries[i].kind = kind(info.st_mode) }
+        }
+        entries.sort { bytesPrecede($0.name, $1.name) }
+        return (identity, entries)
+    }
+
+    /// Whether the bytes of `a` sort before those of `b` (as `strcmp`): the generic
+    /// `utf8.lexicographicallyPrecedes` was 3.7 % of `smartgrep -j 1 -rI lib /usr/share`.
+    static func bytesPrecede(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
+                    let order = memcmp(p, q, common)
+                    if order != 0 { return order < 0 }
+                }
+                return x.count < y.count
+            }
         }
     }
 

@@ -50,12 +50,24 @@ package struct FileDescriptor: Sendable, Equatable {
 
     /// Opens `path` read-only.
     package static func openForReading(_ path: String) throws(SystemError) -> FileDescriptor {
+        var size: Int? = nil
+        return try openForReading(path, regularSize: &size)
+    }
+
+    /// Opens `path` read-only, and sets `regularSize` to the file's size when it is a
+    /// regular file (nil for a pipe or a device), from the one `fstat` that refuses a
+    /// directory: a reader told the size makes no `stat` call of its own.
+    package static func openForReading(_ path: String, regularSize: inout Int?) throws(SystemError) -> FileDescriptor {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 { throw SystemError(code: errno) }
         var info = stat()
-        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            _ = systemClose(fd)
-            throw SystemError(code: EISDIR)
+        regularSize = nil
+        if fstat(fd, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                _ = systemClose(fd)
+                throw SystemError(code: EISDIR)
+            }
+            if (info.st_mode & S_IFMT) == S_IFREG { regularSize = Int(info.st_size) }
         }
         return FileDescriptor(fd)
     }

@@ -94,18 +94,24 @@ enum ShrinkGuard {
     nonisolated(unsafe) static var installed = false
     nonisolated(unsafe) static var pageSize: UInt = 4096
 
+    /// Taken to install the handler and to claim or free a slot: smartgrep -j maps files
+    /// on several threads at once (the handler itself takes no lock).
+    static let lock = Platform.Monitor(conditions: 0)
+
     /// Registers a mapping; nil when every slot is taken (the mapping is then unguarded).
     static func register(_ start: UnsafeMutableRawPointer, size: Int) -> Int? {
-        install()
-        for i in 0..<slotCount where slots[i].length == 0 {
-            slots[i] = Slot(start: UInt(bitPattern: start), length: UInt(size), cutShort: 0)
-            return i
+        lock.locked {
+            install()
+            for i in 0..<slotCount where slots[i].length == 0 {
+                slots[i] = Slot(start: UInt(bitPattern: start), length: UInt(size), cutShort: 0)
+                return i
+            }
+            return nil
         }
-        return nil
     }
 
     static func unregister(_ slot: Int) {
-        slots[slot] = Slot(start: 0, length: 0, cutShort: 0)
+        lock.locked { slots[slot] = Slot(start: 0, length: 0, cutShort: 0) }
     }
 
     static func wasCutShort(_ slot: Int) -> Bool { slots[slot].cutShort != 0 }

@@ -48,17 +48,25 @@ package final class RecordReader {
 
     /// A reader of `source` splitting at `terminator`, reading `readSize` bytes at a time
     /// and refusing records longer than `maximumRecordLength` (both settable for tests).
+    ///
+    /// `regularSize`, when the caller knows it (`FileDescriptor.openForReading(_:regularSize:)`),
+    /// is the size of the regular file `source` is: a file under the mapping threshold is
+    /// then read without a `stat` of its own, into a buffer no larger than it (a tree of
+    /// small files costs no 256 KiB allocation each). The buffer still grows if the file does.
     package init(
         _ source: FileDescriptor, terminator: UInt8, readSize: Int = RecordReader.defaultReadSize,
-        maximumRecordLength: Int = RecordReader.defaultMaximumRecordLength
+        maximumRecordLength: Int = RecordReader.defaultMaximumRecordLength, regularSize: Int? = nil
     ) {
         self.source = .descriptor(source)
         self.terminator = terminator
         self.readSize = max(readSize, 1)
         self.maximumRecordLength = max(maximumRecordLength, 1)
-        capacity = min(max(self.readSize, 16), self.maximumRecordLength + 1)
+        let small = regularSize.map { $0 < Self.mappingThreshold } ?? false
+        // (At least a page: /proc's files say they are empty.)
+        let wanted = small ? max(min(self.readSize, regularSize! + 1), 4096) : self.readSize
+        capacity = min(max(wanted, 16), self.maximumRecordLength + 1)
         buffer = .allocate(capacity: capacity)
-        mapped = MappedFile(source, minimumSize: Self.mappingThreshold)
+        mapped = small ? nil : MappedFile(source, minimumSize: Self.mappingThreshold)
         // Within one window every record is shorter than the limit; only records that
         // cross a window's end need measuring.
         mappedWindow = min(Self.defaultMappedWindow, self.maximumRecordLength)

@@ -220,10 +220,11 @@ package enum ByteFrequency {
 }
 
 extension CandidateFinder {
-    /// The next hit at or after `from` that a direct check does not rule out: a lead byte
-    /// whose character folds to the anchor (ł shares ž's C5, not its z), or an ASCII hit
-    /// where `matcher`'s `anchor` word (`anchorWord`'s bytes, `anchorOffset` before the
-    /// hit) may start a word. Nil when no hit is left before `end`.
+    /// The next hit at or after `from` that a direct check does not rule out: a hit
+    /// where `matcher`'s `anchor` word (`anchorWord`'s bytes, its `anchorOffset`-th at the
+    /// hit, or in the folded form of the character there) may start a word, or, without
+    /// an anchor word, a lead byte whose character folds to the anchor (ł shares ž's C5,
+    /// not its z). Nil when no hit is left before `end`.
     @inline(__always)
     package func nextHit(
         from: UnsafePointer<UInt8>, matcher: LineMatcher?, anchor: UnsafeBufferPointer<UInt8>?, anchorOffset: Int,
@@ -231,13 +232,14 @@ extension CandidateFinder {
     ) -> UnsafePointer<UInt8>? {
         var from = from
         while let h = next(from: from) {
-            if h.pointee >= 0x80 && !characterFoldsToAnchor(at: h) {
-                from = h + 1
-                continue
-            }
-            if h.pointee < 0x80, let anchor, let matcher,
-                matcher.startsWord(anchor, at: h - anchorOffset, blockStart: start, blockEnd: end, terminator: 0x0A) == .no
-            {
+            if let anchor, let matcher {
+                let verdict = matcher.startsWord(
+                    anchor, hit: h, anchorOffset: anchorOffset, blockStart: start, blockEnd: end, terminator: 0x0A)
+                if verdict == .no {
+                    from = h + 1
+                    continue
+                }
+            } else if h.pointee >= 0x80 && !characterFoldsToAnchor(at: h) {
                 from = h + 1
                 continue
             }

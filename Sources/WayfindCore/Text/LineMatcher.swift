@@ -65,11 +65,11 @@ public final class LineMatcher {
     private let words: [UnsafeBufferPointer<UInt8>]
     /// Whether each query word equals the one before it.
     private let repeatsPrevious: [Bool]
-    private let lowercase: UnsafeMutablePointer<UInt8>
-    private let camelCase: Bool
+    let lowercase: UnsafeMutablePointer<UInt8>
+    let camelCase: Bool
     /// The query's `caseSensitive`: lines fold with their case kept.
-    private let caseSensitive: Bool
-    private let mode: WordMode
+    let caseSensitive: Bool
+    let mode: WordMode
     private let fit: WordFit
     /// The line being matched (for the classes of folded positions).
     @exclusivity(unchecked) private var line = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
@@ -156,7 +156,7 @@ public final class LineMatcher {
 
     /// The splitting class of an ASCII byte in this mode.
     @inline(__always)
-    private func asciiClass(_ b: UInt8) -> ScalarClass {
+    func asciiClass(_ b: UInt8) -> ScalarClass {
         mode.splittingClass(ASCIIClasses.of(b), isWhitespace: TextFolding.isASCIIWhitespace(b))
     }
 
@@ -492,64 +492,8 @@ public final class LineMatcher {
         return lowerBound..<Int(o[j])
     }
 
-    // MARK: - Direct checks for the search loop
-
-    /// Whether the ASCII query word `word` starts a word at `position` of a block of
-    /// lines, judged from the bytes around it alone: `.yes`, `.no`, or `.unknown` when a
-    /// byte it depends on is not ASCII (then the whole line must be matched).
-    ///
-    /// `blockStart` is the start of the block (a line start); `terminator` ends lines.
-    @inline(__always)
-    package func startsWord(
-        _ word: UnsafeBufferPointer<UInt8>, at position: UnsafePointer<UInt8>,
-        blockStart: UnsafePointer<UInt8>, blockEnd: UnsafePointer<UInt8>, terminator: UInt8
-    ) -> DirectVerdict {
-        let length = word.count
-        // The word's bytes line up with the text only where the text is ASCII: a non-ASCII
-        // character may fold to more or fewer bytes (ń → n, ß → ss), so the word may still
-        // start elsewhere in the line. Then the whole line must be matched.
-        let low = max(position, blockStart)
-        let high = min(position + length, blockEnd)
-        if low < high && !UTF8Decoding.isASCII(low, count: high - low) { return .unknown }
-        if position < blockStart || blockEnd - position < length { return .no }
-        let lower = lowercase
-        for i in 0..<length where lower[Int(position[i])] != word[i] { return .no }
-        return isWordStart(position, blockStart: blockStart, blockEnd: blockEnd, terminator: terminator)
-    }
-
-    /// Whether a word starts at `position` (an ASCII byte), judged from its neighbours.
-    @inline(__always)
-    func isWordStart(
-        _ position: UnsafePointer<UInt8>, blockStart: UnsafePointer<UInt8>, blockEnd: UnsafePointer<UInt8>,
-        terminator: UInt8
-    ) -> DirectVerdict {
-        let current = asciiClass(position[0])
-        if current == .separator { return .no }
-        var previous = ScalarClass.separator
-        if position > blockStart && position[-1] != terminator {
-            // A non-ASCII byte before may be a combining mark or a letter.
-            if position[-1] >= 0x80 { return .unknown }
-            previous = asciiClass(position[-1])
-        }
-        // Only an uppercase letter after another needs the character after it.
-        var next = ScalarClass.separator
-        if camelCase && current == .uppercase && previous == .uppercase {
-            let after = position + 1
-            if after < blockEnd && after[0] != terminator {
-                if after[0] >= 0x80 { return .unknown }
-                next = asciiClass(after[0])
-            }
-        }
-        return WordMode.startsWord(previous: previous, current: current, next: next, camelCase: camelCase) ? .yes : .no
-    }
-
     /// The query words, longest first, as raw buffers.
     package var wordBuffers: [UnsafeBufferPointer<UInt8>] { words }
-}
-
-/// The answer of `LineMatcher.startsWord`.
-package enum DirectVerdict {
-    case yes, no, unknown
 }
 
 /// A matcher's scratch buffers belong to one thread at a time (see `LineMatcher`).

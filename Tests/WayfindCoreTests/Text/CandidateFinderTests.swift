@@ -61,4 +61,56 @@ import WayfindTestSupport
             #expect(found == bytes.lastIndex(of: target), "\(target) in \(bytes)")
         }
     }
+
+    /// The verdicts of the search loop's direct checks at every hit of `query` in `line`
+    /// (one line, no terminator), as `SmartgrepSearch.scan` asks for them.
+    func directVerdicts(_ query: MatchQuery, in line: [UInt8]) -> [DirectVerdict] {
+        guard let finder = CandidateFinder(query: query), let anchorWord = finder.anchorWord, !line.isEmpty else { return [] }
+        let matcher = LineMatcher(query)
+        let anchor = matcher.wordBuffers[anchorWord]
+        return line.withUnsafeBufferPointer { buffer in
+            let start = buffer.baseAddress!
+            let end = start + buffer.count
+            finder.reset(start, count: buffer.count)
+            var verdicts: [DirectVerdict] = []
+            var p = start
+            while let hit = finder.next(from: p) {
+                let offset = finder.anchorOffset
+                verdicts.append(
+                    matcher.startsWord(anchor, hit: hit, anchorOffset: offset, blockStart: start, blockEnd: end, terminator: 0x0A))
+                p = hit + 1
+            }
+            return verdicts
+        }
+    }
+
+    /// Binary data and accented text: a hit the direct check rules out (`.no`) never
+    /// holds a match the whole line's match would find, and a `.yes` is a match.
+    @Test(arguments: [WordMode.all, .punct, .space])
+    func directChecksNearNonASCIIBytesAgreeWithTheMatcher(mode: WordMode) {
+        let pieces: [[UInt8]] = [
+            Array("z".utf8), Array("Z".utf8), Array("e".utf8), Array("b".utf8), Array("r".utf8), Array("a".utf8), Array("s".utf8),
+            Array("E".utf8), Array(" ".utf8), Array(".".utf8), Array("ž".utf8), Array("Ž".utf8), Array("é".utf8), Array("ß".utf8),
+            Array("ẞ".utf8), Array("\u{301}".utf8), Array("ж".utf8), Array("ｚ".utf8), Array("ǅ".utf8), [0x80], [0xC5], [0xFF],
+            [0xE1, 0xBA], [0xBE],
+        ]
+        let queries = ["zebra", "ze", "eb", "bra", "ssa", "sz", "rz", "a", "ebr", "Zeb", "zS"]
+        var random = SplitMix64(seed: 47)
+        var ruledOut = 0
+        for _ in 0..<40_000 {
+            let line = (0..<Int.random(in: 1...9, using: &random)).flatMap { _ in pieces.randomElement(using: &random)! }
+            for text in queries {
+                let query = MatchQuery(text, mode: mode, fit: .prefix, caseSensitive: Bool.random(using: &random))
+                let verdicts = directVerdicts(query, in: line)
+                let matches = line.withUnsafeBufferPointer { LineMatcher(query).matches($0) }
+                if matches {
+                    #expect(verdicts.contains { $0 != .no }, "\(text) in \(line): \(verdicts)")
+                } else {
+                    #expect(!verdicts.contains(.yes), "\(text) in \(line): \(verdicts)")
+                }
+                ruledOut += verdicts.filter { $0 == .no }.count
+            }
+        }
+        #expect(ruledOut > 10_000)
+    }
 }

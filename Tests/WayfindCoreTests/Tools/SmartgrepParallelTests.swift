@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import WayfindTestSupport
+
+@testable import WayfindCore
+
+/// `smartgrep -r` on several threads prints what one thread prints, byte for byte: files
+/// in -r's order, each file's lines together, context separators between files, binary
+/// files' notes, counts and file lists, over a generated tree of thousands of files.
+@Suite struct SmartgrepParallelTests {
+    func smartgrep(_ arguments: [String]) -> RunResult {
+        runInProcess("smartgrep", arguments)
+    }
+
+    /// A seeded tree: 3,000 files in nested folders, with matching lines, binary files
+    /// (a NUL before or after the first match), files without a last newline, CRLF, empty
+    /// files, a FIFO and two files whose output is larger than a thread holds back.
+    static func makeTree(in scratch: ScratchDirectory) throws -> String {
+        var random = SplitMix64(seed: 4747)
+        let words = [
+            "lib", "library", "size_t", "sizeof", "t", "zebra", "Zebra", "xmark", "bin", "élan", "Größe", "the", "of", "a",
+            "libSize", "static", "int", "return",
+        ]
+        func line() -> String {
+            (0..<Int.random(in: 0...7, using: &random)).map { _ in words.randomElement(using: &random)! }
+                .joined(separator: [" ", ".", "_", "  ", "("].randomElement(using: &random)!)
+        }
+        let root = scratch.url.appendingPathComponent("tree")
+        for d in 0..<60 {
+            let folder = root.appendingPathComponent("d\(d % 7)/e\(d)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for f in 0..<50 {
+                var bytes = [UInt8]()
+                let lines = Int.random(in: 0...30, using: &random)
+                for i in 0..<lines {
+                    bytes += Array(line().utf8)
+                    if f % 13 == 5 && i == lines / 2 { bytes += [0, 0x41] }  // binary
+                    bytes += f % 11 == 3 ? [0x0D, 0x0A] : [0x0A]
+                }
+                if f % 9 == 4, !bytes.isEmpty { bytes.removeLast() }  // no last newline
+                try Data(bytes).write(to: folder.appendingPathComponent("f\(f).txt"))
+            }
+        }
+        // Output far larger than a thread holds back (SmartgrepPool.spillSize).
+        let big = String(repeating: "the lib of size_t and zebra\n", count: 12_000)
+        try scratch.write(big, to: "d3/e10/big.txt", in: root)
+        try scratch.write(big, to: "d3/e24/big.txt", in: root)
+        #expect(mkfifo(root.appendingPathComponent("d1/fifo").path, 0o600) == 0)
+        return root.path
+    }
+
+    static let optionSets: [[String]] = [
+        [], ["-n"], ["-n", "-C2"], ["-A1", "-m2"], ["-B2", "--group-separator=##"], ["-c"], ["-l"], ["-L"], ["-o", "-n"],
+        ["-m1"], ["-m3", "-c"], ["-I"], ["-I", "-c"], ["-a", "-b"], ["--binary-files=without-match", "-l"], ["-v", "-c"],
+        ["-Z", "-l"], ["-H", "-T", "-n"], ["-q"],
+    ]
+
+    @Test func manyThreadsPrintWhatOneThreadPrintsOverAGeneratedTree() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let root = try Self.makeTree(in: scratch)
+        var compared = 0
+        for query in ["lib", "size t", "zebra"] {
+            for options in Self.optionSets {
+                let one = smartgrep(["-j1", "-r"] + options + [query, root])
+                let four = smartgrep(["-j", "4", "-r"] + options + [query, root])
+                #expect(one.status == four.status, "\(options) \(query)")
+                #expect(one.stderr == four.stderr, "\(options) \(query)")
+                if one.stdout != four.stdout {
+                    Issue.record("\(options) \(query): -j1 printed\n\(one.out)\n-j4 printed\n\(four.out)")
+                }
+                if options.isEmpty && query == "lib" {
+                    // The comparison means something: many files, big ones, binary notes.
+                    #expect(one.out.split(separator: "\n").count > 30_000)
+                    #expect(one.stderr.contains("binary file matches"))
+                }
+                compared += 1
+            }
+        }
+        #expect(compared == 57)
+    }
+
+    /// Under -R, a link back to an ancestor is grep's warning, once, not an error, and
+    /// the walk goes on.
+    @Test(arguments: ["1", "3"])
+    func aSymbolicLinkLoopIsWarnedOnceAndIsNoError(threads: String) throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let root = scratch.url.appendingPathComponent("r")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("a/b"), withIntermediateDirectories: true)
+        try scratch.write("lib\n", to: "a/b/f", in: root)
+        try scratch.write("lib\n", to: "z", in: root)
+        #expect(symlink("..", root.appendingPathComponent("a/b/up").path) == 0)
+        let run = smartgrep(["-j", threads, "-R", "lib", root.path])
+        #expect(run.status == 0)
+        #expect(run.out == "\(root.path)/a/b/f:lib\n\(root.path)/z:lib\n")
+        #expect(run.stderr == "smartgrep: \(root.path)/a/b/up: warning: recursive directory loop\n")
+    }
+
+    @Test func aThreadCountBelowOneIsRefused() {
+        let run = smartgrep(["-j", "0", "-r", "lib", "."])
+        #expect(run.status == 2 && run.stderr.hasPrefix("smartgrep: invalid --threads '0'"))
+    }
+}
