@@ -5,8 +5,8 @@
 # /usr/bin/time -v), then times the type-ahead queries with hyperfine against one
 # `grep -c` pass over the big file, and prints each query's ratio to grep and to the same
 # query at 235 k rows. The queries are what a search box sees as a user types: one to
-# three letters, whole words, a second word begun (`new y`: 147 ms at 12 M rows before
-# its whole-name candidates were narrowed) and two words, without and with a location. Prints the load average with every table (other jobs skew it).
+# three letters, whole words, a second word begun (`new y`) and two words, without and with
+# a location (near Chicago; `sant` near Sydney). Prints the load average with every table (other jobs skew it).
 # Usage: BIN=<release bin dir> [DATA=/tmp/wayfind-places] [ROWS=12000000] bash bench/places-index.sh
 set -euo pipefail
 BIN=${BIN:?set BIN to the release bin directory}
@@ -34,6 +34,8 @@ for loc in "" "--location 41.88,-87.63"; do
     for f in "$SMALL" "$BIG"; do cmds+=("$BIN/magickey-suggest --places $f $loc $q"); done
   done
 done
+# A short query near a place most of whose names begin otherwise (issue 44).
+for f in "$SMALL" "$BIG"; do cmds+=("$BIN/magickey-suggest --places $f --location -33.87,151.21 sant"); done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 hyperfine -N -i --warmup 2 --runs "$RUNS" --export-json "$DATA/places-index.json" "${cmds[@]}" >/dev/null
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -198,13 +198,7 @@ package struct GazetteerScanner {
     /// each of them, answered once per country and region.
     private mutating func qualifiersMayHoldAWord(_ row: PlaceRow) -> Bool {
         guard let matcher else { return true }
-        var key = Array(row.field(.countryCode))
-        key.append(0x09)
-        key += row.field(.admin1Code)
-        for field in [PlaceField.admin1Name, .countryName] where row.schema.column(field) != nil {
-            key.append(0x09)
-            key += row.field(field)
-        }
+        let key = row.qualifierKey
         if let answer = qualifierAnswers[key] { return answer }
         if wordMatchers == nil {
             wordMatchers = matcher.query.words.map { LineMatcher(MatchQuery(String(decoding: $0, as: UTF8.self), mode: .all)) }

@@ -242,3 +242,20 @@ package final class PlaceRow {
         return negative ? -value : value
     }
 }
+
+extension PlaceRow {
+    /// What the row's qualifiers depend on, as one key: its country and admin-1 codes and,
+    /// where the schema has them, their names. Rows of one region share it, so what is
+    /// worked out from the qualifiers is worked out once per region (a dump has millions
+    /// of rows and a few thousand regions).
+    var qualifierKey: [UInt8] {
+        var key = Array(field(.countryCode))
+        key.append(0x09)
+        key += field(.admin1Code)
+        for name in [PlaceField.admin1Name, .countryName] where schema.column(name) != nil {
+            key.append(0x09)
+            key += field(name)
+        }
+        return key
+    }
+}

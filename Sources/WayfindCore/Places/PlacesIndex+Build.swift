@@ -199,13 +199,7 @@ extension PlacesIndex {
         /// The word numbers of the row's qualifiers (`SearchText.qualifiers`), made once
         /// per country and region: a dump has millions of rows and a few thousand regions.
         private func qualifierIDs(_ row: PlaceRow) -> [UInt32] {
-            var key = Array(row.field(.countryCode))
-            key.append(0x09)
-            key += row.field(.admin1Code)
-            for field in [PlaceField.admin1Name, .countryName] where row.schema.column(field) != nil {
-                key.append(0x09)
-                key += row.field(field)
-            }
+            let key = row.qualifierKey
             if let ids = qualifierCache[key] { return ids }
             var ids: [UInt32] = []
             for field in SearchText.qualifiers(row, names: names) {
