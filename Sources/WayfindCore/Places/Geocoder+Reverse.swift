@@ -36,7 +36,9 @@ extension Geocoder {
                 let row = PlaceRow(schema: schema, path: path)
                 return try rows.map { r in
                     try PlaceSearch.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: index.line(ofRow: r))
-                    return FoundPlace(place: Place(row: row, names: index), rank: Self.reverseKey(point, index.coordinate(ofRow: r), order: r), score: 100)
+                    return FoundPlace(
+                        place: Place(row: row, names: index), rank: Self.reverseKey(point, index.coordinate(ofRow: r), order: r), score: 100
+                    )
                 }
             case .file(let path, let context):
                 return try reverseScanning(point, path: path, context: context, within: reach, filters: filters, limit: limit)
@@ -86,7 +88,8 @@ extension Geocoder {
                     let key = reverseKey(point, coordinate, order: r)
                     guard -key.score <= reach, PlaceSearch.qualifies(key, best, limit: limit),
                         filters.isEmpty
-                            || filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: index.categories[category])
+                            || filters.accepts(
+                                packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: index.categories[category])
                     else { continue }
                     PlaceSearch.insert(r, key: key, into: &best, limit: limit)
                 }

@@ -101,10 +101,11 @@ public final class Geocoder: @unchecked Sendable {
     /// A geocoder over the gazetteer file at `path` (`-`: standard input): through its
     /// index, built on first use and kept in the cache (`PlacesIndexCache`, whose notes
     /// begin with `tool`), or read again for every request when no index can be kept
-    /// (magickey's `--places`).
-    package static func file(_ path: String, context: ToolContext, tool: String = "wayfind") -> Geocoder {
+    /// (magickey's `--places`). `readOnly`: only an index already in the cache is used
+    /// (`PlacesIndexCache.open`).
+    package static func file(_ path: String, context: ToolContext, tool: String = "wayfind", readOnly: Bool = false) -> Geocoder {
         let names = try? EmbeddedGazetteer.index()
-        if let indexed = try? PlacesIndexCache.open(path, context: context, tool: tool, names: names) {
+        if let indexed = try? PlacesIndexCache.open(path, context: context, tool: tool, names: names, readOnly: readOnly) {
             return Geocoder(source: .indexed(tsv: indexed.tsv, index: indexed.index, path: path), mapped: indexed)
         }
         return Geocoder(source: .file(path: path, context: context))

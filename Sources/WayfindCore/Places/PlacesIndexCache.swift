@@ -55,9 +55,12 @@ package enum PlacesIndexCache {
     /// The file `path` with its index, built now if the cache has none for this version of
     /// the file; nil when it is to be scanned (standard input, small files, no cache, or a
     /// cache that cannot be written: then after a note on stderr). Notes begin `tool:`.
-    /// Throws what the gazetteer's rows are wrong with (as a scan would).
+    /// Throws what the gazetteer's rows are wrong with (as a scan would). `readOnly`
+    /// (magickey-cgi, which writes nothing) uses an index already kept and nothing else:
+    /// nil, silently, when there is none.
     package static func open(
-        _ path: String, context: ToolContext, tool: String, names: RegionNames?, minimumSize: Int = minimumIndexedSize
+        _ path: String, context: ToolContext, tool: String, names: RegionNames?, minimumSize: Int = minimumIndexedSize,
+        readOnly: Bool = false
     ) throws(GazetteerError) -> IndexedFile? {
         // A GTFS stops.txt is scanned: its rows are CSV, read as TSV lines made from them,
         // and an index points at rows of the file itself.
@@ -85,12 +88,14 @@ package enum PlacesIndexCache {
         // not a link: an index decides what a search finds, and a save writes where the
         // folder leads.
         do {
-            try FileSystem.createDirectories(folder)
+            // (Read-only, a missing folder is a folder without the index: found below.)
+            if !readOnly { try FileSystem.createDirectories(folder) }
         } catch {
             note("cannot keep an index of \(MessageValue.plain(path)) (\(error.description)); searching the whole file")
             return nil
         }
         if let problem = Platform.privateFolderProblem(folder) {
+            if readOnly { return nil }
             note("not using the cache folder \(MessageValue.plain(folder)): \(problem); searching the whole file")
             return nil
         }
@@ -100,6 +105,7 @@ package enum PlacesIndexCache {
         {
             return indexed
         }
+        if readOnly { return nil }
         guard FileSystem.isWritableDirectory(folder) else {
             note("cannot keep an index of \(MessageValue.plain(path)) (\(MessageValue.plain(folder)) is not writable); searching the whole file")
             return nil

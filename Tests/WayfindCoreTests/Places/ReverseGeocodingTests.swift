@@ -39,7 +39,10 @@ import WayfindTestSupport
                 point = Coordinate(latitude: max(-90, min(90, c.latitude + uniform() * 4 - 2)), longitude: c.longitude + uniform() * 4 - 2)
             } else {
                 // Anywhere on the Earth, the poles and the ±180° meridian too.
-                let edges = [Coordinate(latitude: 90, longitude: 0), Coordinate(latitude: -90, longitude: 45), Coordinate(latitude: 65, longitude: 180)]
+                let edges = [
+                    Coordinate(latitude: 90, longitude: 0), Coordinate(latitude: -90, longitude: 45),
+                    Coordinate(latitude: 65, longitude: 180),
+                ]
                 point = trial % 31 == 1 ? edges[trial % 3] : Coordinate(latitude: uniform() * 180 - 90, longitude: uniform() * 360 - 180)
             }
             let limit = 1 + Int(random.next() % 5)
@@ -62,7 +65,8 @@ import WayfindTestSupport
         let found = try Self.geocoder.reverse(Coordinate(latitude: 48.8534, longitude: 2.3488), limit: 3)
         #expect(found.map(\.place.label).first == "Paris, Île-de-France, France")
         #expect(!found.contains { PlaceCategory.isArea($0.place.category) })
-        let countries = try Self.geocoder.reverse(Coordinate(latitude: 48.8534, longitude: 2.3488), filters: PlaceFilters(categories: ["countries"]))
+        let countries = try Self.geocoder.reverse(
+            Coordinate(latitude: 48.8534, longitude: 2.3488), filters: PlaceFilters(categories: ["countries"]))
         #expect(countries.map(\.place.label) == ["France"])
     }
 
@@ -97,8 +101,12 @@ import WayfindTestSupport
             let filters = trial % 4 == 0 ? PlaceFilters(countries: ["DE", "BR"]) : PlaceFilters()
             let limit = 1 + trial % 4
             let reach: Double? = trial % 3 == 0 ? 500_000 : nil
-            let a = try viaIndex.reverse(point, within: reach, filters: filters, limit: limit).map { "\($0.place.label) @\($0.place.offset)" }
-            let b = try scanned.reverse(point, within: reach, filters: filters, limit: limit).map { "\($0.place.label) @\($0.place.offset)" }
+            let a = try viaIndex.reverse(point, within: reach, filters: filters, limit: limit).map {
+                "\($0.place.label) @\($0.place.offset)"
+            }
+            let b = try scanned.reverse(point, within: reach, filters: filters, limit: limit).map {
+                "\($0.place.label) @\($0.place.offset)"
+            }
             #expect(a == b, "point \(point)")
         }
     }

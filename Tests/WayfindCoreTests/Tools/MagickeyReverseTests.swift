@@ -26,7 +26,9 @@ import WayfindTestSupport
     @Test func jsonCarriesTheDistanceAsAnAttribute() {
         let result = runInProcess(MagickeyFind.run, ["--reverse", "48.85,2.35", "--json"])
         #expect(result.status == 0)
-        #expect(result.out.hasPrefix(#"{"spatialReference":{"wkid":4326,"latestWkid":4326},"candidates":[{"address":"Paris, Île-de-France, France""#))
+        #expect(
+            result.out.hasPrefix(
+                #"{"spatialReference":{"wkid":4326,"latestWkid":4326},"candidates":[{"address":"Paris, Île-de-France, France""#))
         #expect(result.out.contains(#""Id":"2988507","Distance":389}"#))
     }
 
