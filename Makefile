@@ -12,6 +12,9 @@ TOOLS = smartgrep routegraph-visit routegraph-suggest magickey-suggest magickey-
 # The multi-call binary `install` installs, with a link named after each tool: one copy of
 # the runtime and of the gazetteer (Sources/WayfindCLI/Tools/MultiCall.swift).
 MULTICALL = wayfind
+# Tools only in the multi-call binary (no binary of their own): magickey-cgi, which a web
+# server runs through its link (magickey-cgi(1)).
+LINKED = magickey-cgi
 # Hand-written pages of file formats (section 5).
 PAGES5 = routegraph
 SWIFT ?= swift
@@ -83,6 +86,11 @@ docs: build
 	  "$(BIN)/$$t" --generate=complete-bash > completions/bash/$$t; \
 	  "$(BIN)/$$t" --generate=complete-zsh > completions/zsh/_$$t; \
 	  "$(BIN)/$$t" --generate=complete-fish > completions/fish/$$t.fish; \
+	done; for t in $(LINKED); do \
+	  "$(BIN)/$(MULTICALL)" $$t --generate=man > man/$$t.1; \
+	  "$(BIN)/$(MULTICALL)" $$t --generate=complete-bash > completions/bash/$$t; \
+	  "$(BIN)/$(MULTICALL)" $$t --generate=complete-zsh > completions/zsh/_$$t; \
+	  "$(BIN)/$(MULTICALL)" $$t --generate=complete-fish > completions/fish/$$t.fish; \
 	done; echo "docs regenerated"
 
 # Fails when a committed man page or completion differs from what the binaries generate.
@@ -92,6 +100,11 @@ check-docs: build
 	  "$(BIN)/$$t" --generate=complete-bash | cmp -s - completions/bash/$$t || { echo "completions/bash/$$t is stale: run make docs"; status=1; }; \
 	  "$(BIN)/$$t" --generate=complete-zsh | cmp -s - completions/zsh/_$$t || { echo "completions/zsh/_$$t is stale: run make docs"; status=1; }; \
 	  "$(BIN)/$$t" --generate=complete-fish | cmp -s - completions/fish/$$t.fish || { echo "completions/fish/$$t.fish is stale: run make docs"; status=1; }; \
+	done; for t in $(LINKED); do \
+	  "$(BIN)/$(MULTICALL)" $$t --generate=man | cmp -s - man/$$t.1 || { echo "man/$$t.1 is stale: run make docs"; status=1; }; \
+	  "$(BIN)/$(MULTICALL)" $$t --generate=complete-bash | cmp -s - completions/bash/$$t || { echo "completions/bash/$$t is stale: run make docs"; status=1; }; \
+	  "$(BIN)/$(MULTICALL)" $$t --generate=complete-zsh | cmp -s - completions/zsh/_$$t || { echo "completions/zsh/_$$t is stale: run make docs"; status=1; }; \
+	  "$(BIN)/$(MULTICALL)" $$t --generate=complete-fish | cmp -s - completions/fish/$$t.fish || { echo "completions/fish/$$t.fish is stale: run make docs"; status=1; }; \
 	done; exit $$status
 
 # Release binaries with DWARF 4 debug information, in .build-profile, for callgrind and
@@ -127,13 +140,13 @@ install: build
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(BASHDIR)" "$(DESTDIR)$(ZSHDIR)" "$(DESTDIR)$(FISHDIR)"
 	@for p in $(PAGES5); do install -m 644 man/$$p.5 "$(DESTDIR)$(MANDIR)/man5/$$p.5" || exit 1; done
 	install -s -m 755 "$(BIN)/$(MULTICALL)" "$(DESTDIR)$(BINDIR)/$(MULTICALL)"
-	@for t in $(TOOLS) $(MULTICALL); do \
+	@for t in $(TOOLS) $(LINKED) $(MULTICALL); do \
 	  { [ $$t = $(MULTICALL) ] || ln -sf $(MULTICALL) "$(DESTDIR)$(BINDIR)/$$t"; } && \
 	  install -m 644 man/$$t.1 "$(DESTDIR)$(MANDIR)/man1/$$t.1" && \
 	  install -m 644 completions/bash/$$t "$(DESTDIR)$(BASHDIR)/$$t" && \
 	  install -m 644 completions/zsh/_$$t "$(DESTDIR)$(ZSHDIR)/_$$t" && \
 	  install -m 644 completions/fish/$$t.fish "$(DESTDIR)$(FISHDIR)/$$t.fish" || exit 1; \
-	done; echo "installed $(TOOLS) under $(DESTDIR)$(PREFIX)"
+	done; echo "installed $(TOOLS) $(LINKED) under $(DESTDIR)$(PREFIX)"
 	@# Debian's fish looks in /usr/share/fish/vendor_completions.d, not under /usr/local,
 	@# unless XDG_DATA_DIRS names it: say so rather than write outside PREFIX.
 	@if [ -z "$(DESTDIR)" ] && command -v fish >/dev/null 2>&1 && \
@@ -143,12 +156,12 @@ install: build
 	fi
 
 uninstall:
-	@for t in $(TOOLS) $(MULTICALL); do \
+	@for t in $(TOOLS) $(LINKED) $(MULTICALL); do \
 	  rm -f "$(DESTDIR)$(BINDIR)/$$t" "$(DESTDIR)$(MANDIR)/man1/$$t.1" "$(DESTDIR)$(BASHDIR)/$$t" \
 	        "$(DESTDIR)$(ZSHDIR)/_$$t" "$(DESTDIR)$(FISHDIR)/$$t.fish"; \
 	done; for p in $(PAGES5); do rm -f "$(DESTDIR)$(MANDIR)/man5/$$p.5"; done
 	rm -f "$(DESTDIR)$(BINDIR)/$(MULTICALL)"
-	@echo "uninstalled $(TOOLS) from $(DESTDIR)$(PREFIX)"
+	@echo "uninstalled $(TOOLS) $(LINKED) from $(DESTDIR)$(PREFIX)"
 
 bench: build
 	SMARTGREP="$(BIN)/smartgrep" bash bench/smartgrep.sh

@@ -5,7 +5,7 @@ import WayfindTestSupport
 /// The multi-call binary `make install` installs: through a link named after a tool it is
 /// that tool, byte for byte; as `wayfind TOOL` too.
 @Suite struct MultiCallEndToEndTests {
-    static let tools = ["smartgrep", "routegraph-visit", "routegraph-suggest", "magickey-suggest", "magickey-find"]
+    static let tools = ["smartgrep", "routegraph-visit", "routegraph-suggest", "magickey-suggest", "magickey-find", "magickey-cgi"]
 
     /// A folder with a link named after each tool to the built `wayfind`, as `make install`
     /// makes them.

@@ -12,7 +12,7 @@ package enum MagickeyFind {
     package static let spec = ToolSpec(
         name: "magickey-find",
         summary: "find the place behind a magicKey from magickey-suggest",
-        usage: ["[OPTIONS] KEY...", "[OPTIONS] < KEYS", "[OPTIONS] --text TEXT"],
+        usage: ["[OPTIONS] KEY...", "[OPTIONS] < KEYS", "[OPTIONS] --text TEXT", "[OPTIONS] --reverse LAT,LON"],
         description: """
             Print the place each magicKey names (or, for a collection, its places nearest \
             the location it was suggested for), one per line: label, latitude, longitude, \
@@ -22,10 +22,11 @@ package enum MagickeyFind {
             its --json output, so \
             'magickey-suggest paris | head -1 | magickey-find' works. With --text, find \
             without a key: the best places for the text, ranked as magickey-suggest ranks. \
+            With --reverse, the places nearest a point (see REVERSE). \
             With --graph, each place found is recorded as a visit in a route graph, so \
             that magickey-suggest --graph predicts it.
             """,
-        flags: [text.spec, maxLocations.spec] + MagickeyOptions.Flags.table + [
+        flags: [text.spec, reverse.spec, within.spec, maxLocations.spec] + MagickeyOptions.Flags.table + [
             graph.spec, at.spec,
             MagickeyOptions.Flags.json.spec,
             StandardFlags.help(),
@@ -71,6 +72,24 @@ package enum MagickeyFind {
                 name; for a prefix, the share of the name typed (at least 50), of the \
                 name with its region and country when the query needs them to match \
                 ('roma' finds Iaşi, Romania at 50, not as if 'roma' spelled most of Iaşi).
+                """),
+            ManSection(
+                "REVERSE",
+                """
+                --reverse LAT,LON prints the places nearest the point, nearest first (one \
+                unless --max-locations says more), as TSV with one more column: the \
+                distance in metres, rounded; with --json, in findAddressCandidates' shape \
+                with a Distance attribute. --within METERS leaves out places farther away \
+                (default: any distance); nothing within it is exit status 1. --country, \
+                --category and --extent filter as they do for keys. Countries and regions \
+                are placed at their capital or seat, which says little about where a point \
+                is: they are left out unless --category names them ('--category country' \
+                gives the country whose capital is nearest). The gazetteer's location grid \
+                is read from the point's cell outwards, so a point costs about the same with \
+                a 12-million-row --places file as with the embedded gazetteer.
+
+                  magickey-find --reverse 48.85,2.35
+                  Paris, Île-de-France, France	48.85341	2.34880	100	capital	FR	Île-de-France	2138551	2988507	389
                 """),
             ManSection(
                 "VISITS",
@@ -123,10 +142,12 @@ package enum MagickeyFind {
         ]
     )
 
-    /// One thing to find: a key, perhaps with the suggestion text it came with.
+    /// One thing to find: a key, perhaps with the suggestion text it came with, a text,
+    /// or a point to reverse-geocode.
     struct Request {
         var key: String?
         var text: String?
+        var point: Coordinate? = nil
 
         /// Whether the key is a collection's (its places are a list, not a choice).
         var isCollection: Bool {
@@ -137,6 +158,23 @@ package enum MagickeyFind {
 
     static let text = Flag(
         "text", short: "t", value: "TEXT", help: "find the best places for TEXT instead of a key")
+    static let reverse = Flag<Coordinate?>(
+        FlagSpec(
+            "reverse", value: .required(name: "LAT,LON"), help: "print the places nearest this point instead (latitude first)",
+            manHelp:
+                "Print the places nearest LAT,LON (decimal degrees, latitude first, or ArcGIS's JSON point '{\"x\":2.35,\"y\":48.85}') instead of finding keys. See REVERSE."
+        )
+    ) { values throws(UsageError) in
+        guard let last = values.last, let text = last else { return nil }
+        return try MagickeyOptions.location(text, flag: "reverse")
+    }
+    static let within = Flag(
+        "within", value: "METERS", help: "with --reverse: only places at most METERS away", expected: "metres, a number > 0"
+    ) { text -> Double? in
+        guard let d = MagickeyOptions.numbers(text), d.count == 1, d[0] > 0 else { return nil }
+        return d[0]
+    }
+
     static let maxLocations = Flag(
         "max-locations", short: "n", value: "N",
         help: "print at most N places per key (default 1, or 5 for a collection; at most 50)",
@@ -172,7 +210,14 @@ package enum MagickeyFind {
             var visits: [VisitRequest.Visit] = []
             var requests: [Request] = []
             let text = try parsed.value(of: Self.text)
-            if let text {
+            let point = try parsed.value(of: Self.reverse)
+            let within = try parsed.value(of: Self.within)
+            if within != nil && point == nil { throw UsageError("--within goes with --reverse") }
+            if let point {
+                if text != nil || !parsed.positionals.isEmpty { throw UsageError("give either --reverse, --text or keys, not two of them") }
+                if options.bias.location != nil { throw UsageError("--location does not go with --reverse, which gives the point") }
+                requests = [Request(key: nil, text: nil, point: point)]
+            } else if let text {
                 requests = [Request(key: nil, text: text)]
                 if !parsed.positionals.isEmpty { throw UsageError("give either --text or keys, not both") }
             } else if !parsed.positionals.isEmpty {
@@ -188,10 +233,11 @@ package enum MagickeyFind {
             func answer(_ request: Request) {
                 do throws(ToolError) {
                     let found = try options.rebuildingDamagedIndex(&geocoder, context: context, tool: spec.name, errors: errors) {
-                        (geocoder) throws(GeocoderError) in try find(request, in: geocoder, options: options, maxLocations: maxLocations)
+                        (geocoder) throws(GeocoderError) in
+                        try find(request, in: geocoder, options: options, maxLocations: maxLocations, within: within)
                     }
                     printed += found.count
-                    write(found, json: options.json, terminal: context.outputIsTerminal, to: output)
+                    write(found, json: options.json, terminal: context.outputIsTerminal, from: request.point, to: output)
                     if graphPath != nil, let first = found.first, !request.isCollection {
                         visits.append(VisitRequest.Visit(place: first.place.label, time: time))
                     }
@@ -213,7 +259,7 @@ package enum MagickeyFind {
                     throw ToolError(error.description)
                 }
             }
-            if text != nil || !parsed.positionals.isEmpty {
+            if text != nil || point != nil || !parsed.positionals.isEmpty {
                 for request in requests where !output.isClosed { answer(request) }
             } else {
                 // Keys are answered as they arrive (each answer flushed), in bounded memory.
@@ -242,10 +288,14 @@ package enum MagickeyFind {
         }
     }
 
-    /// The places for one request: a key (with its suggestion text, if any) or a text.
-    static func find(_ request: Request, in geocoder: Geocoder, options: MagickeyOptions, maxLocations: Int?) throws(GeocoderError)
-        -> [FoundPlace]
-    {
+    /// The places for one request: a key (with its suggestion text, if any), a text, or
+    /// a point (the places nearest it, within `within` metres).
+    static func find(
+        _ request: Request, in geocoder: Geocoder, options: MagickeyOptions, maxLocations: Int?, within: Double? = nil
+    ) throws(GeocoderError) -> [FoundPlace] {
+        if let point = request.point {
+            return try geocoder.reverse(point, within: within, filters: options.filters, limit: maxLocations ?? 1)
+        }
         if let key = request.key {
             return try geocoder.find(
                 magicKey: key, text: request.text, near: options.bias.location, distance: options.bias.radius,
@@ -310,38 +360,12 @@ package enum MagickeyFind {
         return requests
     }
 
-    /// Prints places as TSV or JSON.
-    static func write(_ found: [FoundPlace], json: Bool, terminal: Bool = false, to output: OutputBuffer) {
+    /// Prints places as TSV or JSON; places found near `point` (`--reverse`) with their
+    /// distance from it.
+    static func write(_ found: [FoundPlace], json: Bool, terminal: Bool = false, from point: Coordinate? = nil, to output: OutputBuffer) {
         if json {
-            var j = JSONText()
-            j.raw("{\"spatialReference\":{\"wkid\":4326,\"latestWkid\":4326},\"candidates\":[")
-            for (i, f) in found.enumerated() {
-                let p = f.place
-                if i > 0 { j.raw(",") }
-                j.raw("{")
-                j.key("address"); j.string(p.label)
-                j.raw(",\"location\":{\"x\":\(formatDegrees(p.coordinate.longitude)),\"y\":\(formatDegrees(p.coordinate.latitude))}")
-                j.raw(",\"score\":\(f.score),")
-                if let matched = f.matched {
-                    j.key("matched")
-                    j.string(matched)
-                    j.raw(",")
-                }
-                j.raw("\"attributes\":{")
-                j.key("Match_addr"); j.string(p.label); j.raw(",")
-                j.key("PlaceName"); j.string(p.name); j.raw(",")
-                j.key("Type"); j.string(p.category); j.raw(",")
-                j.key("Region"); j.string(p.region); j.raw(",")
-                j.key("Country"); j.string(Country.alpha3(p.countryCode) ?? p.countryCode); j.raw(",")
-                j.key("CntryName"); j.string(p.country); j.raw(",")
-                j.raw("\"Population\":\(p.population),")
-                j.key("Id"); j.string(p.id)
-                let e = p.shownExtent
-                j.raw(
-                    "},\"extent\":{\"xmin\":\(formatDegrees(e.minLongitude)),\"ymin\":\(formatDegrees(e.minLatitude)),\"xmax\":\(formatDegrees(e.maxLongitude)),\"ymax\":\(formatDegrees(e.maxLatitude))}}"
-                )
-            }
-            j.raw("]}\n")
+            var j = candidatesJSON(found, from: point)
+            j.raw("\n")
             j.bytes.withUnsafeBufferPointer { output.write($0) }
             output.endRecord()
             return
@@ -351,11 +375,60 @@ package enum MagickeyFind {
             let fields = [
                 p.label, formatDegrees(p.coordinate.latitude), formatDegrees(p.coordinate.longitude),
                 String(f.score), p.category, p.countryCode, p.region, String(p.population), p.id,
-            ]
+            ] + (point.map { [String(Int($0.distance(to: p.coordinate).rounded()))] } ?? [])
             // A --places file's fields may hold escape sequences: a terminal is shown them
             // escaped, as ls does, a pipe gets them as they are.
             output.write((terminal ? fields.map(MessageValue.escapingControlCharacters) : fields).joined(separator: "\t") + "\n")
             output.endRecord()
         }
+    }
+
+    /// The attributes a candidate has, in order (ArcGIS's names where it has them).
+    static let attributeNames = ["Match_addr", "PlaceName", "Type", "Region", "Country", "CntryName", "Population", "Id", "Distance"]
+
+    /// ArcGIS findAddressCandidates' JSON for `found`, on one line without a newline:
+    /// with the attributes `fields` names (lower-cased; nil: all), and a Distance from
+    /// `point` when given.
+    static func candidatesJSON(_ found: [FoundPlace], from point: Coordinate? = nil, fields: Set<String>? = nil) -> JSONText {
+        var j = JSONText()
+        j.raw("{\"spatialReference\":{\"wkid\":4326,\"latestWkid\":4326},\"candidates\":[")
+        for (i, f) in found.enumerated() {
+            let p = f.place
+            if i > 0 { j.raw(",") }
+            j.raw("{")
+            j.key("address"); j.string(p.label)
+            j.raw(",\"location\":{\"x\":\(formatDegrees(p.coordinate.longitude)),\"y\":\(formatDegrees(p.coordinate.latitude))}")
+            j.raw(",\"score\":\(f.score),")
+            if let matched = f.matched {
+                j.key("matched")
+                j.string(matched)
+                j.raw(",")
+            }
+            j.raw("\"attributes\":{")
+            var first = true
+            /// Writes one attribute, if asked for.
+            func attribute(_ name: String, _ value: () -> Void) {
+                guard fields?.contains(name.lowercased()) ?? true else { return }
+                if !first { j.raw(",") }
+                first = false
+                j.key(name)
+                value()
+            }
+            attribute("Match_addr") { j.string(p.label) }
+            attribute("PlaceName") { j.string(p.name) }
+            attribute("Type") { j.string(p.category) }
+            attribute("Region") { j.string(p.region) }
+            attribute("Country") { j.string(Country.alpha3(p.countryCode) ?? p.countryCode) }
+            attribute("CntryName") { j.string(p.country) }
+            attribute("Population") { j.raw(String(p.population)) }
+            attribute("Id") { j.string(p.id) }
+            if let point { attribute("Distance") { j.raw(String(Int(point.distance(to: p.coordinate).rounded()))) } }
+            let e = p.shownExtent
+            j.raw(
+                "},\"extent\":{\"xmin\":\(formatDegrees(e.minLongitude)),\"ymin\":\(formatDegrees(e.minLatitude)),\"xmax\":\(formatDegrees(e.maxLongitude)),\"ymax\":\(formatDegrees(e.maxLatitude))}}"
+            )
+        }
+        j.raw("]}")
+        return j
     }
 }

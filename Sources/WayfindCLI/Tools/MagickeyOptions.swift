@@ -126,22 +126,23 @@ package struct MagickeyOptions {
         }
     }
 
-    /// The point `--location` names: `LAT,LON`, or ArcGIS's JSON point `{"x":LON,"y":LAT}`.
-    static func location(_ text: String) throws(UsageError) -> Coordinate {
+    /// The point `--location` (or the flag `flag`) names: `LAT,LON`, or ArcGIS's JSON
+    /// point `{"x":LON,"y":LAT}`.
+    static func location(_ text: String, flag: String = "location") throws(UsageError) -> Coordinate {
         let expected = "LAT,LON in decimal degrees, latitude first, e.g. 48.21,16.37, or {\"x\":16.37,\"y\":48.21}"
         if text.drop(while: { $0 == " " }).first == "{", let (x, y) = jsonPoint(text), abs(y) <= 90, abs(x) <= 180 {
             return Coordinate(latitude: y, longitude: x)
         }
-        guard let parts = numbers(text), parts.count == 2 else { throw UsageError.invalid("location", text, expected: expected) }
+        guard let parts = numbers(text), parts.count == 2 else { throw UsageError.invalid(flag, text, expected: expected) }
         let (latitude, longitude) = (parts[0], parts[1])
         guard abs(latitude) <= 90, abs(longitude) <= 180 else {
             if abs(latitude) <= 180 && abs(longitude) <= 90 {
                 let typed = text.split(separator: ",").map { $0.trimmingCharacters(in: " ") }
                 throw UsageError(
-                    "invalid --location \(MessageValue.quoted(text)): latitude \(typed[0]) is beyond ±90; --location is LAT,LON, latitude first (did you mean \(typed[1]),\(typed[0])?)"
+                    "invalid --\(flag) \(MessageValue.quoted(text)): latitude \(typed[0]) is beyond ±90; --\(flag) is LAT,LON, latitude first (did you mean \(typed[1]),\(typed[0])?)"
                 )
             }
-            throw UsageError.invalid("location", text, expected: expected)
+            throw UsageError.invalid(flag, text, expected: expected)
         }
         return Coordinate(latitude: latitude, longitude: longitude)
     }

@@ -336,28 +336,8 @@ package enum MagickeySuggest {
             }
             printed += suggestions.count
             if options.json {
-                var json = JSONText()
-                json.raw("{\"suggestions\":[")
-                for (i, s) in suggestions.enumerated() {
-                    if i > 0 { json.raw(",") }
-                    json.raw("{")
-                    json.key("text")
-                    json.string(s.text)
-                    json.raw(",")
-                    json.key("magicKey")
-                    json.string(s.magicKey)
-                    json.raw(",")
-                    json.key("isCollection")
-                    json.raw(s.isCollection ? "true" : "false")
-                    if let matched = s.matched {
-                        json.raw(",")
-                        json.key("matched")
-                        json.string(matched)
-                    }
-                    if s.predicted { json.raw(",\"predicted\":true") }
-                    json.raw("}")
-                }
-                json.raw("]}\n")
+                var json = MagickeySuggest.suggestionsJSON(suggestions)
+                json.raw("\n")
                 json.bytes.withUnsafeBufferPointer { output.write($0) }
                 output.endRecord()
             } else {
@@ -371,5 +351,32 @@ package enum MagickeySuggest {
                 }
             }
         }
+    }
+
+    /// ArcGIS suggest's JSON for `suggestions`, on one line without a newline.
+    static func suggestionsJSON(_ suggestions: [Geocoder.Suggestion]) -> JSONText {
+        var json = JSONText()
+        json.raw("{\"suggestions\":[")
+        for (i, s) in suggestions.enumerated() {
+            if i > 0 { json.raw(",") }
+            json.raw("{")
+            json.key("text")
+            json.string(s.text)
+            json.raw(",")
+            json.key("magicKey")
+            json.string(s.magicKey)
+            json.raw(",")
+            json.key("isCollection")
+            json.raw(s.isCollection ? "true" : "false")
+            if let matched = s.matched {
+                json.raw(",")
+                json.key("matched")
+                json.string(matched)
+            }
+            if s.predicted { json.raw(",\"predicted\":true") }
+            json.raw("}")
+        }
+        json.raw("]}")
+        return json
     }
 }

@@ -38,6 +38,8 @@ package enum MultiCall {
         Tool("routegraph-suggest", spec: RouteGraphSuggest.spec) { RouteGraphSuggest.run($0, context: $1) },
         Tool("magickey-suggest", spec: MagickeySuggest.spec, usesGazetteer: true) { MagickeySuggest.run($0, context: $1) },
         Tool("magickey-find", spec: MagickeyFind.spec, usesGazetteer: true) { MagickeyFind.run($0, context: $1) },
+        // Only in the multi-call binary: a web server runs it through its link.
+        Tool("magickey-cgi", spec: MagickeyCGI.spec, usesGazetteer: true) { MagickeyCGI.run($0, context: $1) },
     ]
 
     /// The tool `argv` asks for, and its arguments: the one named by the file name of

@@ -42,6 +42,12 @@ public final class Geocoder: @unchecked Sendable {
     }
 
     let source: Source
+
+    /// Whether this is the embedded gazetteer (whose categories are known).
+    package var isEmbedded: Bool {
+        if case .indexed(_, _, let path) = source { return path == EmbeddedGazetteer.path }
+        return false
+    }
     /// Names for the codes of a GeoNames dump: the embedded index, when installed.
     let names: PlacesIndex?
     /// The bytes `init(tsv:)` copied (the index, then the TSV), freed with the geocoder.
@@ -101,7 +107,7 @@ public final class Geocoder: @unchecked Sendable {
     /// A geocoder over the gazetteer file at `path` (`-`: standard input): through its
     /// index, built on first use and kept in the cache (`PlacesIndexCache`, whose notes
     /// begin with `tool`), or read again for every request when no index can be kept
-    /// (magickey's `--places`).
+    /// (magickey's `--places`; `access.readOnly`: only an index already in the cache).
     package static func file(_ path: String, access: GazetteerAccess) -> Geocoder {
         let names = try? EmbeddedGazetteer.index()
         if let indexed = try? PlacesIndexCache.open(path, access: access, names: names) {

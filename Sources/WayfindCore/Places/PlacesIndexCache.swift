@@ -55,7 +55,8 @@ package enum PlacesIndexCache {
     /// The file `path` with its index, built now if the cache has none for this version of
     /// the file; nil when it is to be scanned (standard input, small files, no cache, or a
     /// cache that cannot be written: then after a note on `access.notes`). Notes begin
-    /// `access.tool:`.
+    /// `access.tool:`. With `access.readOnly` (magickey-cgi, which writes nothing) only
+    /// an index already kept is used: nil, silently, when there is none.
     /// Throws what the gazetteer's rows are wrong with (as a scan would).
     package static func open(
         _ path: String, access: GazetteerAccess, names: RegionNames?, minimumSize: Int = minimumIndexedSize
@@ -86,12 +87,14 @@ package enum PlacesIndexCache {
         // not a link: an index decides what a search finds, and a save writes where the
         // folder leads.
         do {
-            try FileSystem.createDirectories(folder)
+            // (Read-only, a missing folder is a folder without the index: found below.)
+            if !access.readOnly { try FileSystem.createDirectories(folder) }
         } catch {
             note("cannot keep an index of \(MessageValue.plain(path)) (\(error.description)); searching the whole file")
             return nil
         }
         if let problem = Platform.privateFolderProblem(folder) {
+            if access.readOnly { return nil }
             note("not using the cache folder \(MessageValue.plain(folder)): \(problem); searching the whole file")
             return nil
         }
@@ -101,6 +104,7 @@ package enum PlacesIndexCache {
         {
             return indexed
         }
+        if access.readOnly { return nil }
         guard FileSystem.isWritableDirectory(folder) else {
             note("cannot keep an index of \(MessageValue.plain(path)) (\(MessageValue.plain(folder)) is not writable); searching the whole file")
             return nil
@@ -194,12 +198,15 @@ package struct GazetteerAccess: Sendable {
     package var cacheFolder: String?
     /// The name notes begin with.
     package var tool: String
+    /// Whether the search writes nothing: an index already kept is used, none is built.
+    package var readOnly = false
 
     /// Access with these parts.
     package init(
         standardInput: FileDescriptor = .standardInput, notes: FileDescriptor = .standardError, cacheFolder: String?,
-        tool: String = "wayfind"
+        tool: String = "wayfind", readOnly: Bool = false
     ) {
+        self.readOnly = readOnly
         self.standardInput = standardInput
         self.notes = notes
         self.cacheFolder = cacheFolder

@@ -22,10 +22,10 @@ import Testing
     }
 
     @Test func onlyTheMagickeyToolsInstallTheGazetteer() {
-        #expect(MultiCall.tools.filter(\.usesGazetteer).map(\.name) == ["magickey-suggest", "magickey-find"])
+        #expect(MultiCall.tools.filter(\.usesGazetteer).map(\.name) == ["magickey-suggest", "magickey-find", "magickey-cgi"])
         #expect(
             MultiCall.tools.map(\.name).sorted() == [
-                "magickey-find", "magickey-suggest", "routegraph-suggest", "routegraph-visit", "smartgrep",
+                "magickey-cgi", "magickey-find", "magickey-suggest", "routegraph-suggest", "routegraph-visit", "smartgrep",
             ])
     }
 }

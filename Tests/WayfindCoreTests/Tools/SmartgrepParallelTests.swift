@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WayfindTestSupport
 
+@testable import WayfindCLI
 @testable import WayfindCore
 
 /// `smartgrep -r` on several threads prints what one thread prints, byte for byte: files
