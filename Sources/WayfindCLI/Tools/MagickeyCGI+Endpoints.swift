@@ -164,10 +164,12 @@ extension MagickeyCGI {
     static func filters(_ request: CGIRequest, geocoder: Geocoder) throws(CGIRequestError) -> PlaceFilters {
         do throws(UsageError) {
             var countries: [String] = []
-            if let text = request.value("countryCode") ?? request.value("sourceCountry") { countries = try Country.codes(text) }
+            if let (name, text) = request.value("countryCode").map({ ("countryCode", $0) }) ?? request.value("sourceCountry").map({ ("sourceCountry", $0) }) {
+                countries = try Country.codes(text, parameter: name)
+            }
             let categories = request.value("category").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: " ") } } ?? []
             if geocoder.isEmbedded {
-                try MagickeyOptions.checkEmbeddedCategories(categories)
+                try MagickeyOptions.checkEmbeddedCategories(categories, parameter: "category")
             }
             return PlaceFilters(countries: countries, extent: try extent(request), categories: categories)
         } catch {

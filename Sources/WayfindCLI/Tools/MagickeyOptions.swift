@@ -87,8 +87,9 @@ package struct MagickeyOptions {
             countries: try parsed.value(of: Flags.country), extent: try parsed.value(of: Flags.extent), categories: categories)
     }
 
-    /// Refuses a `--category` the embedded gazetteer does not have, naming those it has.
-    static func checkEmbeddedCategories(_ names: [String]) throws(UsageError) {
+    /// Refuses a `--category` the embedded gazetteer does not have, naming those it has;
+    /// `parameter` names the value in the message.
+    static func checkEmbeddedCategories(_ names: [String], parameter: String = "--category") throws(UsageError) {
         let known = PlaceCategory.embeddedCategories.map(PlaceCategory.displayName).map { $0.lowercased() }
         let knownNames = PlaceFilters(categories: known).categories
         // A name is known when what it filters on (itself, and its singular) includes a
@@ -96,7 +97,7 @@ package struct MagickeyOptions {
         for name in names where PlaceFilters(categories: [name]).categories.allSatisfy({ !knownNames.contains($0) }) {
             let typed = String(decoding: PlaceCategory.normalized(name), as: UTF8.self)
             throw UsageError(
-                "unknown --category \(MessageValue.quoted(typed)) (the embedded gazetteer has \(known.joined(separator: ", ")))"
+                "unknown \(parameter) \(MessageValue.quoted(typed)) (the embedded gazetteer has \(known.joined(separator: ", ")))"
                     + Spelling.hint(for: typed, in: known))
         }
     }
@@ -358,7 +359,8 @@ func formatDegrees(_ value: Double) -> String {
 extension Country {
     /// The alpha-2 codes a `--country` value names: the whole value as one name (names
     /// such as `Korea, Republic of` hold commas), or else each comma-separated part.
-    static func codes(_ text: String) throws(UsageError) -> [String] {
+    /// `parameter` names the value in the message: the flag, or a web request's parameter.
+    static func codes(_ text: String, parameter: String = "--country") throws(UsageError) -> [String] {
         if let code = code(text) { return [code] }
         var codes: [String] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -366,7 +368,7 @@ extension Country {
                 let typed = part.trimmingCharacters(in: " ")
                 let candidates = table.flatMap { [$0.alpha2, $0.alpha3] + $0.names }
                 throw UsageError(
-                    "unknown country \(MessageValue.quoted(typed)) in --country (expected ISO 3166-1 codes such as FR or FRA, "
+                    "unknown country \(MessageValue.quoted(typed)) in \(parameter) (expected ISO 3166-1 codes such as FR or FRA, "
                         + "or English names such as France)" + Spelling.hint(for: typed, in: candidates))
             }
             codes.append(code)
