@@ -28,34 +28,13 @@ extension Geocoder {
     ) throws(GeocoderError) -> [FoundPlace] {
         guard limit > 0, abs(point.latitude) <= 90, point.longitude.isFinite else { return [] }
         let reach = distance ?? .infinity
-        return try Self.reporting {
-            switch source {
-            case .indexed(let tsv, let index, let path):
-                guard let (schema, _) = schema else { throw GazetteerError.unknownFormat(path: path) }
-                let rows = Self.nearestRows(index, to: point, within: reach, filters: filters, limit: limit)
-                let row = PlaceRow(schema: schema, path: path)
-                return try rows.map { r in
-                    try PlaceSearch.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: index.line(ofRow: r))
-                    return FoundPlace(
-                        place: Place(row: row, names: index), rank: Self.reverseKey(point, index.coordinate(ofRow: r), order: r), score: 100
-                    )
-                }
-            case .file(let path, let access):
-                return try reverseScanning(point, path: path, access: access, within: reach, filters: filters, limit: limit)
-            }
-        }
+        return try Self.reporting { try gazetteer.nearest(point, within: reach, filters: filters, limit: limit) }
     }
 
     /// Whether reverse geocoding considers places of `category`: not areas, unless the
     /// filters ask for them by name.
     static func reverseConsiders(_ category: String, filters: PlaceFilters) -> Bool {
         !PlaceCategory.isArea(category) || filters.categories.contains(PlaceCategory.normalized(category))
-    }
-
-    /// The order of reverse geocoding's places: distance in metres, then `order` (an index
-    /// row, whose number orders by importance, or a scan's key of the same order).
-    static func reverseKey(_ point: Coordinate, _ coordinate: Coordinate, order: Int) -> RankKey {
-        RankKey(coverage: 0, tier: 0, score: -point.distance(to: coordinate), order: order)
     }
 
     /// The rows of `index` nearest `point` (see the essay above), nearest first.
@@ -69,7 +48,7 @@ extension Geocoder {
         let considered = index.categories.map { reverseConsiders($0, filters: filters) }
         var best: [(RankKey, Int)] = []
         /// How far a place may be and still enter.
-        func threshold() -> Double { best.count == limit ? -best.last!.0.score : reach }
+        func threshold() -> Double { best.count == limit ? best.last!.0.distance : reach }
         for ring in 0...max(PlacesIndex.gridLatitudeCells, PlacesIndex.gridLongitudeCells / 2) {
             var ringReachable = false
             for cell in ringCells(ring, row: homeRow, column: homeColumn) {
@@ -85,8 +64,8 @@ extension Geocoder {
                     let category = index.categoryIndex(ofRow: r)
                     guard considered[category] else { continue }
                     let coordinate = index.coordinate(ofRow: r)
-                    let key = reverseKey(point, coordinate, order: r)
-                    guard -key.score <= reach, PlaceSearch.qualifies(key, best, limit: limit),
+                    let key = RankKey.nearest(distance: point.distance(to: coordinate), order: r)
+                    guard key.distance <= reach, PlaceSearch.qualifies(key, best, limit: limit),
                         filters.isEmpty
                             || filters.accepts(
                                 packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: index.categories[category])
@@ -120,38 +99,5 @@ extension Geocoder {
             for c in abs(dr) == ring ? all : edge { cells.append(r * columnsAcross + c) }
         }
         return cells
-    }
-
-    /// The places nearest `point` from one pass over a gazetteer file.
-    private func reverseScanning(
-        _ point: Coordinate, path: String, access: GazetteerAccess, within reach: Double, filters: PlaceFilters, limit: Int
-    ) throws -> [FoundPlace] {
-        let descriptor = try Self.open(path, access: access)
-        defer { if path != "-" { descriptor.close() } }
-        var scanner = GazetteerScanner(path: path, matcher: nil)
-        // The index's row order: more important first, then file order.
-        var best: [(key: RankKey, importance: Double, place: FoundPlace)] = []
-        func precedes(_ a: (RankKey, Double, Int), _ b: (RankKey, Double, Int)) -> Bool {
-            if a.0.score != b.0.score { return a.0.score > b.0.score }
-            if a.1 != b.1 { return a.1 > b.1 }
-            return a.2 < b.2
-        }
-        try scanner.scan(descriptor) { row, _ throws(GazetteerError) in
-            guard Self.reverseConsiders(row.category, filters: filters),
-                filters.accepts(countryCode: row.countryCode, coordinate: row.coordinate, category: row.category)
-            else { return true }
-            let key = Self.reverseKey(point, row.coordinate, order: row.offset)
-            guard -key.score <= reach else { return true }
-            let importance = placeImportance(population: row.population, category: row.category)
-            let entry = (key, importance, row.offset)
-            if best.count == limit, let last = best.last, !precedes(entry, (last.key, last.importance, last.place.place.offset)) {
-                return true
-            }
-            let at = best.firstIndex { !precedes(($0.key, $0.importance, $0.place.place.offset), entry) } ?? best.count
-            best.insert((key, importance, FoundPlace(place: Place(row: row, names: names), rank: key, score: 100)), at: at)
-            if best.count > limit { best.removeLast() }
-            return true
-        }
-        return best.map(\.place)
     }
 }

@@ -31,46 +31,13 @@ public final class Geocoder: @unchecked Sendable {
         public var predicted = false
     }
 
-    /// Where the places are.
-    enum Source {
-        /// A gazetteer in memory with its index (the embedded one, bytes given, or a
-        /// `--places` file mapped with its cached index).
-        case indexed(tsv: UnsafeBufferPointer<UInt8>, index: PlacesIndex, path: String)
-        /// A gazetteer file (or `-`, standard input), read in one pass per request: when
-        /// no index can be kept (see `PlacesIndexCache`).
-        case file(path: String, access: GazetteerAccess)
-    }
-
-    let source: Source
+    /// Where the places are, and how a request reads them.
+    let gazetteer: any GazetteerSource
 
     /// Whether this is the embedded gazetteer (whose categories are known).
-    package var isEmbedded: Bool {
-        if case .indexed(_, _, let path) = source { return path == EmbeddedGazetteer.path }
-        return false
-    }
-    /// Names for the codes of a GeoNames dump: the embedded index, when installed.
-    let names: PlacesIndex?
-    /// The bytes `init(tsv:)` copied (the index, then the TSV), freed with the geocoder.
-    private let storage: UnsafeMutableBufferPointer<UInt8>?
-    /// The mapped file and index behind an `.indexed` source of a `--places` file.
-    private let mapped: PlacesIndexCache.IndexedFile?
-    /// The columns of an `.indexed` source's TSV, read once from its first line (nil: an
-    /// unknown format, reported by each request).
-    let schema: (schema: GazetteerSchema, hasHeader: Bool)?
+    package var isEmbedded: Bool { gazetteer.isEmbedded }
 
-    init(source: Source, storage: UnsafeMutableBufferPointer<UInt8>? = nil, mapped: PlacesIndexCache.IndexedFile? = nil) {
-        self.source = source
-        self.storage = storage
-        self.mapped = mapped
-        names = try? EmbeddedGazetteer.index()
-        if case .indexed(let tsv, _, _) = source {
-            schema = GazetteerSchema.detect(firstLine: PlaceSearch.firstLine(tsv)).map { ($0.schema, $0.isHeader) }
-        } else {
-            schema = nil
-        }
-    }
-
-    deinit { storage?.deallocate() }
+    init(_ gazetteer: any GazetteerSource) { self.gazetteer = gazetteer }
 
     /// A geocoder over a gazetteer in memory: TSV with a header row naming at least
     /// `name`, `latitude` and `longitude` columns (see `man magickey-suggest`, GAZETTEER).
@@ -91,14 +58,14 @@ public final class Geocoder: @unchecked Sendable {
             storage.deallocate()
             throw GeocoderError("the gazetteer could not be indexed")
         }
-        self.init(source: .indexed(tsv: tsvPart, index: index, path: "(gazetteer)"), storage: storage)
+        self.init(IndexedGazetteer(tsv: tsvPart, index: index, path: "(gazetteer)", storage: storage))
     }
 
     /// The geocoder over the embedded gazetteer (installed by the magickey tools and by
     /// `WayfindPlaces`).
     package static func installedEmbedded() throws(GeocoderError) -> Geocoder {
         do {
-            return Geocoder(source: .indexed(tsv: EmbeddedGazetteer.tsv, index: try EmbeddedGazetteer.index(), path: EmbeddedGazetteer.path))
+            return Geocoder(IndexedGazetteer(tsv: EmbeddedGazetteer.tsv, index: try EmbeddedGazetteer.index(), path: EmbeddedGazetteer.path))
         } catch {
             throw GeocoderError(error.description)
         }
@@ -111,9 +78,9 @@ public final class Geocoder: @unchecked Sendable {
     package static func file(_ path: String, access: GazetteerAccess) -> Geocoder {
         let names = try? EmbeddedGazetteer.index()
         if let indexed = try? PlacesIndexCache.open(path, access: access, names: names) {
-            return Geocoder(source: .indexed(tsv: indexed.tsv, index: indexed.index, path: path), mapped: indexed)
+            return Geocoder(IndexedGazetteer(tsv: indexed.tsv, index: indexed.index, path: path, mapped: indexed))
         }
-        return Geocoder(source: .file(path: path, access: access))
+        return Geocoder(ScannedGazetteer(path: path, access: access, names: names))
     }
 
     // MARK: Suggest
@@ -169,14 +136,7 @@ public final class Geocoder: @unchecked Sendable {
         let key: MagicKey
         do { key = try MagicKey.decode(magicKey) } catch { throw GeocoderError(error.description) }
         return try Self.reporting {
-            switch source {
-            case .indexed(let tsv, let index, let path):
-                guard key.fingerprint == index.fingerprint else { return try mismatch(magicKey, fallback) }
-                return try findIndexed(key, tsv: tsv, index: index, path: path, filters: filters, limit: limit)
-            case .file(let path, let access):
-                let found = try findScanning(key, path: path, access: access, filters: filters, limit: limit)
-                return try found ?? mismatch(magicKey, fallback)
-            }
+            try gazetteer.find(key, filters: filters, limit: limit) ?? mismatch(magicKey, fallback)
         }
     }
 
@@ -193,21 +153,11 @@ public final class Geocoder: @unchecked Sendable {
     /// The categories of the gazetteer's places (`capital`, `coffee`), in the order first
     /// seen; nil for standard input, which cannot be read twice.
     package func categories() throws(GeocoderError) -> [String]? {
-        switch source {
-        case .indexed(_, let index, _): return index.categories
-        case .file(let path, let access):
-            guard path != "-" else { return nil }
-            let descriptor = try Self.open(path, access: access)
-            defer { descriptor.close() }
-            var scanner = GazetteerScanner(path: path, matcher: nil)
-            scanner.collectsCategories = true
-            try Self.reporting { try scanner.scan(descriptor) { _, _ in true } }
-            return scanner.categories
-        }
+        try Self.reporting { try gazetteer.categories() }
     }
 
     /// Where the `--places` file's cached index is, if it is searched through one.
-    package var cachedIndexPath: String? { mapped?.cachePath }
+    package var cachedIndexPath: String? { gazetteer.cachePath }
 
     /// The most places a collection's key finds when no limit is given.
     public static let defaultCollectionPlaces = 5
@@ -252,16 +202,7 @@ public final class Geocoder: @unchecked Sendable {
 
     /// Runs `search` over the gazetteer.
     func search(_ search: PlaceSearch) throws(GeocoderError) -> SearchResult {
-        try Self.reporting {
-            switch source {
-            case .indexed(let tsv, let index, let path):
-                return try search.search(index: index, tsv: tsv, path: path, schema: schema?.schema)
-            case .file(let path, let access):
-                let descriptor = try Self.open(path, access: access)
-                defer { if path != "-" { descriptor.close() } }
-                return try search.search(scanning: descriptor, path: path == "-" ? "(standard input)" : path, names: names)
-            }
-        }
+        try Self.reporting { try gazetteer.search(search) }
     }
 
     /// `body`'s result, any error it throws as a `GeocoderError` with the same message.
@@ -279,16 +220,6 @@ public final class Geocoder: @unchecked Sendable {
         }
     }
 
-    /// Opens a gazetteer file; the caller closes it (not standard input).
-    static func open(_ path: String, access: GazetteerAccess) throws(GeocoderError) -> FileDescriptor {
-        if path == "-" { return access.standardInput }
-        do {
-            return try FileDescriptor.openForReading(path)
-        } catch {
-            throw GeocoderError("cannot read gazetteer \(MessageValue.plain(path)): \(error.description.lowercasedFirst())")
-        }
-    }
-
     /// How a key of another gazetteer is found instead.
     private struct Fallback {
         var text: String?
@@ -301,7 +232,7 @@ public final class Geocoder: @unchecked Sendable {
     private func mismatch(_ key: String, _ fallback: Fallback) throws(GeocoderError) -> [FoundPlace] {
         // A label's commas separate its parts: `Paris, Île-de-France, France` is three
         // groups of query words.
-        let which = gazetteerName
+        let which = gazetteer.name
         if let text = fallback.text, !text.isEmpty {
             // The suggestion's text is a label: the place of that label, else the best
             // places its words find.
@@ -324,93 +255,11 @@ public final class Geocoder: @unchecked Sendable {
         )
     }
 
-    /// The gazetteer as messages name it: `the embedded gazetteer`, `--places FILE`.
-    private var gazetteerName: String {
-        let which: String
-        switch source {
-        case .indexed(_, _, let path) where path == EmbeddedGazetteer.path: which = "the embedded gazetteer"
-        case .indexed(_, _, let path) where mapped != nil: which = "--places \(MessageValue.plain(path))"
-        case .indexed: which = "this gazetteer"
-        case .file(let path, _): which = "--places \(MessageValue.plain(path))"
-        }
-        return which
-    }
-
-    private func findIndexed(
-        _ key: MagicKey, tsv: UnsafeBufferPointer<UInt8>, index: PlacesIndex, path: String, filters: PlaceFilters, limit: Int?
-    ) throws -> [FoundPlace] {
-        guard let (schema, hasHeader) = schema else {
-            throw GazetteerError.unknownFormat(path: path)
-        }
-        let row = PlaceRow(schema: schema, path: path)
-        switch key {
-        case .place(_, let offset, let line):
-            guard offset >= (hasHeader ? 1 : 0), offset < tsv.count, offset == 0 || tsv[offset - 1] == 0x0A else {
-                throw GeocoderError("magicKey names no row of \(path == EmbeddedGazetteer.path ? "the embedded gazetteer" : "this gazetteer")")
-            }
-            try PlaceSearch.split(row, tsv: tsv, offset: offset, line: line)
-            return [FoundPlace(place: Place(row: row, names: index), rank: RankKey(coverage: 0, tier: 0, score: 0, order: 0), score: 100)]
-        case .collection(_, let category, let location):
-            guard let c = index.categories.firstIndex(of: category) else { return [] }
-            var best: [(RankKey, Int)] = []
-            let limit = limit ?? Self.defaultCollectionPlaces
-            for r in 0..<index.rowCount where index.categoryIndex(ofRow: r) == c {
-                let coordinate = index.coordinate(ofRow: r)
-                guard filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: coordinate, category: category) else {
-                    continue
-                }
-                let key = Self.collectionKey(
-                    coordinate: coordinate, location: location, population: index.population(ofRow: r), category: category, order: r)
-                PlaceSearch.insert(r, key: key, into: &best, limit: limit)
-            }
-            return try best.map { (key, r) in
-                try PlaceSearch.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: index.line(ofRow: r))
-                return FoundPlace(place: Place(row: row, names: index), rank: key, score: 100)
-            }
-        }
-    }
-
     /// Nearest first when the key has a location (distance in metres as the order),
     /// otherwise most important first.
     static func collectionKey(coordinate: Coordinate, location: Coordinate?, population: Int, category: String, order: Int) -> RankKey {
-        if let location {
-            return RankKey(coverage: 0, tier: 0, score: -location.distance(to: coordinate), order: order)
-        }
-        return RankKey(coverage: 0, tier: 0, score: placeImportance(population: population, category: category), order: order)
-    }
-
-    /// The key's places from one pass over the file; nil when the key is of another file.
-    private func findScanning(_ key: MagicKey, path: String, access: GazetteerAccess, filters: PlaceFilters, limit: Int?) throws
-        -> [FoundPlace]?
-    {
-        let descriptor = try Self.open(path, access: access)
-        defer { if path != "-" { descriptor.close() } }
-        var scanner = GazetteerScanner(path: path, matcher: nil)
-        var best: [(RankKey, FoundPlace)] = []
-        switch key {
-        case .place(_, let offset, _):
-            try scanner.scan(descriptor) { row, _ throws(GazetteerError) in
-                if row.offset == offset {
-                    let rank = RankKey(coverage: 0, tier: 0, score: 0, order: 0)
-                    best = [(rank, FoundPlace(place: Place(row: row, names: names), rank: rank, score: 100))]
-                }
-                return true
-            }
-        case .collection(_, let category, let location):
-            let limit = limit ?? Self.defaultCollectionPlaces
-            try scanner.scan(descriptor) { row, _ throws(GazetteerError) in
-                guard row.category == category, filters.accepts(countryCode: row.countryCode, coordinate: row.coordinate, category: category)
-                else { return true }
-                let k = Self.collectionKey(
-                    coordinate: row.coordinate, location: location, population: row.population, category: category, order: row.offset)
-                if PlaceSearch.qualifies(k, best, limit: limit) {
-                    PlaceSearch.insert(FoundPlace(place: Place(row: row, names: names), rank: k, score: 100), key: k, into: &best, limit: limit)
-                }
-                return true
-            }
-        }
-        guard scanner.fingerprint.value == key.fingerprint else { return nil }
-        return best.map(\.1)
+        if let location { return .nearest(distance: location.distance(to: coordinate), order: order) }
+        return .important(placeImportance(population: population, category: category), order: order)
     }
 }
 

@@ -46,8 +46,8 @@ struct IndexCollector {
     /// Whether some piece is a whole word of the index: a qualifier it spells whole
     /// counts as a word of the name (`PlaceMatch.rankCoverage`).
     let wholeWordPieces: Bool
-    /// The best rows so far, best first, with their matches (nil: ranked by the postings).
-    var best: [(RankKey, (row: Int, match: PlaceMatch?))] = []
+    /// The best rows so far, best first, with their matches.
+    var best: [(RankKey, (row: Int, match: PlaceMatch))] = []
     /// Whether a name begun may still enter; once not, only whole names are read.
     var prefixesMayEnter = true
     /// How many lines were read (a grid walk hands over to the postings past a budget).
@@ -59,8 +59,6 @@ struct IndexCollector {
     /// far from the location every other row is at least (metres).
     var walkedCells: [Bool]? = nil
     var minimumDistance: Double? = nil
-    /// Whether the rows ranked by their postings alone begin their names.
-    private var cachedStarts: [Int: Bool] = [:]
 
     init(search: PlaceSearch, index: PlacesIndex, tsv: UnsafeBufferPointer<UInt8>, row: PlaceRow) {
         self.search = search
@@ -82,7 +80,7 @@ struct IndexCollector {
     mutating func consider(_ candidate: RowCandidate, ordered: Bool = true) throws(GazetteerError) -> Bool {
         let r = candidate.row
         guard r < index.rowCount else { throw .damagedIndex(path: row.path) }
-        let importance = Double(index.population(ofRow: r) + 1) * factors[index.categoryIndex(ofRow: r)]
+        let importance = placeImportance(population: index.population(ofRow: r), factor: factors[index.categoryIndex(ofRow: r)])
         let pieces = search.pieces.count
         let bias = search.bias
         if ordered && best.count == search.limit {
@@ -119,14 +117,11 @@ struct IndexCollector {
         if indexIsExact && candidate.mayBeOwn && !candidate.mayBeWhole && !candidate.unverified && !search.hasFinishedPiece
             && !search.placeMatcher.typedBeyondASCII
         {
+            let match = PlaceMatch(coverage: 1, kind: .own, whole: false, atStart: candidate.mayStart, alternate: nil)
             let key = RankKey(
-                coverage: 1, tier: 0,
-                score: RankKey.score(
-                    importance: importance, whole: false, own: true, start: candidate.mayStart,
-                    area: areas[index.categoryIndex(ofRow: r)], distance: distance, bias: bias, short: search.isShort),
-                order: r, wholeName: false, ownName: true)
-            cachedStarts[r] = candidate.mayStart
-            PlaceSearch.insert((r, nil), key: key, into: &best, limit: search.limit)
+                match: match, importance: importance, area: areas[index.categoryIndex(ofRow: r)], distance: distance, bias: bias,
+                short: search.isShort, order: r)
+            PlaceSearch.insert((r, match), key: key, into: &best, limit: search.limit)
             return true
         }
         linesRead += 1
@@ -143,8 +138,7 @@ struct IndexCollector {
         var result = result
         for (key, (r, match)) in best {
             try PlaceSearch.split(row, tsv: tsv, offset: index.offset(ofRow: r), line: index.line(ofRow: r))
-            let found = match ?? PlaceMatch(coverage: 1, kind: .own, whole: false, atStart: cachedStarts[r] ?? true, alternate: nil)
-            result.places.append(search.found(row, names: index, key: key, match: found))
+            result.places.append(search.found(row, names: index, key: key, match: match))
         }
         return result
     }

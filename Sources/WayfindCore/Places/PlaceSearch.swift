@@ -122,19 +122,19 @@ package final class PlaceSearch {
     }
 
     /// The found place for a row the query matches, ranked `key` by `match`.
-    func found(_ row: PlaceRow, names: RegionNames?, key: RankKey, match: PlaceMatch?) -> FoundPlace {
+    func found(_ row: PlaceRow, names: RegionNames?, key: RankKey, match: PlaceMatch) -> FoundPlace {
         let place = Place(row: row, names: names)
         // The name the query spelled (its own, or the alternate it matched), with the
         // region and the country when the query needed them (`paris tx`): the share typed
         // is of all their letters.
-        var spelled = match?.alternate ?? place.name
-        if let match, match.coverage < pieces.count {
+        var spelled = match.alternate ?? place.name
+        if match.coverage < pieces.count {
             if !place.region.isEmpty && place.region != place.name { spelled += " " + place.region }
             if !place.country.isEmpty { spelled += " " + place.country }
         }
         return FoundPlace(
             place: place, rank: key, score: matchScore(whole: key.wholeName, queryLetters: queryLetters, name: spelled),
-            matched: match?.alternate)
+            matched: match.alternate)
     }
 
     /// Keeps the best `limit` entries of `best`, sorted.
@@ -192,7 +192,7 @@ package final class PlaceSearch {
             guard label.starts(with: TextFolding.fold(row.field(.name))) else { continue }
             let place = Place(row: row, names: index)
             guard TextFolding.fold(place.label) == label else { continue }
-            found.append(FoundPlace(place: place, rank: RankKey(coverage: 0, tier: 0, score: 0, order: r), score: 100))
+            found.append(FoundPlace(place: place, rank: .found(order: r), score: 100))
             if !all { break }
         }
         return found

@@ -68,8 +68,8 @@ package struct RankKey: Comparable, Sendable {
     /// size, `al ` Al Mawşil al Jadīdah before Alexandria.
     package static let begunWordWeight = 1.0 / 30
 
-    /// A key made of its parts (the collections' keys, and bounds).
-    package init(coverage: Int, tier: Int, score: Double, order: Int, wholeName: Bool = false, ownName: Bool = true) {
+    /// A key made of its parts: by the makers here only.
+    private init(coverage: Int, tier: Int, score: Double, order: Int, wholeName: Bool = false, ownName: Bool = true) {
         self.coverage = coverage
         self.tier = tier
         self.score = score
@@ -91,6 +91,24 @@ package struct RankKey: Comparable, Sendable {
                 begunWord: match.begunFinished, distance: distance, bias: bias, short: short),
             order: order, wholeName: match.whole, ownName: own)
     }
+
+    /// The key of a place found by its magicKey or label: equal to every other such key
+    /// but for `order`.
+    package static func found(order: Int) -> RankKey { RankKey(coverage: 0, tier: 0, score: 0, order: order) }
+
+    /// The key of a place ordered nearest first (a collection near where it was
+    /// suggested, reverse geocoding): `distance` in metres, then `order`.
+    package static func nearest(distance: Double, order: Int) -> RankKey {
+        RankKey(coverage: 0, tier: 0, score: -distance, order: order)
+    }
+
+    /// The key of a place ordered most important first (a collection), then `order`.
+    package static func important(_ importance: Double, order: Int) -> RankKey {
+        RankKey(coverage: 0, tier: 0, score: importance, order: order)
+    }
+
+    /// The distance in metres of a key made by `nearest`.
+    package var distance: Double { -score }
 
     /// The score of the order's third step.
     package static func score(
@@ -219,7 +237,14 @@ package struct LocationBias: Sendable {
 /// (`PlaceCategory.importanceFactor`). The one formula: the index orders its rows by it.
 @inline(__always)
 package func placeImportance(population: Int, category: String) -> Double {
-    Double(population + 1) * PlaceCategory.importanceFactor(category)
+    placeImportance(population: population, factor: PlaceCategory.importanceFactor(category))
+}
+
+/// The importance of a place of `population` whose category's factor is `factor`
+/// (known per category ahead: an index search's rows).
+@inline(__always)
+package func placeImportance(population: Int, factor: Double) -> Double {
+    Double(population + 1) * factor
 }
 
 /// The `score` (0–100) `magickey-find` reports: 100 for a key or a whole-name match;

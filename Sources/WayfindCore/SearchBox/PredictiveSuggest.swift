@@ -222,21 +222,12 @@ extension Geocoder {
         let name = String(label.prefix { $0 != "," })
         guard !MatchQuery(name).matchesEverything else { return nil }
         let folded = TextFolding.fold(label)
-        let same: [FoundPlace]
-        switch source {
-        case .indexed(let tsv, let index, let path):
-            guard let schema else { throw GeocoderError(GazetteerError.unknownFormat(path: path).description) }
-            same = try Self.reporting { () throws(GazetteerError) in
-                try PlaceSearch.places(
-                    labelled: folded, name: name, index: index, tsv: tsv, schema: schema.schema, path: path, filters: filters,
-                    all: location != nil)
-            }
-        case .file:
+        let indexed = try Self.reporting { try gazetteer.places(labelled: folded, name: name, filters: filters, all: location != nil) }
+        var same = indexed ?? []
+        if indexed == nil {
             // A scanned file: the name, the label's first part, finds the candidates (a
             // few rows, where the whole label's words, `United States`, match thousands).
-            same = try find(text: name, filters: filters, limit: PredictiveBlend.labelRows).filter {
-                TextFolding.fold($0.place.label) == folded
-            }
+            same = try find(text: name, filters: filters, limit: PredictiveBlend.labelRows).filter { TextFolding.fold($0.place.label) == folded }
         }
         guard let location else { return same.first }  // most important first
         return same.min { location.distance(to: $0.place.coordinate) < location.distance(to: $1.place.coordinate) }

@@ -150,8 +150,8 @@ import WayfindTestSupport
     /// finds them by a search for the name. Both give the same row, with and without a
     /// location, for the labels of random rows, and none for a label no row has.
     @Test func aLabelsRowIsTheSameThroughTheIndexAndTheScan() throws {
-        let indexed = Geocoder(source: .indexed(tsv: Self.indexed.tsv, index: Self.indexed.index, path: Self.dump.path))
-        let scanned = Geocoder(source: .file(path: Self.dump.path, access: GazetteerAccess(cacheFolder: nil)))
+        let indexed = Geocoder(IndexedGazetteer(tsv: Self.indexed.tsv, index: Self.indexed.index, path: Self.dump.path))
+        let scanned = Geocoder(ScannedGazetteer(path: Self.dump.path, access: GazetteerAccess(cacheFolder: nil)))
         var random = SplitMix64(seed: 26)
         let rowStarts = [0] + Self.dump.bytes.indices.filter { Self.dump.bytes[$0] == 0x0A }.map { $0 + 1 }.dropLast()
         var labels = ["Springfield, Massachusetts, United States", "San Antonio, Texas, United States", "Nowhere, Texas", "paris"]

@@ -34,7 +34,7 @@ enum PlacesTestSupport {
     /// Searches the embedded gazetteer as the tools do (`Geocoder.search`): every spelling
     /// of the text (`st` is also `saint`), and its qualified forms when nothing matched.
     static func geocode(_ text: String, near location: Coordinate? = nil, limit: Int = 5) throws -> SearchResult {
-        let geocoder = Geocoder(source: .indexed(tsv: TestGazetteer.tsv, index: try TestGazetteer.index(), path: "(gazetteer)"))
+        let geocoder = Geocoder(IndexedGazetteer(tsv: TestGazetteer.tsv, index: try TestGazetteer.index(), path: "(gazetteer)"))
         return try geocoder.search(
             text: text, lastWordComplete: true, bias: LocationBias(location: location, radius: nil), filters: PlaceFilters(), limit: limit)
     }

@@ -8,7 +8,7 @@ import WayfindTestSupport
 /// `Geocoder.reverse`: the grid walk finds what reading every row finds, and the scan of
 /// a file without an index finds the same.
 @Suite struct ReverseGeocodingTests {
-    static let geocoder = Geocoder(source: .indexed(tsv: TestGazetteer.tsv, index: try! TestGazetteer.index(), path: "(gazetteer)"))
+    static let geocoder = Geocoder(IndexedGazetteer(tsv: TestGazetteer.tsv, index: try! TestGazetteer.index(), path: "(gazetteer)"))
 
     /// The rows a reverse query must find, by reading every row: within reach, not an
     /// area unless named, through the filters; nearest first, then by row number.
@@ -93,8 +93,8 @@ import WayfindTestSupport
     @Test func theScanOfAFileFindsWhatItsIndexFinds() throws {
         let dump = PlacesIndexDifferentialTests.dump
         let indexed = PlacesIndexDifferentialTests.indexed
-        let viaIndex = Geocoder(source: .indexed(tsv: indexed.tsv, index: indexed.index, path: dump.path))
-        let scanned = Geocoder(source: .file(path: dump.path, access: GazetteerAccess(cacheFolder: nil)))
+        let viaIndex = Geocoder(IndexedGazetteer(tsv: indexed.tsv, index: indexed.index, path: dump.path))
+        let scanned = Geocoder(ScannedGazetteer(path: dump.path, access: GazetteerAccess(cacheFolder: nil)))
         var random = SplitMix64(seed: 4848)
         for trial in 0..<40 {
             let point = Coordinate(
