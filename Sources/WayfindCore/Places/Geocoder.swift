@@ -65,7 +65,8 @@ public final class Geocoder: @unchecked Sendable {
     /// `WayfindPlaces`).
     package static func installedEmbedded() throws(GeocoderError) -> Geocoder {
         do {
-            return Geocoder(IndexedGazetteer(tsv: EmbeddedGazetteer.tsv, index: try EmbeddedGazetteer.index(), path: EmbeddedGazetteer.path))
+            return Geocoder(
+                IndexedGazetteer(tsv: EmbeddedGazetteer.tsv, index: try EmbeddedGazetteer.index(), path: EmbeddedGazetteer.path))
         } catch {
             throw GeocoderError(error.description)
         }
@@ -97,12 +98,14 @@ public final class Geocoder: @unchecked Sendable {
         limit: Int = 5
     ) throws(GeocoderError) -> [Suggestion] {
         let bias = LocationBias(location: location, radius: distance)
-        let result = try search(text: text, lastWordComplete: SearchText.endsWithFinishedWord(text), bias: bias, filters: filters, limit: limit)
+        let result = try search(
+            text: text, lastWordComplete: SearchText.endsWithFinishedWord(text), bias: bias, filters: filters, limit: limit)
         let places = result.places.map { found in
             let key = MagicKey.place(fingerprint: result.fingerprint, offset: found.place.offset, line: found.place.line)
             return Suggestion(text: found.place.label, magicKey: key.encoded, isCollection: false, matched: found.matched)
         }
-        return Self.suggestions(text, collections: result.collections, places: places, fingerprint: result.fingerprint, location: location, limit: limit)
+        return Self.suggestions(
+            text, collections: result.collections, places: places, fingerprint: result.fingerprint, location: location, limit: limit)
     }
 
     /// The suggestions for `text`: the collections it names and the places found, at most

@@ -36,7 +36,8 @@ struct GridWalk: CandidateSource {
         let words = [index.words(withPrefix: search.pieces[0])]
         let whole = PostingsUnion.wholeRows(words, pieces: search.pieces, index: index)
         let required = PlacesIndex.signature(ofWord: search.pieces[0])
-        let mostImportant = placeImportance(population: index.population(ofRow: 0), factor: collector.factors[index.categoryIndex(ofRow: 0)])
+        let mostImportant = placeImportance(
+            population: index.population(ofRow: 0), factor: collector.factors[index.categoryIndex(ofRow: 0)])
         let budget = search.gridRowLimit ?? Self.rowBudget(rows: index.rowCount)
         var walked = [Bool](repeating: false, count: PlacesIndex.gridCellCount)
         var read = 0

@@ -185,7 +185,8 @@ package final class PlaceSearch {
             guard r < index.rowCount else { throw .damagedIndex(path: path) }
             if !filters.isEmpty {
                 let category = index.categories[index.categoryIndex(ofRow: r)]
-                guard filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: index.coordinate(ofRow: r), category: category)
+                guard
+                    filters.accepts(packedCountry: index.countryCode(ofRow: r), coordinate: index.coordinate(ofRow: r), category: category)
                 else { continue }
             }
             try split(row, tsv: tsv, offset: index.offset(ofRow: r), line: index.line(ofRow: r))

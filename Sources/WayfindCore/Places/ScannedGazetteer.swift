@@ -47,7 +47,9 @@ final class ScannedGazetteer: GazetteerSource, @unchecked Sendable {
         case .place(_, let offset, _):
             try reading {
                 try scanner.scan($0) { row, _ throws(GazetteerError) in
-                    if row.offset == offset { best = [(.found(order: 0), FoundPlace(place: Place(row: row, names: names), rank: .found(order: 0), score: 100))] }
+                    if row.offset == offset {
+                        best = [(.found(order: 0), FoundPlace(place: Place(row: row, names: names), rank: .found(order: 0), score: 100))]
+                    }
                     return true
                 }
             }

@@ -225,7 +225,8 @@ package struct LocationBias: Sendable {
         // is at least that of the gaps (each at most 180°) with the cell's smallest cos φ₂;
         // d = 2R asin √h grows with h. (A hair less, for rounding.)
         let radians = Double.pi / 180
-        let h = Platform.sinSquared(latitudeGap * radians / 2)
+        let h =
+            Platform.sinSquared(latitudeGap * radians / 2)
             + cosineOfLatitude * max(0, Platform.cos(farthestLatitude * radians)) * Platform.sinSquared(longitudeGap * radians / 2)
         let d = 2 * Coordinate.earthRadius * Platform.asin(min(1, h.squareRoot())) * 0.999
         return d.isFinite ? d : 0

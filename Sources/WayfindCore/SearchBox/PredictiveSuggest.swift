@@ -202,7 +202,8 @@ extension Geocoder {
         let ranked = candidates.enumerated().map { ($0.offset, score($0.element), $0.element) }
             .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
         let places = ranked.map { Self.suggestion($0.2.found, fingerprint: result.fingerprint, predicted: $0.2.graph > 0) }
-        return Self.suggestions(text, collections: result.collections, places: places, fingerprint: result.fingerprint, location: location, limit: limit)
+        return Self.suggestions(
+            text, collections: result.collections, places: places, fingerprint: result.fingerprint, location: location, limit: limit)
     }
 
     /// The suggestion for a found place.
@@ -227,7 +228,9 @@ extension Geocoder {
         if indexed == nil {
             // A scanned file: the name, the label's first part, finds the candidates (a
             // few rows, where the whole label's words, `United States`, match thousands).
-            same = try find(text: name, filters: filters, limit: PredictiveBlend.labelRows).filter { TextFolding.fold($0.place.label) == folded }
+            same = try find(text: name, filters: filters, limit: PredictiveBlend.labelRows).filter {
+                TextFolding.fold($0.place.label) == folded
+            }
         }
         guard let location else { return same.first }  // most important first
         return same.min { location.distance(to: $0.place.coordinate) < location.distance(to: $1.place.coordinate) }

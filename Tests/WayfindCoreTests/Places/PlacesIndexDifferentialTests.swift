@@ -157,7 +157,8 @@ import WayfindTestSupport
         var labels = ["Springfield, Massachusetts, United States", "San Antonio, Texas, United States", "Nowhere, Texas", "paris"]
         for _ in 0..<120 {
             let offset = rowStarts[Int(random.next() % UInt64(rowStarts.count))]
-            let found = try indexed.find(magicKey: MagicKey.place(fingerprint: Self.indexed.index.fingerprint, offset: offset, line: 0).encoded)
+            let found = try indexed.find(
+                magicKey: MagicKey.place(fingerprint: Self.indexed.index.fingerprint, offset: offset, line: 0).encoded)
             labels.append(found[0].place.label)
         }
         // Case does not split a name's words (`pARIS` is not `p` and `aris`).
