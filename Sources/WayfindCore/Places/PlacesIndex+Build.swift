@@ -185,7 +185,8 @@ extension PlacesIndex {
                 for word in SearchText.startWords(form, words: SearchText.words(form, joined: true)) { starts.append(number(word)) }
             }
             func flags(_ id: UInt32) -> UInt32 {
-                (spelled.contains(id) ? spellsAName : 0) | (named.contains(id) ? inShortName : 0) | (starts.contains(id) ? startsOwnName : 0)
+                (spelled.contains(id) ? spellsAName : 0) | (named.contains(id) ? inShortName : 0)
+                    | (starts.contains(id) ? startsOwnName : 0)
             }
             for id in ownIDs { wordsOfRows.append(id | flags(id)) }
             for id in alternateIDs where !ownIDs.contains(id) { wordsOfRows.append(id | notOwnName | flags(id)) }
@@ -360,6 +361,21 @@ extension PlacesIndex {
                 prefixPostings += lists[i]
                 prefixStarts.append(UInt32(prefixPostings.count))
             }
+            return assemble(
+                rows: sortedRows, words: (wordStarts, wordBytes), postings: (postingStarts, postings),
+                prefixes: (prefixKeys, prefixStarts, prefixPostings), grid: (gridStarts, gridEntries), tsvSize: tsvSize,
+                fingerprint: fingerprint, source: source, path: path)
+        }
+
+        /// The index's file: its sections in order after the banner and the header, which
+        /// says where each ends.
+        private func assemble(
+            rows sortedRows: UnsafeMutableBufferPointer<UInt32>, words: (starts: [UInt32], bytes: [UInt8]),
+            postings: (starts: [UInt32], all: UnsafeMutableBufferPointer<UInt32>),
+            prefixes: (keys: [UInt32], starts: [UInt32], postings: [UInt32]),
+            grid: (starts: [UInt32], entries: UnsafeMutableBufferPointer<UInt32>), tsvSize: Int, fingerprint: UInt64,
+            source: SourceIdentity, path: String
+        ) -> Image {
             let categoryBytes = Array(categories.map { $0 + "\n" }.joined().utf8)
             var regionBytes: [UInt8] = [], regionStarts: [UInt32] = [0]
             let regionLines = regions.map { Array("\($0.key)\t\($0.value)\n".utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
@@ -376,27 +392,27 @@ extension PlacesIndex {
             let headerIndex = 1
             image.append([UInt32](repeating: 0, count: headerWords))
             image.append(sortedRows)
-            image.append(wordStarts)
-            image.append(postingStarts)
-            image.append(postings)
-            image.append(bytes: wordBytes)
+            image.append(words.starts)
+            image.append(postings.starts)
+            image.append(postings.all)
+            image.append(bytes: words.bytes)
             image.append(bytes: categoryBytes)
             image.append(regionStarts)
             image.append(bytes: regionBytes)
-            image.append(prefixKeys)
-            image.append(prefixStarts)
-            image.append(prefixPostings)
-            image.append(gridStarts)
-            image.append(gridEntries)
+            image.append(prefixes.keys)
+            image.append(prefixes.starts)
+            image.append(prefixes.postings)
+            image.append(grid.starts)
+            image.append(grid.entries)
             let pathBytes = Array(path.utf8)
             image.append(bytes: pathBytes)
             func split(_ v: UInt64) -> [UInt32] { [UInt32(truncatingIfNeeded: v), UInt32(truncatingIfNeeded: v >> 32)] }
             var header: [UInt32] = [
-                version, UInt32(rowCount), UInt32(wordCount), UInt32(postingCount),
-                UInt32(wordBytes.count), UInt32(categoryBytes.count), UInt32(regionLines.count), UInt32(regionBytes.count),
+                version, UInt32(sortedRows.count / PlacesIndex.rowWords), UInt32(words.starts.count - 1), UInt32(postings.all.count),
+                UInt32(words.bytes.count), UInt32(categoryBytes.count), UInt32(regionLines.count), UInt32(regionBytes.count),
             ]
             header += split(UInt64(tsvSize)) + split(fingerprint)
-            header += [UInt32(listed.count), UInt32(prefixPostings.count)]
+            header += [UInt32(prefixes.keys.count), UInt32(prefixes.postings.count)]
             header += split(UInt64(image.count))
             header += split(source.device) + split(source.inode) + split(UInt64(bitPattern: source.modificationSeconds))
             header += [source.modificationNanoseconds] + split(source.sample)
