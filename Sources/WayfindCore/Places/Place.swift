@@ -117,3 +117,33 @@ extension Extent {
         self.init(minLongitude: values[0], minLatitude: values[1], maxLongitude: values[2], maxLatitude: values[3])
     }
 }
+
+extension Place {
+    /// The place in `row` (checked by `PlaceRow.split`), with names from `names` where the
+    /// row has only codes.
+    package init(row: PlaceRow, names: RegionNames?) {
+        id = row.schema.column(.id) != nil ? row.string(.id) : String(row.line)
+        name = row.string(.name)
+        if row.schema.column(.admin1Name) != nil {
+            region = row.string(.admin1Name)
+        } else if let names {
+            region = String(decoding: names.admin1Name(country: row.field(.countryCode), code: row.field(.admin1Code)), as: UTF8.self)
+        } else {
+            region = ""
+        }
+        if row.schema.column(.countryName) != nil {
+            country = row.string(.countryName)
+        } else if let names {
+            country = String(decoding: names.countryName(code: row.field(.countryCode)), as: UTF8.self)
+        } else {
+            country = ""
+        }
+        countryCode = row.countryCode
+        coordinate = row.coordinate
+        category = row.category
+        population = row.population
+        offset = row.offset
+        line = row.line
+        extent = row.schema.column(.extent) != nil ? Extent(column: row.field(.extent)) : nil
+    }
+}
