@@ -256,11 +256,14 @@ extension RouteGraph {
         }
     }
 
-    /// `filter` on strings.
+    /// `filter` on strings (display names, which its first look takes too).
     package static func stringFilter(_ filter: NameFilter) -> (String) -> Bool {
         { name in
             var name = name
-            return name.withUTF8(filter.accepts)
+            return name.withUTF8 { bytes in
+                if let mayAccept = filter.mayAccept, !mayAccept(UnsafeRawBufferPointer(bytes)) { return false }
+                return filter.accepts(bytes)
+            }
         }
     }
 

@@ -15,7 +15,8 @@
 ///     geocoder(p) = letterTrust · min(letters, trustedLetters) / (1 + r(p))
 ///                 = wholeNameScore           when the text spells p's own name whole
 ///
-/// r(p) is p's place in the geocoder's list (0 first; absent: 0 geocoder score). So:
+/// r(p) is p's place in the geocoder's list of as many places as are asked for (0 first;
+/// absent: 0 geocoder score). So:
 ///
 /// - **The graph leads**: a place visited every day scores several trips and stays first
 ///   while its name matches what is typed.
@@ -72,8 +73,6 @@ package enum PredictiveBlend {
     /// How many of the graph's best matching places are resolved, per suggestion asked
     /// for (2): each costs a label lookup; the graph's order beyond that rarely wins.
     package static let graphCandidatesPerSuggestion = 2
-    /// How many geocoder places are weighed, per suggestion asked for (2).
-    package static let geocoderCandidatesPerSuggestion = 2
     /// How many places of the same name are weighed to find a label's rows in a file
     /// that is scanned, not indexed (64): the commonest names of the embedded gazetteer
     /// (San Antonio, Santa Cruz) have fewer places spelled whole; a label's row beyond
@@ -162,7 +161,7 @@ extension Geocoder {
         typealias B = PredictiveBlend
         let search = PlaceSearch(
             text: text, bias: LocationBias(location: location, radius: distance), filters: filters,
-            limit: limit * B.geocoderCandidatesPerSuggestion)
+            limit: limit)
         let finished = SearchText.endsWithFinishedWord(text)
         // The predicted places, resolved to rows.
         var candidates: [(found: FoundPlace, graph: Double, geocoder: Double)] = []
