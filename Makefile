@@ -25,7 +25,11 @@ SWIFT ?= swift
 # Package.swift has no unsafe flags, so the package stays usable as a dependency.
 # -disable-implicit-string-processing-module-import: the regex module, 1.1 MB of code and
 # metadata that nothing here uses, stays out of the binaries.
-RELEASE_FLAGS = -c release -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
+# -static-executable: Linux only (the toolchain's static runtime and libc); elsewhere (macOS)
+# the binaries link the system's libraries.
+SYSTEM := $(shell uname -s)
+STATIC_FLAGS = $(if $(filter Linux,$(SYSTEM)),-Xswiftc -static-executable)
+RELEASE_FLAGS = -c release $(STATIC_FLAGS) -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
   -Xswiftc -Xfrontend -Xswiftc -disable-implicit-string-processing-module-import
 BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
 

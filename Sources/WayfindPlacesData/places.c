@@ -8,17 +8,28 @@
  * run `make places-index`, which regenerates places.index and touches this file. */
 #include "WayfindPlacesData.h"
 
+/* ELF names the read-only data section .rodata and a C symbol as it is; Mach-O (macOS)
+ * has __TEXT,__const and puts an underscore before each C name. (Only the ELF object has
+ * been linked; the Mach-O one assembles, `clang --target=arm64-apple-macosx13`.) */
+#if defined(__APPLE__) && defined(__MACH__)
+#define WAYFIND_READ_ONLY_SECTION ".section __TEXT,__const\n"
+#define WAYFIND_SYMBOL(name) "_" #name
+#else
+#define WAYFIND_READ_ONLY_SECTION ".section .rodata\n"
+#define WAYFIND_SYMBOL(name) #name
+#endif
+
 __asm__(
-    ".section .rodata\n"
+    WAYFIND_READ_ONLY_SECTION
     ".balign 16\n"
-    "wayfind_places_tsv_start:\n"
+    WAYFIND_SYMBOL(wayfind_places_tsv_start) ":\n"
     ".incbin \"places.tsv\"\n"
-    "wayfind_places_tsv_end:\n"
+    WAYFIND_SYMBOL(wayfind_places_tsv_end) ":\n"
     ".byte 0\n"
     ".balign 16\n"
-    "wayfind_places_index_start:\n"
+    WAYFIND_SYMBOL(wayfind_places_index_start) ":\n"
     ".incbin \"places.index\"\n"
-    "wayfind_places_index_end:\n"
+    WAYFIND_SYMBOL(wayfind_places_index_end) ":\n"
     ".byte 0\n"
     ".previous\n");
 

@@ -2,10 +2,6 @@ import Foundation
 import Testing
 import WayfindTestSupport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The routegraph tools as processes: what only a real process shows (a user without
 /// access, invalid UTF-8 in `argv`, `ulimit -f`, a FIFO, a lock another process holds,
 /// concurrent writers, kill -9, a closed pipe). Everything else runs in-process (WayfindCoreTests, RouteGraphToolTests).

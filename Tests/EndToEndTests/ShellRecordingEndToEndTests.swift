@@ -2,10 +2,6 @@ import Foundation
 import Testing
 import WayfindTestSupport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What the set-up does in the background, in real interactive shells: recording leaves
 /// no process behind, and `cd <Tab>` forgets only directories that are gone, not those
 /// it cannot see now (a disk unmounted, a network mount out of reach).

@@ -2,10 +2,6 @@ import Foundation
 import Testing
 import WayfindTestSupport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// magickey-cgi behind a real web server, with real clients: lighttpd (Debian's) on a
 /// loopback port with examples/web/lighttpd.conf, as the README shows it; geopy's ArcGIS
 /// geocoder; and the search page of examples/web in headless Chromium through selenium.

@@ -26,10 +26,6 @@ import WayfindCore
 import WayfindCLI
 import WayfindTestSupport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 // MARK: - Command line
 
 struct Settings {

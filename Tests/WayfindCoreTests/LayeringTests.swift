@@ -12,7 +12,7 @@ import WayfindTestSupport
 /// The compiler keeps the targets apart (WayfindCore cannot import WayfindCLI); within
 /// the core, this test does: a folder's code may name a type declared at the top level
 /// of another folder only when that folder is below it. It also keeps the C library's
-/// modules to Platform/.
+/// modules to one file, Platform/Platform.swift.
 @Suite struct LayeringTests {
     /// The folders of Sources/WayfindCore each folder may use.
     static let allowed: [String: Set<String>] = [
@@ -137,22 +137,62 @@ import WayfindTestSupport
         #expect(Self.violations(sources) == ["RouteGraph/C.swift: Geocoder (Places)"])
     }
 
-    @Test func onlyPlatformImportsTheCLibraryAndTheCoreNeverTheCLI() throws {
-        let sources = Repository.root.appendingPathComponent("Sources")
-        var offenders: [String] = []
-        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
-        for path in files where path.hasSuffix(".swift") {
-            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
-            for line in text.split(separator: "\n") {
-                let words = line.split(separator: " ")
-                guard let i = words.firstIndex(of: "import"), i + 1 < words.count else { continue }
-                let module = words[i + 1]
-                if ["Glibc", "Musl", "Darwin"].contains(module) && !path.hasPrefix("WayfindCore/Platform/") {
-                    offenders.append("\(path): \(line)")
+    /// The one source file that imports the C library (swift-system's `Exports.swift`).
+    static let platformFile = "WayfindCore/Platform/Platform.swift"
+
+    /// Every line of `files` (path under Sources/, text) that breaks the platform rule: an
+    /// import of Glibc, Musl or Darwin outside `platformFile`, an `@_exported` import (it
+    /// would hand the C library to every file of the module), a module-qualified call
+    /// (`Glibc.open`), or an import of the CLI in the core.
+    static func platformViolations(_ files: [(path: String, text: String)]) -> [String] {
+        let libraries: Set<Substring> = ["Glibc", "Musl", "Darwin"]
+        var found: [String] = []
+        for (path, text) in files {
+            for line in code(text).split(separator: "\n") {
+                let words = line.split(whereSeparator: { $0 == " " || $0 == "(" })
+                let qualified = words.contains { word in libraries.contains { word.hasPrefix($0 + ".") } }
+                if let i = words.firstIndex(of: "import"), i + 1 < words.count {
+                    let module = words[i + 1]
+                    if (libraries.contains(module) && path != platformFile) || words.contains("@_exported")
+                        || (module == "WayfindCLI" && path.hasPrefix("WayfindCore/"))
+                    {
+                        found.append("\(path): \(line)")
+                    }
+                } else if qualified {
+                    found.append("\(path): \(line)")
                 }
-                if module == "WayfindCLI" && path.hasPrefix("WayfindCore/") { offenders.append("\(path): \(line)") }
             }
         }
-        #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
+        return found
+    }
+
+    @Test func onlyThePlatformFileImportsTheCLibraryAndTheCoreNeverTheCLI() throws {
+        let sources = Repository.root.appendingPathComponent("Sources")
+        let paths = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+        var files: [(path: String, text: String)] = []
+        for path in paths.sorted() where path.hasSuffix(".swift") {
+            files.append((path, try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)))
+        }
+        let violations = Self.platformViolations(files)
+        #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))")
+        let platform = try #require(files.first { $0.path == Self.platformFile }).text
+        for module in ["Glibc", "Musl", "Darwin"] { #expect(platform.contains("    import \(module)\n")) }
+        #expect(platform.contains("#error(\"unsupported platform\")"))
+    }
+
+    @Test func aCLibraryImportOutsideThePlatformFileIsCaught() {
+        let files: [(path: String, text: String)] = [
+            (Self.platformFile, "#if canImport(Glibc)\n    import Glibc\n#endif\n"),
+            ("WayfindCore/Text/A.swift", "#if canImport(Darwin)\n    import Darwin\n#endif\n// import Glibc in a comment\n"),
+            ("WayfindCore/JSON/B.swift", "let n = Glibc.strlen(s)\n"),
+            ("WayfindCore/Platform/C.swift", "@_exported import Musl\n"),
+            ("WayfindCore/Places/D.swift", "import WayfindCLI\n"),
+            ("WayfindCLI/E.swift", "import WayfindCore\nlet s = \"import Glibc\"\n"),
+        ]
+        #expect(
+            Self.platformViolations(files) == [
+                "WayfindCore/Text/A.swift:     import Darwin", "WayfindCore/JSON/B.swift: let n = Glibc.strlen(s)",
+                "WayfindCore/Platform/C.swift: @_exported import Musl", "WayfindCore/Places/D.swift: import WayfindCLI",
+            ])
     }
 }

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A fresh folder for one test's route graph files, `graph.json` in it, removed by
 /// `cleanUp()`; the graph is read back through Foundation (a second opinion on what the
 /// tools wrote).

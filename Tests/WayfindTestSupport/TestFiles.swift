@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Scratch files and folders for tests: all in one folder per test process,
 /// `wayfind-test-PID`, removed when the process exits. The folder is on `/dev/shm` when
 /// there is one (a memory file system: the tools' `fsync`s cost nothing there, and

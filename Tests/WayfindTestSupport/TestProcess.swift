@@ -1,10 +1,6 @@
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What a finished program printed and how it exited.
 public struct RunResult: CustomStringConvertible, Sendable {
     /// The exit status; -1 when the program was killed for taking too long.

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// An exclusive `flock(2)` on a lock file, held until the value is dropped.
 ///
 /// The lock is taken on a *sidecar* file (`routegraph.json.lock`), never on the data
@@ -29,9 +21,9 @@ package struct FileLock: ~Copyable {
     /// `waiting` once after a second, and gives up after `timeout` seconds. (Polling,
     /// not a blocking `flock`: that could only be cut short by a signal.)
     package init(exclusiveAt path: String, timeout: Int64, waiting: () -> Void) throws(FileSystemError) {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .cannotOpen(path: path, errno: errno) }
-        try Self.lock(descriptor, LOCK_EX, path: path, timeout: timeout, waiting: waiting)
+        let descriptor = try attempt(
+            { .cannotOpen(path: path, errno: $0) }, systemOpen(path, [.readWrite, .create, .noFollow], mode: FileSystem.privateFileMode))
+        try Self.lock(descriptor, exclusive: true, path: path, timeout: timeout, waiting: waiting)
         self.descriptor = descriptor
     }
 
@@ -39,37 +31,37 @@ package struct FileLock: ~Copyable {
     /// runs; nil when there is no lock file (so no save of ours ever ran), it cannot be
     /// opened (a reader without access), or the lock was not had within `timeout` seconds.
     package init?(sharedAt path: String, timeout: Int64) {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return nil }
-        do {
-            try Self.lock(descriptor, LOCK_SH, path: path, timeout: timeout, waiting: {})
-        } catch {
-            return nil
-        }
+        guard let descriptor = try? systemOpen(path, [.nonBlocking, .noFollow]),
+            (try? Self.lock(descriptor, exclusive: false, path: path, timeout: timeout, waiting: {})) != nil
+        else { return nil }
         self.descriptor = descriptor
     }
 
-    /// Takes the `operation` lock on `descriptor`, polling; closes it on failure.
-    private static func lock(_ descriptor: Int32, _ operation: Int32, path: String, timeout: Int64, waiting: () -> Void)
+    /// Takes the lock on `descriptor`, polling; closes it on failure.
+    private static func lock(_ descriptor: Int32, exclusive: Bool, path: String, timeout: Int64, waiting: () -> Void)
         throws(FileSystemError)
     {
         let start = Platform.monotonicMilliseconds()
         let limit = timeout < Int64.max / 1000 ? timeout * 1000 : .max
         var pause: Int64 = 1
         var noticed = false
-        while flock(descriptor, operation | LOCK_NB) != 0 {
-            let code = errno
-            if code == EINTR { continue }
+        while true {
+            do throws(SystemError) {
+                if try systemTryLock(descriptor, exclusive: exclusive) { return }
+            } catch {
+                systemClose(descriptor)
+                throw .cannotLock(path: path, errno: error.code)
+            }
             let waited = Platform.monotonicMilliseconds() - start
-            guard code == EWOULDBLOCK, waited < limit else {
-                close(descriptor)
-                throw code == EWOULDBLOCK ? .lockTimedOut(path: path, seconds: timeout) : .cannotLock(path: path, errno: code)
+            guard waited < limit else {
+                systemClose(descriptor)
+                throw .lockTimedOut(path: path, seconds: timeout)
             }
             if !noticed && waited >= Self.noticeDelay {
                 noticed = true
                 waiting()
             }
-            usleep(useconds_t(pause * 1000))
+            systemSleep(milliseconds: pause)
             pause = min(pause * 2, Self.longestPause)
         }
     }
@@ -79,6 +71,6 @@ package struct FileLock: ~Copyable {
 
     deinit {
         // Closing the last descriptor of the open file description drops the lock.
-        close(descriptor)
+        systemClose(descriptor)
     }
 }

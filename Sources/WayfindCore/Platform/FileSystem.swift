@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Whole-file reads and crash-safe whole-file saves.
 ///
 /// A save never changes a file in place: (1) write the new bytes to a new temporary file
@@ -30,9 +22,9 @@
 /// permission bits are kept; a new file is 0600, as a visit log is private.
 package enum FileSystem {
     /// The default permissions of files this module creates.
-    package static let privateFileMode: mode_t = 0o600
+    package static let privateFileMode: FileMode = 0o600
     /// The permissions of directories this module creates.
-    package static let privateDirectoryMode: mode_t = 0o700
+    package static let privateDirectoryMode: FileMode = 0o700
 
     /// Called by `mapFile(at:)` between opening a file and reading it, with the path:
     /// tests pause readers there, or change the file under them. Nil in the tools.
@@ -46,49 +38,46 @@ package enum FileSystem {
     /// With `followingLinks` false, a symbolic link at `path` is not opened
     /// (`.cannotOpen`, ELOOP): a cache file is read only where it is.
     package static func mapFile(at path: String, followingLinks: Bool = true) throws(FileSystemError) -> FileMapping? {
-        // O_NONBLOCK: a FIFO opens at once (to be refused), instead of waiting for a writer.
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
-        if descriptor < 0 {
-            let code = errno
-            if code == ENOENT { return nil }
-            throw .cannotOpen(path: path, errno: code)
-        }
-        var info = stat()
-        let code = fstat(descriptor, &info) == 0 ? 0 : errno
-        guard code == 0, info.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
-            throw code != 0 ? .cannotRead(path: path, errno: code) : .notARegularFile(path: path)
+        // A FIFO opens at once (to be refused), instead of waiting for a writer.
+        let options: OpenOptions = followingLinks ? [.nonBlocking] : [.nonBlocking, .noFollow]
+        let opened = Result { () throws(SystemError) in try systemOpen(path, options) }
+        if case .failure(.noSuchFile) = opened { return nil }
+        let descriptor = try attempt({ .cannotOpen(path: path, errno: $0) }, opened.get())
+        let fileStatus = Result { () throws(SystemError) in try systemStatus(of: descriptor) }
+        guard case .success(let status) = fileStatus, status.kind == .regular else {
+            systemClose(descriptor)
+            if case .failure(let error) = fileStatus { throw .cannotRead(path: path, errno: error.code) }
+            throw .notARegularFile(path: path)
         }
         readerHook?(path)
-        let size = Int(info.st_size)
+        let size = status.size
         guard size > 0 else {
-            return FileMapping(descriptor: descriptor, status: info, bytes: UnsafeRawBufferPointer(start: nil, count: 0))
+            return FileMapping(descriptor: descriptor, status: status, bytes: UnsafeRawBufferPointer(start: nil, count: 0))
         }
-        if let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED {
+        if let address = systemMap(descriptor, size: size) {
             if let slot = ShrinkGuard.register(address, size: size) {
                 return FileMapping(
-                    descriptor: descriptor, status: info, bytes: UnsafeRawBufferPointer(start: address, count: size), guardSlot: slot)
+                    descriptor: descriptor, status: status, bytes: UnsafeRawBufferPointer(start: address, count: size), guardSlot: slot)
             }
-            munmap(address, size)
+            systemUnmap(address, size: size)
         }
         // No guard slot free (or no mapping): a copy, which a shrinking file cannot fault.
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         var done = 0
         while done < size {
-            let count = pread(descriptor, copy.baseAddress! + done, size - done, off_t(done))
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 {
-                let code = errno
+            do throws(SystemError) {
+                let count = try systemRead(descriptor, copy.baseAddress! + done, size - done, at: done)
+                if count == 0 { break }
+                done += count
+            } catch {
                 copy.deallocate()
-                close(descriptor)
-                throw .cannotRead(path: path, errno: code)
+                systemClose(descriptor)
+                throw .cannotRead(path: path, errno: error.code)
             }
-            if count == 0 { break }
-            done += count
         }
         // Bytes never read (the file shrank) are zeros, as a guarded mapping's are.
         if done < size { copy.baseAddress!.advanced(by: done).initializeMemory(as: UInt8.self, repeating: 0, count: size - done) }
-        return FileMapping(descriptor: descriptor, status: info, copy: UnsafeRawBufferPointer(copy), cutShort: done < size)
+        return FileMapping(descriptor: descriptor, status: status, bytes: UnsafeRawBufferPointer(copy), isCopy: true, cutShort: done < size)
     }
 
     /// The whole content of the regular file at `path`, or nil if there is no such file.
@@ -121,22 +110,21 @@ package enum FileSystem {
     ) throws(FileSystemError) {
         // A write beyond RLIMIT_FSIZE fails with EFBIG instead of killing the process
         // (process-wide, and harmless to repeat).
-        signal(SIGXFSZ, SIG_IGN)
+        systemIgnoreFileSizeLimitSignal()
         var mode = privateFileMode
-        var existing = stat()
-        let exists = stat(path, &existing) == 0
-        if exists && !privately {
-            guard existing.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
-            // Root may write anything: the owner's write bit says whether the file may change.
-            guard existing.st_mode & S_IWUSR != 0 else { throw .readOnly(path: path) }
-            mode = existing.st_mode & 0o7777
+        let existing = try? systemStatus(path)
+        if let existing, !privately {
+            guard existing.kind == .regular else { throw .notARegularFile(path: path) }
+            // Root may write anything: the owner's write bit (S_IWUSR) says whether the file may change.
+            guard existing.permissions & 0o200 != 0 else { throw .readOnly(path: path) }
+            mode = existing.permissions
         }
         // Step 1: the new file, removed on any failure before it is in the target's place.
         let (descriptor, temporary) = try createTemporaryFile(path + temporaryInfix)
         var isCommitted = false
         defer {
-            close(descriptor)
-            if !isCommitted { unlink(temporary) }
+            systemClose(descriptor)
+            if !isCommitted { try? Platform.removeFile(temporary) }
         }
         if removingLeftovers { removeLeftovers(of: path, except: name(of: temporary)) }
         var offset = 0
@@ -144,21 +132,24 @@ package enum FileSystem {
             try writeAll(piece, to: descriptor, at: offset, path: temporary)
             offset += piece.count
         }
-        if mode != privateFileMode, fchmod(descriptor, mode) != 0 { throw .cannotWrite(path: temporary, errno: errno) }
-        if fsync(descriptor) != 0 { throw .cannotSync(path: temporary, errno: errno) }
+        if mode != privateFileMode {
+            try attempt({ .cannotWrite(path: temporary, errno: $0) }, systemSetPermissions(descriptor, mode))
+        }
+        try attempt({ .cannotSync(path: temporary, errno: $0) }, systemSync(descriptor))
         try check()
         // Steps 2 to 5.
-        let newBackup = exists && backupPath != nil ? try linkBackup(of: path, near: path + backupInfix) : nil
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            if let newBackup { unlink(newBackup) }
-            throw .cannotRename(from: temporary, to: path, errno: code)
+        let newBackup = existing != nil && backupPath != nil ? try linkBackup(of: path, near: path + backupInfix) : nil
+        do throws(SystemError) {
+            try systemRename(temporary, to: path)
+        } catch {
+            if let newBackup { try? Platform.removeFile(newBackup) }
+            throw .cannotRename(from: temporary, to: path, errno: error.code)
         }
         isCommitted = true
         // The new file is in place: from here on nothing fails the save. The previous
         // version becomes the backup, replacing the one before (unless something that
         // cannot be replaced, a folder, sits at its name: the link then goes).
-        if let newBackup, let backupPath, rename(newBackup, backupPath) != 0 { unlink(newBackup) }
+        if let newBackup, let backupPath, (try? systemRename(newBackup, to: backupPath)) == nil { try? Platform.removeFile(newBackup) }
         try syncDirectory(of: path)
     }
 
@@ -182,23 +173,19 @@ package enum FileSystem {
     package static func removeLeftovers(of path: String, except: String? = nil) -> Bool {
         let folder = directory(of: path)
         let base = Array(name(of: path).utf8)
-        guard let stream = opendir(folder) else { return false }
-        defer { closedir(stream) }
         var leftovers: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                Array(raw.prefix { $0 != 0 })
-            }
+        let listed = try? systemReadDirectory(folder) { entry, _ in
+            let name = Array(entry)
             if isLeftover(name, of: base), except.map({ !name.elementsEqual($0.utf8) }) ?? true {
                 leftovers.append(String(decoding: name, as: UTF8.self))
             }
         }
-        let user = geteuid()
+        guard listed != nil else { return false }
         for name in leftovers {
             let leftover = folder == "/" ? "/" + name : folder + "/" + name
-            var info = stat()
-            guard lstat(leftover, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == user else { continue }
-            unlink(leftover)
+            guard let status = try? systemStatus(leftover, followingLinks: false), status.kind == .regular, status.owner == systemUser()
+            else { continue }
+            try? Platform.removeFile(leftover)
         }
         return true
     }
@@ -233,20 +220,16 @@ package enum FileSystem {
     package static func resolvingSymbolicLinks(_ path: String) throws(FileSystemError) -> String {
         var current = path
         for _ in 0..<maximumLinkHops {
-            var info = stat()
-            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
+            guard let link = try? systemStatus(current, followingLinks: false), link.kind == .symbolicLink else { return current }
             // Another user's link in a directory we cannot stat is not followed either.
-            var folder = stat()
-            let user = geteuid()
+            let user = systemUser()
             let trusted =
-                info.st_uid == user
-                || (stat(directory(of: current), &folder) == 0
-                    && mayFollowLink(owner: info.st_uid, directoryMode: folder.st_mode, directoryOwner: folder.st_uid, user: user))
-            guard trusted else { throw .untrustedLink(path: current, owner: info.st_uid) }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = readlink(current, &buffer, buffer.count - 1)
-            guard count > 0 else { throw .cannotRead(path: current, errno: errno) }
-            let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                link.owner == user
+                || (try? systemStatus(directory(of: current))).map {
+                    mayFollowLink(owner: link.owner, directoryMode: $0.permissions, directoryOwner: $0.owner, user: user)
+                } ?? false
+            guard trusted else { throw .untrustedLink(path: current, owner: link.owner) }
+            let target = try attempt({ .cannotRead(path: current, errno: $0) }, systemLinkTarget(current))
             if target.hasPrefix("/") {
                 current = target
             } else {
@@ -254,7 +237,7 @@ package enum FileSystem {
                 current = directory == "." && !current.hasPrefix("./") ? target : directory + "/" + target
             }
         }
-        throw .cannotOpen(path: path, errno: ELOOP)
+        throw .cannotOpen(path: path, errno: SystemError.tooManyLinks.code)
     }
 
     /// Whether a symbolic link owned by `owner`, in a directory with `directoryMode` owned
@@ -275,34 +258,32 @@ package enum FileSystem {
     ///     65534       1755 root          1000   no: sticky, not world-writable
     ///     65534       1777 65534         1000   yes: the directory's owner's link
     ///     0           0755 root          1000   yes: /dev/stdin, a link of root's in /dev
-    package static func mayFollowLink(owner: uid_t, directoryMode: mode_t, directoryOwner: uid_t, user: uid_t) -> Bool {
-        owner == user || directoryMode & (S_ISVTX | S_IWOTH) == 0 || owner == directoryOwner
+    package static func mayFollowLink(owner: UserID, directoryMode: FileMode, directoryOwner: UserID, user: UserID) -> Bool {
+        owner == user || directoryMode & 0o1002 == 0 || owner == directoryOwner  // S_ISVTX | S_IWOTH
     }
 
     /// Whether this process may create files in the directory `path` (`access(2)`).
-    package static func isWritableDirectory(_ path: String) -> Bool {
-        access(path, W_OK | X_OK) == 0
-    }
+    package static func isWritableDirectory(_ path: String) -> Bool { systemMayCreateFiles(in: path) }
 
     /// Creates `path` and any missing parents with mode 0700.
     package static func createDirectories(_ path: String) throws(FileSystemError) {
-        var info = stat()
-        if stat(path, &info) == 0 { return }
+        if (try? systemStatus(path)) != nil { return }
         let parent = directory(of: path)
         if parent != path && parent != "." && parent != "/" {
             try createDirectories(parent)
         }
-        if mkdir(path, privateDirectoryMode) != 0 && errno != EEXIST {
-            throw .cannotCreateDirectory(path: path, errno: errno)
-        }
+        do throws(SystemError) {
+            try systemMakeDirectory(path, mode: privateDirectoryMode)
+        } catch let error where error != .fileExists {
+            throw .cannotCreateDirectory(path: path, errno: error.code)
+        } catch {}
     }
 
     /// Whether a regular file is at `path` (links followed); throws `.notARegularFile`
     /// for anything else (a directory, FIFO or device), without opening it.
     package static func regularFileExists(at path: String) throws(FileSystemError) -> Bool {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return false }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
+        guard let status = try? systemStatus(path) else { return false }
+        guard status.kind == .regular else { throw .notARegularFile(path: path) }
         return true
     }
 
@@ -331,15 +312,14 @@ package enum FileSystem {
 
     /// A new, empty file named `prefix` and `randomNameLength` random letters and digits.
     private static func createTemporaryFile(_ prefix: String) throws(FileSystemError) -> (Int32, String) {
-        var attempt = 0
+        var tries = 0
         while true {
             let candidate = randomName(prefix)
-            let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, privateFileMode)
-            if descriptor >= 0 { return (descriptor, candidate) }
-            let code = errno
-            attempt += 1
-            guard code == EEXIST, attempt < temporaryNameAttempts else {
-                throw .cannotOpen(path: candidate, errno: code)
+            do throws(SystemError) {
+                return (try systemOpen(candidate, [.writeOnly, .create, .exclusive, .noFollow], mode: privateFileMode), candidate)
+            } catch {
+                tries += 1
+                guard error == .fileExists, tries < temporaryNameAttempts else { throw .cannotOpen(path: candidate, errno: error.code) }
             }
         }
     }
@@ -371,12 +351,9 @@ package enum FileSystem {
         guard let base = bytes.baseAddress else { return }
         var written = 0
         while written < bytes.count {
-            let result = pwrite(descriptor, base + written, bytes.count - written, off_t(offset + written))
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .cannotWrite(path: path, errno: errno)
-            }
-            if result == 0 { throw .cannotWrite(path: path, errno: EIO) }
+            let (start, count) = (base + written, bytes.count - written)
+            let result = try attempt({ .cannotWrite(path: path, errno: $0) }, systemWrite(descriptor, start, count, at: offset + written))
+            if result == 0 { throw .cannotWrite(path: path, errno: SystemError.inputOutput.code) }
             written += result
         }
     }
@@ -385,27 +362,25 @@ package enum FileSystem {
     /// a hard link, or a copy where the file system has no hard links; nil when there is
     /// no such file any more.
     private static func linkBackup(of path: String, near prefix: String) throws(FileSystemError) -> String? {
-        var attempt = 0
+        var tries = 0
         while true {
             let backup = randomName(prefix)
-            if link(path, backup) == 0 { return backup }
-            let code = errno
-            attempt += 1
-            if code == EEXIST && attempt < temporaryNameAttempts { continue }
-            if code == ENOENT { return nil }
-            guard code == EPERM || code == EXDEV || code == EMLINK || code == ENOTSUP || code == EOPNOTSUPP else {
-                throw .cannotWrite(path: backup, errno: code)
-            }
+            let linked = Result { () throws(SystemError) in try systemLink(path, as: backup) }
+            guard case .failure(let failure) = linked else { return backup }
+            tries += 1
+            if failure == .fileExists && tries < temporaryNameAttempts { continue }
+            if failure == .noSuchFile { return nil }
+            guard failure.meansNoHardLinks else { throw .cannotWrite(path: backup, errno: failure.code) }
             guard let old = try readFile(at: path) else { return nil }
             let (descriptor, copy) = try createTemporaryFile(prefix)
-            defer { close(descriptor) }
+            defer { systemClose(descriptor) }
             do throws(FileSystemError) {
                 try old.withUnsafeBytes { bytes in
                     Result { () throws(FileSystemError) in try writeAll(bytes, to: descriptor, at: 0, path: copy) }
                 }.get()
-                guard fsync(descriptor) == 0 else { throw FileSystemError.cannotSync(path: copy, errno: errno) }
+                try attempt({ .cannotSync(path: copy, errno: $0) }, systemSync(descriptor))
             } catch {
-                unlink(copy)
+                try? Platform.removeFile(copy)
                 throw error
             }
             return copy
@@ -414,13 +389,13 @@ package enum FileSystem {
 
     private static func syncDirectory(of path: String) throws(FileSystemError) {
         let directory = directory(of: path)
-        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .cannotOpen(path: directory, errno: errno) }
-        defer { close(descriptor) }
-        // Some file systems cannot sync directories (EINVAL); nothing more can be done there.
-        if fsync(descriptor) != 0 && errno != EINVAL {
-            throw .cannotSync(path: directory, errno: errno)
-        }
+        let descriptor = try attempt({ .cannotOpen(path: directory, errno: $0) }, systemOpen(directory, .directory))
+        defer { systemClose(descriptor) }
+        do throws(SystemError) {
+            try systemSync(descriptor)
+        } catch let error where error != .invalidArgument {  // a file system that cannot sync directories
+            throw .cannotSync(path: directory, errno: error.code)
+        } catch {}
     }
 }
 
@@ -431,21 +406,18 @@ package final class FileMapping {
     package let bytes: UnsafeRawBufferPointer
     private let descriptor: Int32
     /// The file's status when it was opened.
-    private let status: stat
+    private let status: FileStatus
     /// Its `ShrinkGuard` slot, when the bytes are a mapping.
     private let guardSlot: Int?
     /// Whether the bytes are a copy (to deallocate), and whether it came out short.
-    private let isCopy: Bool
-    private let copyCutShort: Bool
+    private let isCopy: Bool, copyCutShort: Bool
 
-    init(descriptor: Int32, status: stat, bytes: UnsafeRawBufferPointer, guardSlot: Int? = nil) {
+    init(
+        descriptor: Int32, status: FileStatus, bytes: UnsafeRawBufferPointer, guardSlot: Int? = nil,
+        isCopy: Bool = false, cutShort: Bool = false
+    ) {
         (self.descriptor, self.status, self.bytes, self.guardSlot) = (descriptor, status, bytes, guardSlot)
-        (isCopy, copyCutShort) = (false, false)
-    }
-
-    init(descriptor: Int32, status: stat, copy: UnsafeRawBufferPointer, cutShort: Bool) {
-        (self.descriptor, self.status, bytes, guardSlot) = (descriptor, status, copy, nil)
-        (isCopy, copyCutShort) = (true, cutShort)
+        (self.isCopy, copyCutShort) = (isCopy, cutShort)
     }
 
     /// Whether the file shrank while it was read: some of `bytes` are zeros in place of
@@ -455,11 +427,8 @@ package final class FileMapping {
     /// Whether the file was written since it was opened (its size or its modification or
     /// change time moved), or cut short under the mapping.
     package var hasChanged: Bool {
-        var now = stat()
-        guard fstat(descriptor, &now) == 0 else { return true }
-        return wasCutShort || now.st_size != status.st_size || now.st_mtim.tv_sec != status.st_mtim.tv_sec
-            || now.st_mtim.tv_nsec != status.st_mtim.tv_nsec || now.st_ctim.tv_sec != status.st_ctim.tv_sec
-            || now.st_ctim.tv_nsec != status.st_ctim.tv_nsec
+        guard let now = try? systemStatus(of: descriptor) else { return true }
+        return wasCutShort || now.stamp != status.stamp
     }
 
     /// The opened file's device, inode, size, modification and status change times: what
@@ -468,21 +437,19 @@ package final class FileMapping {
         (device: UInt64, inode: UInt64, size: Int, seconds: Int64, nanoseconds: UInt32, changeSeconds: Int64, changeNanoseconds: UInt32)
     {
         (
-            UInt64(status.st_dev), UInt64(status.st_ino), Int(status.st_size), Int64(status.st_mtim.tv_sec), UInt32(status.st_mtim.tv_nsec),
-            Int64(status.st_ctim.tv_sec), UInt32(status.st_ctim.tv_nsec)
+            status.device, status.inode, status.size, status.modified, UInt32(status.modifiedNanoseconds), status.changed,
+            UInt32(status.changedNanoseconds)
         )
     }
 
-    /// Whether the file belongs to the user this process runs as.
-    package var isOwnedByCurrentUser: Bool { status.st_uid == geteuid() }
     /// Whether only its owner, this process's user, can write it: a file of the user's
     /// own that no one else can have put or changed.
-    package var isPrivateToCurrentUser: Bool { isOwnedByCurrentUser && status.st_mode & (S_IWGRP | S_IWOTH) == 0 }
+    package var isPrivateToCurrentUser: Bool { status.owner == systemUser() && status.permissions & 0o022 == 0 }  // S_IWGRP | S_IWOTH
 
     /// Whether `path` names the file that was opened (the same device and inode).
     package func isStill(at path: String) -> Bool {
-        var now = stat()
-        return stat(path, &now) == 0 && now.st_dev == status.st_dev && now.st_ino == status.st_ino
+        guard let now = try? systemStatus(path) else { return false }
+        return now.device == status.device && now.inode == status.inode
     }
 
     deinit {
@@ -491,9 +458,9 @@ package final class FileMapping {
             if isCopy {
                 UnsafeMutableRawPointer(mutating: base).deallocate()
             } else {
-                munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
+                systemUnmap(base, size: bytes.count)
             }
         }
-        close(descriptor)
+        systemClose(descriptor)
     }
 }

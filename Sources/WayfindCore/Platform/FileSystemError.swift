@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A failed file operation: what was tried, on which path, and the system's reason.
 ///
 /// Messages are lowercase and complete, ready for `tool: message` on stderr:
@@ -52,19 +44,13 @@ public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// Whether the system refused for want of permission (or on a read-only file system).
-    package var isPermissionProblem: Bool {
-        errno.map { [EACCES, EPERM, EROFS].contains($0) } ?? false
-    }
+    package var isPermissionProblem: Bool { errno.map { SystemError(code: $0).isPermissionProblem } ?? false }
 
     /// Whether the disk or the user's quota is full.
-    package var isOutOfSpace: Bool {
-        errno.map { [ENOSPC, EDQUOT].contains($0) } ?? false
-    }
+    package var isOutOfSpace: Bool { errno.map { SystemError(code: $0).isOutOfSpace } ?? false }
 
     /// Whether the file would grow past the size limit (`ulimit -f`).
-    package var isBeyondFileSizeLimit: Bool {
-        errno == EFBIG
-    }
+    package var isBeyondFileSizeLimit: Bool { errno.map { SystemError(code: $0).isBeyondFileSizeLimit } ?? false }
 
     /// A lowercase message naming the path and the reason.
     public var description: String {
@@ -91,9 +77,21 @@ public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible
     /// `strerror(code)` with its first letter lowered: `no space left on device`
     /// (an acronym such as `EOF` is left alone).
     static func reason(_ code: Int32) -> String {
-        let message = Platform.errorText(code)
+        let message = SystemError(code: code).description
         let letters = Array(message.prefix(2))
         guard letters.count == 2, letters[0].isUppercase, letters[1].isLowercase else { return message }
         return letters[0].lowercased() + message.dropFirst()
+    }
+}
+
+/// What `call` returns; its failure becomes the error `failure` makes of the errno:
+/// `try attempt({ .cannotSync(path: path, errno: $0) }, systemSync(descriptor))`.
+func attempt<Value>(_ failure: (Int32) -> FileSystemError, _ call: @autoclosure () throws(SystemError) -> Value) throws(FileSystemError)
+    -> Value
+{
+    do throws(SystemError) {
+        return try call()
+    } catch {
+        throw failure(error.code)
     }
 }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A regular file mapped read-only into memory, for reading large inputs without copying
 /// them through `read(2)` (the copy was over half the time of a search for a rare word).
 ///
@@ -28,15 +20,9 @@ package final class MappedFile {
     /// Maps `descriptor` if it is a regular file of at least `minimumSize` bytes; nil
     /// otherwise (pipes, terminals, small files: those are read).
     package init?(_ descriptor: FileDescriptor, minimumSize: Int) {
-        var info = stat()
-        guard fstat(descriptor.rawValue, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let size = Int(info.st_size)
-        guard size >= minimumSize else { return nil }
-        // Start at the current offset, so `cmd < file` after a partial read stays right.
-        let offset = Int(lseek(descriptor.rawValue, 0, SEEK_CUR))
-        guard offset == 0 else { return nil }
-        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor.rawValue, 0),
-            address != MAP_FAILED
+        guard let size = descriptor.regularFileSize, size >= minimumSize,
+            // Only from the start, so `cmd < file` after a partial read stays right.
+            systemOffset(descriptor.rawValue) == 0, let address = systemMap(descriptor.rawValue, size: size)
         else { return nil }
         // Not MADV_SEQUENTIAL: it lets the kernel drop the file's pages from the page cache
         // behind us, so the next search of the same file reads the disk again.
@@ -50,7 +36,7 @@ package final class MappedFile {
         let start = offset / page * page
         let end = min(offset + length, bytes.count)
         guard end > start, let base = bytes.baseAddress else { return }
-        _ = madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_WILLNEED)
+        systemAdvise(base + start, size: end - start, neededSoon: true)
     }
 
     /// Releases the pages of `[0, upTo)` that are whole pages.
@@ -58,14 +44,12 @@ package final class MappedFile {
         let page = 4096
         let length = upTo / page * page
         guard length > 0, let base = bytes.baseAddress else { return }
-        _ = madvise(UnsafeMutableRawPointer(mutating: base), length, MADV_DONTNEED)
+        systemAdvise(base, size: length, neededSoon: false)
     }
 
     deinit {
         if let guardSlot { ShrinkGuard.unregister(guardSlot) }
-        if let base = bytes.baseAddress {
-            _ = munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
-        }
+        if let base = bytes.baseAddress { systemUnmap(base, size: bytes.count) }
     }
 }
 
@@ -73,9 +57,9 @@ package final class MappedFile {
 ///
 /// Mappings register in a few fixed slots, written before they are read and never
 /// allocated in the handler. A fault inside a registered mapping replaces the rest of
-/// the mapping with anonymous zero pages (`MAP_FIXED`), marks the slot, and returns, so
-/// the faulting load runs again and reads zeros. Any other SIGBUS goes to the handler that
-/// was there before (the Swift runtime's backtracer, or the default action).
+/// the mapping with anonymous zero pages, marks the slot, and returns, so the faulting
+/// load runs again and reads zeros. Any other SIGBUS goes to the handler that was there
+/// before (`systemCatchBusErrors`).
 enum ShrinkGuard {
     /// One mapping: start, length, and whether it was cut short (0 or 1).
     struct Slot {
@@ -90,8 +74,6 @@ enum ShrinkGuard {
         slots.initialize(repeating: Slot(start: 0, length: 0, cutShort: 0), count: slotCount)
         return slots
     }()
-    nonisolated(unsafe) static let previous: UnsafeMutablePointer<sigaction> = .allocate(capacity: 1)
-    nonisolated(unsafe) static var installed = false
     nonisolated(unsafe) static var pageSize: UInt = 4096
 
     /// Taken to install the handler and to claim or free a slot: smartgrep -j maps files
@@ -101,7 +83,7 @@ enum ShrinkGuard {
     /// Registers a mapping; nil when every slot is taken (the mapping is then unguarded).
     static func register(_ start: UnsafeMutableRawPointer, size: Int) -> Int? {
         lock.locked {
-            install()
+            _ = installed
             for i in 0..<slotCount where slots[i].length == 0 {
                 slots[i] = Slot(start: UInt(bitPattern: start), length: UInt(size), cutShort: 0)
                 return i
@@ -110,48 +92,30 @@ enum ShrinkGuard {
         }
     }
 
-    static func unregister(_ slot: Int) {
-        lock.locked { slots[slot] = Slot(start: 0, length: 0, cutShort: 0) }
-    }
+    static func unregister(_ slot: Int) { lock.locked { slots[slot] = Slot(start: 0, length: 0, cutShort: 0) } }
 
     static func wasCutShort(_ slot: Int) -> Bool { slots[slot].cutShort != 0 }
 
-    private static func install() {
-        if installed { return }
-        installed = true
+    /// Installs the handler, the first time it is read (under `lock`).
+    private static let installed: Bool = {
         _ = slots  // initialized now, never in the handler
-        pageSize = UInt(max(sysconf(Int32(_SC_PAGESIZE)), 4096))
-        var action = sigaction()
-        #if os(Linux)
-            action.__sigaction_handler.sa_sigaction = handleFault
-        #else
-            action.__sigaction_u.__sa_sigaction = handleFault
-        #endif
-        action.sa_flags = SA_SIGINFO
-        sigemptyset(&action.sa_mask)
-        _ = sigaction(SIGBUS, &action, previous)
-    }
+        pageSize = UInt(max(systemPageSize(), 4096))
+        systemCatchBusErrors(handleFault)
+        return true
+    }()
 
-    /// The handler: async-signal-safe (plain loads and stores, `mmap`, `sigaction`).
-    private static let handleFault: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
-        _, info, _ in
-        #if os(Linux)
-            let address = UInt(bitPattern: info?.pointee._sifields._sigfault.si_addr)
-        #else
-            let address = UInt(bitPattern: info?.pointee.si_addr)
-        #endif
+    /// The handler: async-signal-safe (plain loads and stores, `mmap`); whether the fault
+    /// at `address` was in a registered mapping.
+    private static let handleFault: @convention(c) (UInt) -> Bool = { address in
         for i in 0..<ShrinkGuard.slotCount {
             let slot = ShrinkGuard.slots[i]
             guard slot.length > 0, address >= slot.start, address - slot.start < slot.length else { continue }
             let page = ShrinkGuard.pageSize
             let from = (address - slot.start) / page * page
-            _ = mmap(
-                UnsafeMutableRawPointer(bitPattern: slot.start + from), Int(slot.length - from), PROT_READ,
-                MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0)
+            systemMapZeros(at: slot.start + from, size: Int(slot.length - from))
             ShrinkGuard.slots[i].cutShort = 1
-            return
+            return true
         }
-        // Not ours: put the previous handler back; the fault repeats and reaches it.
-        _ = sigaction(SIGBUS, ShrinkGuard.previous, nil)
+        return false
     }
 }

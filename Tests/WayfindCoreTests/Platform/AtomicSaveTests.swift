@@ -5,10 +5,6 @@ import WayfindTestSupport
 @testable import WayfindCLI
 @testable import WayfindCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `FileSystem.writeAtomically` with a backup: every save is a new file renamed over the
 /// target, the previous version becomes `.bak`, and no file that was the target is ever
 /// written again.

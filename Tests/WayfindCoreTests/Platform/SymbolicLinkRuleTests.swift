@@ -1,11 +1,8 @@
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCLI
 @testable import WayfindCore
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `FileSystem.mayFollowLink`: the kernel's `protected_symlinks` rule, applied to the
 /// links we resolve ourselves, as a table (no second user needed).

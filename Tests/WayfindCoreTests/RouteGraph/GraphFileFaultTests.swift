@@ -5,10 +5,6 @@ import WayfindTestSupport
 @testable import WayfindCLI
 @testable import WayfindCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Readers of a graph file while it changes under them: saves that replace it between
 /// the moment a reader opens it and the moment it reads it (made certain by
 /// `FileSystem.readerHook`, which runs there), and other programs that rewrite it in place.

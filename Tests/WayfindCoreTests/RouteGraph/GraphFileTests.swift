@@ -6,10 +6,6 @@ import WayfindTestSupport
 @testable import WayfindCLI
 @testable import WayfindCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The bytes of `path`, read through a close-on-exec descriptor: a child that an
 /// end-to-end test spawns meanwhile must not inherit it, or the file would stay locked
 /// and the next save would not reuse it as its spare (see `AtomicSaveTests`).

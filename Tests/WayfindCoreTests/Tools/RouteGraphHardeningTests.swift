@@ -5,10 +5,6 @@ import WayfindTestSupport
 @testable import WayfindCLI
 @testable import WayfindCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The routegraph tools against files that are not what they seem: links other users
 /// planted, files that are not route graphs, extreme times, read-only files; in-process
 /// (FIFOs, devices and a held lock: RouteGraphProcessTests).

@@ -6,10 +6,6 @@ import WayfindTestSupport
 @testable import WayfindCLI
 @testable import WayfindCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// routegraph-visit reading a pipe that stays open (`tail -f log | routegraph-visit`):
 /// visits are saved in batches as they come, a line too long is refused as soon as it
 /// is, and memory stays flat on an endless input (RouteGraphProcessTests).
