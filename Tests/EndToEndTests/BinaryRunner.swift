@@ -1,42 +1,43 @@
 import Foundation
+import WayfindCLI
 import WayfindTestSupport
 
-/// Locates and runs the package's built executables.
+/// Locates and runs the package's one executable, `wayfind`, and each tool through a link
+/// named after it.
 enum Binaries {
-    /// The folder holding the binaries: `$WAYFIND_BIN_DIR` (the Makefile points it at the
-    /// release build), else the folder of this test bundle (the debug build).
-    static let directory: URL = {
+    /// The built `wayfind`: in `$WAYFIND_BIN_DIR` (the Makefile points it at the release
+    /// build), else in the folder of this test bundle (the debug build).
+    static let executable: URL = {
         if let dir = ProcessInfo.processInfo.environment["WAYFIND_BIN_DIR"], !dir.isEmpty {
-            return URL(fileURLWithPath: dir)
+            return URL(fileURLWithPath: dir).appendingPathComponent(MultiCall.name)
         }
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var dir = exe.deletingLastPathComponent()
         // Inside an .xctest bundle folder on some layouts: walk up to the build folder.
-        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("smartgrep").path),
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent(MultiCall.name).path),
             dir.path != "/"
         {
             dir = dir.deletingLastPathComponent()
         }
-        return dir
+        return dir.appendingPathComponent(MultiCall.name)
     }()
 
-    /// Tools only in the multi-call binary (the Makefile's LINKED): run through a link
-    /// named after them to the built `wayfind`, as `make install` makes it.
-    static let linkedTools = ["magickey-cgi"]
+    /// Every tool, as the multi-call table lists them.
+    static let tools = MultiCall.tools.map(\.name)
 
-    /// The folder of those links.
-    static let links: URL = {
+    /// A folder laid out as `make install` lays out its bin folder: `wayfind`, and a link
+    /// named after each tool to it (each a link to `executable`).
+    static let directory: URL = {
         let folder = try! TestFiles.directory()
-        for tool in linkedTools {
-            try! FileManager.default.createSymbolicLink(
-                at: folder.appendingPathComponent(tool), withDestinationURL: directory.appendingPathComponent("wayfind"))
+        for name in [MultiCall.name] + tools {
+            try! FileManager.default.createSymbolicLink(at: folder.appendingPathComponent(name), withDestinationURL: executable)
         }
         return folder
     }()
 
-    /// The file that runs `tool`: its binary, or its link.
+    /// The file that runs `tool` (or `wayfind`).
     static func path(of tool: String) -> String {
-        (linkedTools.contains(tool) ? links : directory).appendingPathComponent(tool).path
+        directory.appendingPathComponent(tool).path
     }
 
     /// Runs `tool` with `arguments`, feeding `input` on stdin, in this process's
@@ -56,7 +57,7 @@ enum Binaries {
     /// Runs a shell pipeline with `bash -c`, with the binaries first on PATH.
     static func shell(_ script: String) async throws -> RunResult {
         var env = ProcessInfo.processInfo.environment
-        env["PATH"] = directory.path + ":" + links.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        env["PATH"] = directory.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
         env["NO_COLOR"] = nil
         return try await TestProcess.run("/bin/bash", ["-c", script], environment: env)
     }

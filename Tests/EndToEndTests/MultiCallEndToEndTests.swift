@@ -2,37 +2,23 @@ import Foundation
 import Testing
 import WayfindTestSupport
 
-/// The multi-call binary `make install` installs: through a link named after a tool it is
-/// that tool, byte for byte; as `wayfind TOOL` too.
+/// The one executable, `wayfind`: through a link named after a tool it is that tool, as
+/// `wayfind TOOL` is.
 @Suite struct MultiCallEndToEndTests {
-    static let tools = ["smartgrep", "routegraph-visit", "routegraph-suggest", "magickey-suggest", "magickey-find", "magickey-cgi"]
-
-    /// A folder with a link named after each tool to the built `wayfind`, as `make install`
-    /// makes them.
-    func linkFolder() throws -> URL {
-        let folder = try TestFiles.directory()
-        for tool in Self.tools {
-            let link = folder.appendingPathComponent(tool)
-            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: Binaries.directory.appendingPathComponent("wayfind"))
-        }
-        return folder
-    }
-
-    @Test(arguments: tools)
+    @Test(arguments: Binaries.tools)
     func aLinkNamedAfterAToolIsThatTool(tool: String) async throws {
-        let folder = try linkFolder()
-        let linked = try await TestProcess.run(folder.appendingPathComponent(tool).path, ["--version"])
-        let single = try await Binaries.run(tool, ["--version"])
+        let linked = try await Binaries.run(tool, ["--version"])
+        let named = try await Binaries.run("wayfind", [tool, "--version"])
         #expect(linked.status == 0)
-        #expect(linked.stdout == single.stdout)
-        #expect(linked.stderr == single.stderr)
+        #expect(linked.out.hasPrefix("\(tool) (wayfind) "))
+        #expect(linked.stdout == named.stdout)
+        #expect(linked.stderr == named.stderr)
     }
 
     @Test func theLinkedToolsPipeIntoEachOther() async throws {
-        let folder = try linkFolder()
         let r = try await TestProcess.run(
             "/bin/bash", ["-c", "magickey-suggest roma | head -1 | magickey-find | cut -f1; echo x | smartgrep x"],
-            environment: ["PATH": folder.path + ":/usr/bin:/bin"])
+            environment: ["PATH": Binaries.directory.path + ":/usr/bin:/bin"])
         #expect(r.stderr == "")
         #expect(r.lines == ["Rome, Lazio, Italy", "x"])
     }
@@ -62,6 +48,6 @@ import WayfindTestSupport
         #expect(r.status == 0)
         #expect(r.stderr.isEmpty)
         #expect(r.out.hasPrefix("wayfind - "))
-        #expect(try await Binaries.run("wayfind", ["--list-tools"]).lines == Self.tools)
+        #expect(try await Binaries.run("wayfind", ["--list-tools"]).lines == Binaries.tools)
     }
 }

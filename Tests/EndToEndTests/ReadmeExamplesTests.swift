@@ -80,7 +80,7 @@ import WayfindTestSupport
         let home = try TestFiles.directory()
         let script = block.element.map { "\($0.command)\nprintf '%s\\n' '\(Self.marker)'" }.joined(separator: "\n")
         let environment = [
-            "PATH": Binaries.directory.path + ":" + Binaries.links.path + ":/usr/bin:/bin", "HOME": home.path, "TZ": "UTC", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8",
+            "PATH": Binaries.directory.path + ":/usr/bin:/bin", "HOME": home.path, "TZ": "UTC", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8",
             "TERM": "dumb",
         ]
         let r = try await TestProcess.run(

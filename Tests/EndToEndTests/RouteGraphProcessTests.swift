@@ -63,7 +63,7 @@ struct RouteGraphProcessTests {
             bin = scratch.path + "/bin"
             try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false)
             for tool in ["routegraph-visit", "routegraph-suggest"] {
-                try FileManager.default.copyItem(atPath: Binaries.directory.path + "/" + tool, toPath: bin + "/" + tool)
+                try FileManager.default.copyItem(atPath: Binaries.executable.path, toPath: bin + "/" + tool)
             }
             prefix = "/usr/sbin/runuser -u nobody -- "
         }

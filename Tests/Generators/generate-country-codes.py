@@ -6,16 +6,21 @@ Sources: Debian's iso-codes package (/usr/share/iso-codes/json/iso_3166-1.json: 
 common_name, official_name) and the country_name column of the embedded places.tsv
 (GeoNames' spellings, and XK for Kosovo, which GeoNames uses and ISO has not assigned),
 plus UK and Great Britain for GB.
-Run from the repository root: python3 Tests/Generators/generate-country-codes.py
+Usage: python3 Tests/Generators/generate-country-codes.py [ROOT]   (from any directory)
+The file goes under ROOT, the repository by default (GeneratedFilesTests gives a scratch
+folder, to compare it with the committed one).
 """
-import csv, json, sys
+import csv, json, os, sys
+
+root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+out_root = sys.argv[1] if len(sys.argv) > 1 else root
 
 iso = json.load(open("/usr/share/iso-codes/json/iso_3166-1.json"))["3166-1"]
 countries = {c["alpha_2"]: (c["alpha_3"], [c["name"]] + [c[k] for k in ("common_name", "official_name") if k in c]) for c in iso}
 countries["XK"] = ("XKX", [])
 # Names in everyday use that neither source has.
 countries["GB"][1].extend(["UK", "Great Britain"])
-with open("Sources/WayfindPlacesData/places.tsv", newline="") as f:
+with open(os.path.join(root, "Sources/WayfindPlacesData/places.tsv"), newline="") as f:
     for row in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
         names = countries[row["country_code"]][1]
         if row["country_name"] not in names:
@@ -34,5 +39,7 @@ for code in sorted(countries):
     quoted = ", ".join(json.dumps(n, ensure_ascii=False) for n in dict.fromkeys(names))
     out.append(f'        ("{code}", "{alpha3}", [{quoted}]),')
 out += ["    ]", "}", ""]
-open("Sources/WayfindCore/Places/CountryCodes.generated.swift", "w").write("\n".join(out))
+path = os.path.join(out_root, "Sources/WayfindCore/Places/CountryCodes.generated.swift")
+os.makedirs(os.path.dirname(path), exist_ok=True)
+open(path, "w").write("\n".join(out))
 print(f"{len(countries)} countries", file=sys.stderr)

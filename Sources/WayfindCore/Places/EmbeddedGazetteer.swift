@@ -1,16 +1,16 @@
 /// The gazetteer inside the binary: places.tsv (GeoNames places, countries and regions)
 /// and its index.
 ///
-/// The bytes live in the `WayfindPlacesData` target, which only the magickey tools link:
-/// their `main.swift` hands them over with `install` before running, so the other tools
-/// do not carry 14 MB they never read.
+/// The bytes live in the `WayfindPlacesData` target, which the core does not link: an app
+/// that does not geocode does not carry 14 MB it never reads. wayfind's `main.swift` hands
+/// them over with `install` before running a tool that reads them.
 ///
 /// Contains data from GeoNames (geonames.org), licensed under CC BY 4.0.
 public enum EmbeddedGazetteer {
     /// The installed bytes; set once, at start-up, before any reader runs.
     nonisolated(unsafe) private static var installed: (tsv: UnsafeBufferPointer<UInt8>, index: UnsafeBufferPointer<UInt8>)?
 
-    /// Makes the embedded bytes available (called by the magickey tools' `main.swift`).
+    /// Makes the embedded bytes available (called through `EmbeddedPlaces.install`).
     package static func install(tsv: UnsafeBufferPointer<UInt8>, index: UnsafeBufferPointer<UInt8>) {
         installed = (tsv, index)
     }

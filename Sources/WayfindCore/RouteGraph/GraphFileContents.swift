@@ -539,7 +539,7 @@ struct GraphFileContents {
             guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             let location = UnsafeRawBufferPointer(start: F.headerLocation.utf8Start, count: F.headerLocation.utf8CodeUnitCount)
             var end = bytes.count
-            // The lines after the header: `}`, `  "version": 1`, `  ],`, the records and
+            // The lines after the header: `}`, `  "version": N`, `  ],`, the records and
             // `  "places": [` (and unknown members, a few at most).
             var otherLines = 0
             while otherLines < 16, let newline = Platform.findLastByte(0x0A, in: base, count: end) {

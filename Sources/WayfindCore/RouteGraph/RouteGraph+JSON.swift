@@ -156,7 +156,8 @@ extension RouteGraph {
         }
         F.append(isFirst ? F.emptyListEnd : F.listEnd, to: &bytes)
         othersBefore("version\"")
-        F.append(F.version, to: &bytes)
+        F.append(F.versionKey, to: &bytes)
+        JSONWriter.appendInteger(Int64(Self.currentVersion), to: &bytes)
         for member in others { bytes += [0x2C, 0x0A, 0x20, 0x20] + member }
         F.append(F.documentEnd, to: &bytes)
         return bytes
@@ -192,7 +193,7 @@ extension RouteGraph {
 ///       "places": [                        placesStart
 ///         {"hours":[0,…,1,…,0],"lastVisitedAt":1700000000,"name":"B","visits":1}
 ///       ],
-///       "version": 1                       version
+///       "version": 1                       versionKey, then `RouteGraph.currentVersion`
 ///     }                                    documentEnd
 ///
 /// Members this version does not know go where their keys sort, each on a line of
@@ -211,7 +212,7 @@ enum GraphFileFormat {
     static var headerLocation: StaticString { "  \"lastVisitedLocation\": " }
     static var memberEnd: StaticString { ",\n" }
     static var placesStart: StaticString { "  \"places\": [" }
-    static var version: StaticString { "  \"version\": 1" }
+    static var versionKey: StaticString { "  \"version\": " }
     static var documentEnd: StaticString { "\n}\n" }
 
     // The literals before a name end with its opening quote (the name's closing quote is

@@ -8,9 +8,8 @@ import WayfindTestSupport
 /// Flags are data (STYLE.md 4): each tool's table names every flag once, and a tool reads
 /// only flags of its table (ripgrep's defs.rs checks the same of its flags).
 @Suite struct FlagTableTests {
-    static let specs: [ToolSpec] = [
-        Smartgrep.spec, RouteGraphVisit.spec, RouteGraphSuggest.spec, MagickeySuggest.spec, MagickeyFind.spec,
-    ]
+    /// wayfind's own table and every tool's, as the multi-call table lists them.
+    static let specs: [ToolSpec] = [MultiCall.spec] + MultiCall.tools.map(\.spec)
 
     @Test(arguments: specs.map(\.name))
     func everyLongAndShortNameIsUnique(tool: String) {
@@ -30,18 +29,21 @@ import WayfindTestSupport
     }
 
     /// A run reads every flag its options read (given or not), so a flag left out of the
-    /// table shows as the error above.
+    /// table shows as the error above. Every tool runs: with the arguments below that get
+    /// past its checks, else with none.
     @Test func everyToolReadsOnlyFlagsOfItsTable() throws {
         let scratch = try GraphScratch()
         defer { scratch.cleanUp() }
-        let runs: [(String, [String], String)] = [
-            ("smartgrep", ["x"], "x\n"), ("smartgrep", ["-e", "x", "-C1", "-r", "--include=*.txt", scratch.path], ""),
-            ("routegraph-visit", ["--graph", scratch.graph, "A"], ""), ("routegraph-suggest", ["--graph", scratch.graph], ""),
-            ("magickey-suggest", ["paris"], ""), ("magickey-find", [], "x\n"),
+        let runs: [String: [([String], String)]] = [
+            "smartgrep": [(["x"], "x\n"), (["-e", "x", "-C1", "-r", "--include=*.txt", scratch.path], "")],
+            "routegraph-visit": [(["--graph", scratch.graph, "A"], "")], "routegraph-suggest": [(["--graph", scratch.graph], "")],
+            "magickey-suggest": [(["paris"], "")], "magickey-find": [([], "x\n")],
         ]
-        for (tool, arguments, input) in runs {
-            let r = runInProcess(tool, arguments, input: Data(input))
-            #expect(!r.stderr.contains("not in the flag table"), "\(tool) \(arguments): \(r.stderr)")
+        for tool in MultiCall.tools.map(\.name) {
+            for (arguments, input) in runs[tool] ?? [([], "")] {
+                let r = runInProcess(tool, arguments, input: Data(input))
+                #expect(!r.stderr.contains("not in the flag table"), "\(tool) \(arguments): \(r.stderr)")
+            }
         }
     }
 }

@@ -59,7 +59,7 @@ enum PlacesTestSupport {
     }
 }
 
-/// The embedded gazetteer, installed on first use (the binaries install it in `main.swift`).
+/// The embedded gazetteer, installed on first use (wayfind installs it in `main.swift`).
 enum TestGazetteer {
     private static let installed: Bool = {
         EmbeddedGazetteer.install(

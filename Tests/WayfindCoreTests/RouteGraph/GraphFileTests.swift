@@ -193,9 +193,10 @@ struct GraphFileTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = GraphFile(path: scratch.path + "/graph.json")
-        let content = Array("{\"version\":2,\"edges\":{\"new\":true}}".utf8)
+        let newer = RouteGraph.currentVersion + 1
+        let content = Array("{\"version\":\(newer),\"edges\":{\"new\":true}}".utf8)
         _ = FileManager.default.createFile(atPath: file.path, contents: Data(content))
-        #expect(throws: GraphFileError.unsupportedVersion(path: file.path, found: 2, supported: 1)) {
+        #expect(throws: GraphFileError.unsupportedVersion(path: file.path, found: Int64(newer), supported: RouteGraph.currentVersion)) {
             try file.update { $0.visit("A", at: 1) }
         }
         #expect(fileBytes(file.path) == content)

@@ -81,7 +81,7 @@ enum RandomGraphs {
         if random.next() % 4 == 0, let place = graph.placeStatistics.randomElement(using: &random) {
             places.append(["name": place.name.lowercased(), "visits": 1, "hours": (0..<24).map { $0 == 5 ? 1 : 0 }])
         }
-        var top: [String: Any] = ["edges": edges, "places": places, "version": 1]
+        var top: [String: Any] = ["edges": edges, "places": places, "version": RouteGraph.currentVersion]
         if let last = graph.lastVisitedLocation { top["lastVisitedLocation"] = respelled(last) }
         if let time = graph.lastVisitedAt { top["lastVisitedAt"] = time }
         let options: JSONSerialization.WritingOptions = pretty ?? (random.next() % 2 == 0) ? [.prettyPrinted] : []

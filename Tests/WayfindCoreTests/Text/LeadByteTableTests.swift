@@ -4,7 +4,9 @@ import Testing
 @testable import WayfindCLI
 @testable import WayfindCore
 
-/// Keeps `LeadByteTable.generated.swift` equal to what the folding tables imply.
+/// Writes `LeadByteTable.generated.swift` from the folding tables when asked
+/// (`WAYFIND_REGENERATE=1`, as `make generate` runs it); GeneratedFilesTests compares the
+/// committed file with what `render` makes of them.
 @Suite struct LeadByteTableTests {
     static let generatedFile = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -31,13 +33,9 @@ import Testing
         return lines.joined(separator: "\n")
     }
 
-    @Test func theGeneratedTableMatchesTheFoldingTables() throws {
-        let computed = LeadByteSet.computeASCIITable()
+    @Test func theTableIsWrittenWhenAskedAndNamesTheLeadBytesOfFolds() throws {
         if ProcessInfo.processInfo.environment["WAYFIND_REGENERATE"] == "1" {
-            try Self.render(computed).write(to: Self.generatedFile, atomically: true, encoding: .utf8)
-        }
-        for b in 0..<128 where computed[b] != LeadByteSet.asciiTable[b] {
-            Issue.record("lead bytes of \(b) differ: regenerate with WAYFIND_REGENERATE=1 swift test --filter LeadByteTable")
+            try Self.render(LeadByteSet.computeASCIITable()).write(to: Self.generatedFile, atomically: true, encoding: .utf8)
         }
         #expect(LeadByteSet.forFoldedByte(UInt8(ascii: "z")).contains(0xC5))
         #expect(!LeadByteSet.forFoldedByte(UInt8(ascii: "q")).contains(0xD0))

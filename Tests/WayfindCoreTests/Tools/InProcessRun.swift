@@ -7,16 +7,10 @@ import WayfindTestSupport
 /// A tool's entry point: `Smartgrep.run`, `MagickeySuggest.run`, …
 typealias ToolRun = ([String], ToolContext) -> ExitStatus
 
-/// The entry point of the tool named `name`, as its `main.swift` calls it.
+/// The entry point of the tool named `name`, as wayfind's `main.swift` finds it.
 func toolEntry(_ name: String) -> ToolRun {
-    switch name {
-    case "smartgrep": Smartgrep.run
-    case "routegraph-visit": RouteGraphVisit.run
-    case "routegraph-suggest": RouteGraphSuggest.run
-    case "magickey-suggest": MagickeySuggest.run
-    case "magickey-find": MagickeyFind.run
-    default: preconditionFailure("no tool named \(name)")
-    }
+    guard let tool = MultiCall.tools.first(where: { $0.name == name }) else { preconditionFailure("no tool named \(name)") }
+    return tool.run
 }
 
 /// The clock of in-process runs: 2027-01-15 08:00 UTC.

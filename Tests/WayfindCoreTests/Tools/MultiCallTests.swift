@@ -21,11 +21,18 @@ import Testing
         #expect(MultiCall.resolve(argv) == nil)
     }
 
-    @Test func onlyTheMagickeyToolsInstallTheGazetteer() {
-        #expect(MultiCall.tools.filter(\.usesGazetteer).map(\.name) == ["magickey-suggest", "magickey-find", "magickey-cgi"])
-        #expect(
-            MultiCall.tools.map(\.name).sorted() == [
-                "magickey-cgi", "magickey-find", "magickey-suggest", "routegraph-suggest", "routegraph-visit", "smartgrep",
-            ])
+    /// A tool's name is its flag table's (what `--help`, errors and its man page say) and
+    /// no other tool's, nor wayfind's.
+    @Test func everyToolIsNamedAsItsFlagTableNamesIt() {
+        let names = MultiCall.tools.map(\.name)
+        #expect(MultiCall.tools.allSatisfy { $0.name == $0.spec.name }, "\(MultiCall.tools.map { ($0.name, $0.spec.name) })")
+        #expect(Set(names).count == names.count && !names.contains(MultiCall.name), "\(names)")
+    }
+
+    /// The gazetteer is installed only for the tools that read it: smartgrep and the
+    /// routegraph tools start without touching its 14 MB.
+    @Test func smartgrepAndTheRouteGraphToolsDoNotInstallTheGazetteer() {
+        let others = MultiCall.tools.filter { $0.name == "smartgrep" || $0.name.hasPrefix("routegraph-") }
+        #expect(others.count >= 3 && !others.contains(where: \.usesGazetteer))
     }
 }
