@@ -125,6 +125,48 @@ import WayfindTestSupport
     /// Issue 42, as a grep user types it: -rlZ | xargs -0 survives names with spaces and
     /// newlines (--null was taken for --null-data), and -b counts from the start of a
     /// mapped file in 1 MiB windows as of a pipe, as grep counts.
+    /// Under -r, an unreadable file and an unreadable folder each get one message, the walk
+    /// goes on, and the exit status is 2 at the end, on one thread and on several; with -q,
+    /// a match still exits 0 (grep's habits). root reads any file, so as root smartgrep
+    /// runs as nobody, from a copy.
+    @Test(.enabled(if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser")))
+    func anUnreadableFileOrFolderUnderRecursionIsReportedAndTheWalkGoesOn() async throws {
+        let scratch = try GraphScratch()
+        let files = FileManager.default
+        let tree = scratch.path + "/t"
+        try files.createDirectory(atPath: tree + "/a", withIntermediateDirectories: true)
+        try files.createDirectory(atPath: tree + "/locked", withIntermediateDirectories: true)
+        for (name, text) in [("a/one.txt", "hello world"), ("secret.txt", "hello there"), ("locked/in.txt", "hello x")] {
+            try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: tree + "/" + name))
+        }
+        for folder in [scratch.path, tree, tree + "/a"] { chmod(folder, 0o755) }
+        for file in ["/a/one.txt", "/locked/in.txt"] { chmod(tree + file, 0o644) }
+        chmod(tree + "/secret.txt", 0)
+        chmod(tree + "/locked", 0)
+        defer {
+            chmod(tree + "/locked", 0o755)
+            chmod(tree + "/secret.txt", 0o644)
+            scratch.cleanUp()
+        }
+        var smartgrep = Binaries.directory.path + "/smartgrep"
+        var prefix = ""
+        if getuid() == 0 {
+            smartgrep = scratch.path + "/smartgrep"
+            try files.copyItem(atPath: Binaries.executable.resolvingSymlinksInPath().path, toPath: smartgrep)
+            chmod(smartgrep, 0o755)
+            prefix = "/usr/sbin/runuser -u nobody -- "
+        }
+        let r = try await Binaries.shell(
+            """
+            cd '\(scratch.path)'
+            for j in 1 4; do \(prefix)'\(smartgrep)' -r -j $j hello t; echo "status $?"; done
+            \(prefix)'\(smartgrep)' -rq hello t; echo "quiet $?"
+            """)
+        #expect(r.lines == ["t/a/one.txt:hello world", "status 2", "t/a/one.txt:hello world", "status 2", "quiet 0"], "\(r)")
+        let messages = ["smartgrep: t/locked: Permission denied", "smartgrep: t/secret.txt: Permission denied"]
+        #expect(r.stderr.split(separator: "\n").map(String.init) == messages + messages, "\(r)")
+    }
+
     @Test func nulAfterNamesAndByteOffsetsHoldInPipelines() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
