@@ -12,8 +12,8 @@
 ///
 /// A geocoder is `Sendable`: a server can share one among all its tasks. Every request
 /// builds its own matcher and scratch state; what a geocoder holds is never changed after
-/// `init` (`@unchecked` because that includes raw pointers to the gazetteer's bytes and
-/// index, which are only read, and freed in `deinit`, when no request can be running).
+/// `init` (`@unchecked` because that includes its `GazetteerSource`, whose raw pointers to
+/// the gazetteer's bytes and index are only read, and freed when no request can be running).
 public final class Geocoder: @unchecked Sendable {
     /// A suggestion: what a search box shows, and the key that finds it.
     public struct Suggestion: Sendable, Equatable {
