@@ -59,16 +59,18 @@ struct RouteGraphProcessTests {
         chmod(scratch.graph, 0)
         var bin = Binaries.directory.path
         var prefix = ""
+        var copy = ""
         if getuid() == 0 {
+            // Copied by cp, not by this process: a file this process holds open for writing
+            // is inherited by any child another test forks meanwhile, and exec then fails
+            // with ETXTBSY ("Text file busy").
             bin = scratch.path + "/bin"
-            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false)
-            for tool in ["routegraph-visit", "routegraph-suggest"] {
-                try FileManager.default.copyItem(atPath: Binaries.executable.path, toPath: bin + "/" + tool)
-            }
+            copy = "mkdir '\(bin)' && for t in routegraph-visit routegraph-suggest; do cp '\(Binaries.executable.path)' '\(bin)'/$t; done"
             prefix = "/usr/sbin/runuser -u nobody -- "
         }
         let r = try await Binaries.shell(
             """
+            \(copy)
             \(prefix)'\(bin)/routegraph-suggest' --graph '\(scratch.graph)'; echo "suggest $?"
             \(prefix)'\(bin)/routegraph-visit' --graph '\(scratch.graph)' Gym; echo "visit $?"
             """)
