@@ -54,6 +54,19 @@ enum Binaries {
             currentDirectory: currentDirectory)
     }
 
+    /// How a test runs `tools` as nobody when it runs as root, who reads any file: a shell
+    /// line that copies the built binary into `folder` under each tool's name, the folder
+    /// to run them from, and the prefix that runs them as nobody. Not root: nothing to
+    /// copy, the built tools, no prefix. The copies are made by cp, not by this process: a
+    /// file it held open for writing would be inherited by any child another test forks
+    /// meanwhile, and exec of the copy would fail with ETXTBSY ("Text file busy").
+    static func unprivileged(_ tools: [String], copiesIn folder: String) -> (copy: String, bin: String, prefix: String) {
+        guard getuid() == 0 else { return ("", directory.path, "") }
+        let binary = executable.resolvingSymlinksInPath().path
+        let copy = "mkdir -p '\(folder)' && for t in \(tools.joined(separator: " ")); do cp '\(binary)' '\(folder)'/$t; done"
+        return (copy, folder, "/usr/sbin/runuser -u nobody -- ")
+    }
+
     /// Runs a shell pipeline with `bash -c`, with the binaries first on PATH.
     static func shell(_ script: String) async throws -> RunResult {
         var env = ProcessInfo.processInfo.environment

@@ -57,17 +57,7 @@ struct RouteGraphProcessTests {
         let before = scratch.bytes()
         chmod(scratch.path, 0o755)
         chmod(scratch.graph, 0)
-        var bin = Binaries.directory.path
-        var prefix = ""
-        var copy = ""
-        if getuid() == 0 {
-            // Copied by cp, not by this process: a file this process holds open for writing
-            // is inherited by any child another test forks meanwhile, and exec then fails
-            // with ETXTBSY ("Text file busy").
-            bin = scratch.path + "/bin"
-            copy = "mkdir '\(bin)' && for t in routegraph-visit routegraph-suggest; do cp '\(Binaries.executable.path)' '\(bin)'/$t; done"
-            prefix = "/usr/sbin/runuser -u nobody -- "
-        }
+        let (copy, bin, prefix) = Binaries.unprivileged(["routegraph-visit", "routegraph-suggest"], copiesIn: scratch.path + "/bin")
         let r = try await Binaries.shell(
             """
             \(copy)

@@ -148,15 +148,8 @@ import WayfindTestSupport
             chmod(tree + "/secret.txt", 0o644)
             scratch.cleanUp()
         }
-        var smartgrep = Binaries.directory.path + "/smartgrep"
-        var prefix = ""
-        var copy = ""
-        if getuid() == 0 {
-            // Copied by cp, not by this process (see RouteGraphProcessTests: ETXTBSY).
-            smartgrep = scratch.path + "/smartgrep"
-            copy = "cp '\(Binaries.executable.resolvingSymlinksInPath().path)' '\(smartgrep)' && chmod 755 '\(smartgrep)'"
-            prefix = "/usr/sbin/runuser -u nobody -- "
-        }
+        let (copy, bin, prefix) = Binaries.unprivileged(["smartgrep"], copiesIn: scratch.path + "/bin")
+        let smartgrep = bin + "/smartgrep"
         let r = try await Binaries.shell(
             """
             \(copy)
