@@ -164,7 +164,9 @@ extension MagickeyCGI {
     static func filters(_ request: CGIRequest, geocoder: Geocoder) throws(CGIRequestError) -> PlaceFilters {
         do throws(UsageError) {
             var countries: [String] = []
-            if let (name, text) = request.value("countryCode").map({ ("countryCode", $0) }) ?? request.value("sourceCountry").map({ ("sourceCountry", $0) }) {
+            if let (name, text) = request.value("countryCode").map({ ("countryCode", $0) })
+                ?? request.value("sourceCountry").map({ ("sourceCountry", $0) })
+            {
                 countries = try Country.codes(text, parameter: name)
             }
             let categories = request.value("category").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: " ") } } ?? []
@@ -196,28 +198,10 @@ extension MagickeyCGI {
 
     /// The four numbers of a JSON envelope, in xmin, ymin, xmax, ymax order.
     static func envelope(_ text: String) -> [Double]? {
-        let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { raw -> [Double]? in
-            var reader = JSONReader(raw)
-            var found: [String: Double] = [:]
-            do throws(JSONError) {
-                try reader.beginObject()
-                while let key = try reader.nextKey() {
-                    reader.skipWhitespace()
-                    let start = reader.offset
-                    let kind = try reader.peekKind()
-                    try reader.skipValue()
-                    guard ["xmin", "ymin", "xmax", "ymax"].contains(key) else { continue }
-                    guard kind == .number else { return nil }
-                    found[key] = PlaceRow.parseDecimal(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[start..<reader.offset]))
-                }
-                try reader.finish()
-            } catch {
-                return nil
-            }
-            let values = ["xmin", "ymin", "xmax", "ymax"].compactMap { found[$0] }
-            return values.count == 4 ? values : nil
-        }
+        let keys = ["xmin", "ymin", "xmax", "ymax"]
+        guard let numbers = MagickeyOptions.jsonNumbers(text, keys: Set(keys)) else { return nil }
+        let values = keys.compactMap { numbers[$0] }
+        return values.count == 4 ? values : nil
     }
 }
 

@@ -150,11 +150,17 @@ package struct MagickeyOptions {
 
     /// The `x` and `y` of ArcGIS's JSON point (`{"x":16.37,"y":48.21,"spatialReference":…}`).
     static func jsonPoint(_ text: String) -> (x: Double, y: Double)? {
+        guard let numbers = jsonNumbers(text, keys: ["x", "y"]), let x = numbers["x"], let y = numbers["y"] else { return nil }
+        return (x, y)
+    }
+
+    /// The members named `keys` of the JSON object `text`, each a number (other members
+    /// are skipped); nil when `text` is not one object or such a member is not a number.
+    static func jsonNumbers(_ text: String, keys: Set<String>) -> [String: Double]? {
         let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { raw -> (Double, Double)? in
+        return bytes.withUnsafeBytes { raw -> [String: Double]? in
             var reader = JSONReader(raw)
-            var x: Double? = nil
-            var y: Double? = nil
+            var found: [String: Double] = [:]
             do throws(JSONError) {
                 try reader.beginObject()
                 while let key = try reader.nextKey() {
@@ -162,17 +168,15 @@ package struct MagickeyOptions {
                     let start = reader.offset
                     let kind = try reader.peekKind()
                     try reader.skipValue()
-                    guard key == "x" || key == "y" else { continue }
+                    guard keys.contains(key) else { continue }
                     guard kind == .number else { return nil }
-                    let value = PlaceRow.parseDecimal(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[start..<reader.offset]))
-                    if key == "x" { x = value } else { y = value }
+                    found[key] = PlaceRow.parseDecimal(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[start..<reader.offset]))
                 }
                 try reader.finish()
             } catch {
                 return nil
             }
-            guard let x, let y else { return nil }
-            return (x, y)
+            return found
         }
     }
 
@@ -187,11 +191,14 @@ package struct MagickeyOptions {
             let near = nearestRow(index, to: swapped, within: swapCheckNear, population: swapCheckPopulation),
             nearestRow(index, to: location, within: swapCheckLonely, population: 0) == nil
         else { return nil }
-        let label = (try? Geocoder.installedEmbedded().find(
-            magicKey: MagicKey.place(fingerprint: index.fingerprint, offset: index.offset(ofRow: near), line: index.line(ofRow: near)).encoded
-        ).first?.place.label) ?? "a city"
+        let label =
+            (try? Geocoder.installedEmbedded().find(
+                magicKey: MagicKey.place(fingerprint: index.fingerprint, offset: index.offset(ofRow: near), line: index.line(ofRow: near))
+                    .encoded
+            ).first?.place.label) ?? "a city"
         func degrees(_ value: Double) -> String { String((value * 10_000).rounded() / 10_000) }
-        return "--location \(degrees(location.latitude)),\(degrees(location.longitude)) is latitude \(degrees(location.latitude)), longitude \(degrees(location.longitude)), far from any place; latitude first, \(degrees(swapped.latitude)),\(degrees(swapped.longitude)) is \(label)"
+        return
+            "--location \(degrees(location.latitude)),\(degrees(location.longitude)) is latitude \(degrees(location.latitude)), longitude \(degrees(location.longitude)), far from any place; latitude first, \(degrees(swapped.latitude)),\(degrees(swapped.longitude)) is \(label)"
     }
 
     /// Within this many metres of no place: a point in no town (25 km).
@@ -248,7 +255,7 @@ package struct MagickeyOptions {
     ) throws(ToolError) -> T {
         do {
             return try body(geocoder)
-        } catch where error.isDamagedIndex && geocoder.cachedIndexPath != nil {
+        } catch  where error.isDamagedIndex && geocoder.cachedIndexPath != nil {
             let cache = geocoder.cachedIndexPath!
             errors.report("the index \(MessageValue.plain(cache)) is damaged; making it again")
             try? Platform.removeFile(cache)

@@ -390,18 +390,7 @@ struct SmartgrepSearch {
             any = true
             ranges += m.ranges
         }
-        if any && ranges.count > 1 {
-            ranges.sort { $0.lowerBound < $1.lowerBound }
-            var merged: [Range<Int>] = []
-            for r in ranges {
-                if let last = merged.last, r.lowerBound <= last.upperBound {
-                    merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
-                } else {
-                    merged.append(r)
-                }
-            }
-            ranges = merged
-        }
+        if any && ranges.count > 1 { ranges = LineMatcher.merged(ranges) }
         return any
     }
 

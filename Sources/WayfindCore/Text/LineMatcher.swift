@@ -288,15 +288,7 @@ public final class LineMatcher {
         }
         if recordRanges {
             // Overlapping matches (a run-on and the word it runs over) highlight as one.
-            ranges.sort { $0.lowerBound < $1.lowerBound }
-            var merged: [Range<Int>] = []
-            for r in ranges {
-                if let last = merged.last, r.lowerBound <= last.upperBound {
-                    merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
-                } else {
-                    merged.append(r)
-                }
-            }
+            let merged = Self.merged(ranges)
             score.wordCount = startCount
             score.coversLine = score.wholeWords == words.count && everyStartIsInside(merged)
             lastScore = score
@@ -499,3 +491,19 @@ public final class LineMatcher {
 /// A matcher's scratch buffers belong to one thread at a time (see `LineMatcher`).
 @available(*, unavailable)
 extension LineMatcher: Sendable {}
+
+extension LineMatcher {
+    /// `ranges` in order, those that overlap or touch made one: what highlighting shows
+    /// of matches that overlap (a run-on and the word it runs over, or several queries).
+    package static func merged(_ ranges: [Range<Int>]) -> [Range<Int>] {
+        var merged: [Range<Int>] = []
+        for r in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, r.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                merged.append(r)
+            }
+        }
+        return merged
+    }
+}
