@@ -82,6 +82,9 @@ struct SmartgrepSearch {
     /// The width -T pads line numbers and byte offsets to, or 0.
     var numberWidth = 0
 
+    /// What each file is read into (one allocation for a whole tree).
+    let readBuffer = ReadBuffer()
+
     /// On a thread of a `SmartgrepPool`: the file being searched, and its pool.
     var job: SmartgrepJob? = nil
     var pool: SmartgrepPool? = nil
@@ -134,7 +137,7 @@ struct SmartgrepSearch {
     /// with the file's output, to be printed after it.
     mutating func report(_ message: String) {
         if let job {
-            job.messages.append(message)
+            job.messages.append((output.count, message))
         } else {
             output.flush()
             errors.report(message)
@@ -197,7 +200,7 @@ struct SmartgrepSearch {
         try search(
             RecordReader(
                 descriptor, terminator: options.terminator, readSize: options.readSize,
-                maximumRecordLength: options.maximumLineLength, regularSize: regularSize))
+                maximumRecordLength: options.maximumLineLength, regularSize: regularSize, buffer: readBuffer))
     }
 
     /// Searches everything `reader` hands out.

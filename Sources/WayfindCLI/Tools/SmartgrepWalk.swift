@@ -21,18 +21,81 @@ enum SmartgrepItem {
 /// costs no `stat` before it is opened.
 struct SmartgrepWalk {
     let options: SmartgrepOptions
+    /// The directories being walked, the innermost last.
+    private var frames: [Frame] = []
+    /// The next of `options.files` (-1: the working directory first, when it is implied).
+    private var nextFile: Int
+
+    /// A directory being walked: its entries, the next one, and the directories it is in
+    /// (itself last), to notice a loop.
+    private struct Frame {
+        let path: String
+        let entries: [DirectoryEntry]
+        var next = 0
+        let inside: [FileIdentity]
+    }
+
+    init(options: SmartgrepOptions) {
+        self.options = options
+        nextFile = options.implicitWorkingDirectory ? -1 : 0
+    }
 
     /// Calls `visit` with each file to search and each message, in order, until it
     /// returns false.
     func run(_ visit: (SmartgrepItem) -> Bool) {
-        if options.implicitWorkingDirectory && !walk("", ancestors: [], visit) { return }
-        for file in options.files {
-            if file != "-" && isExcluded(file, explicit: true) { continue }
-            if file != "-" && (options.recursion != nil || options.skipsDirectories) && Platform.isDirectory(file) {
-                if options.recursion != nil && !walk(file, ancestors: [], visit) { return }
+        var walk = self
+        while let item = walk.next(), visit(item) {}
+    }
+
+    /// The next file to search or message, in order; nil at the end. It can be asked for
+    /// one at a time, from any thread (one at a time): the threads of a `SmartgrepPool`
+    /// take turns walking.
+    mutating func next() -> SmartgrepItem? {
+        while true {
+            if let last = frames.indices.last {
+                guard frames[last].next < frames[last].entries.count else {
+                    frames.removeLast()
+                    continue
+                }
+                let entry = frames[last].entries[frames[last].next]
+                frames[last].next += 1
+                if let item = visit(entry, in: frames[last].path, inside: frames[last].inside) { return item }
                 continue
             }
-            if !visit(.file(file)) { return }
+            if nextFile < 0 {
+                nextFile = 0
+                if let message = enter("", ancestors: []) { return message }
+                continue
+            }
+            guard nextFile < options.files.count else { return nil }
+            let file = options.files[nextFile]
+            nextFile += 1
+            if file != "-" && isExcluded(file, explicit: true) { continue }
+            if file != "-" && (options.recursion != nil || options.skipsDirectories) && Platform.isDirectory(file) {
+                if options.recursion != nil, let message = enter(file, ancestors: []) { return message }
+                continue
+            }
+            return .file(file)
+        }
+    }
+
+    /// What the entry `entry` of `directory` gives: a file to search, or a message of a
+    /// directory entered; nil when it gives nothing now (skipped, or a directory entered).
+    private mutating func visit(_ entry: DirectoryEntry, in directory: String, inside: [FileIdentity]) -> SmartgrepItem? {
+        let path = directory.isEmpty ? entry.name : directory.hasSuffix("/") ? directory + entry.name : directory + "/" + entry.name
+        var kind = entry.kind
+        if kind == .symbolicLink {
+            guard options.recursion == .followingLinks else { return nil }
+            kind = Platform.kind(of: path)
+        }
+        switch kind {
+        case .directory:
+            if options.excludeDirectoryGlobs.contains(where: { Platform.matchesGlob($0, entry.name) }) { return nil }
+            return enter(path, ancestors: inside)
+        case .regular:
+            return isExcluded(path, name: entry.name, explicit: false) ? nil : .file(path)
+        default:
+            return nil
         }
     }
 
@@ -49,40 +112,24 @@ struct SmartgrepWalk {
         return false
     }
 
-    /// Visits the files under `directory` (`""`: the working directory, named without
-    /// `./`), in name order, as -r or -R says; false when `visit` said stop.
+    /// Lists `directory` (`""`: the working directory, named without `./`) to walk its
+    /// entries next, in name order; a message instead when it cannot be.
     ///
     /// A directory reached again below itself (a symbolic link to an ancestor, under -R)
     /// gets grep's warning, once where the loop closes, and is not entered: the exit status
     /// stays as it is, as in grep. An unreadable directory gets one message and makes the
     /// status 2; the walk goes on.
-    private func walk(_ directory: String, ancestors: [FileIdentity], _ visit: (SmartgrepItem) -> Bool) -> Bool {
+    private mutating func enter(_ directory: String, ancestors: [FileIdentity]) -> SmartgrepItem? {
         let listing: (identity: FileIdentity, entries: [DirectoryEntry])
         do {
             listing = try Platform.directoryListing(directory.isEmpty ? "." : directory)
         } catch {
-            return visit(.message("\(directory): \(error.description)", isError: true))
+            return .message("\(directory): \(error.description)", isError: true)
         }
         if ancestors.contains(listing.identity) {
-            return visit(.message("\(directory): warning: recursive directory loop", isError: false))
+            return .message("\(directory): warning: recursive directory loop", isError: false)
         }
-        let inside = ancestors + [listing.identity]
-        for entry in listing.entries {
-            let path = directory.isEmpty ? entry.name : directory.hasSuffix("/") ? directory + entry.name : directory + "/" + entry.name
-            var kind = entry.kind
-            if kind == .symbolicLink {
-                guard options.recursion == .followingLinks else { continue }
-                kind = Platform.kind(of: path)
-            }
-            switch kind {
-            case .directory:
-                if options.excludeDirectoryGlobs.contains(where: { Platform.matchesGlob($0, entry.name) }) { continue }
-                if !walk(path, ancestors: inside, visit) { return false }
-            case .regular:
-                if !isExcluded(path, name: entry.name, explicit: false) && !visit(.file(path)) { return false }
-            default: continue
-            }
-        }
-        return true
+        frames.append(Frame(path: directory, entries: listing.entries, inside: ancestors + [listing.identity]))
+        return nil
     }
 }

@@ -42,18 +42,34 @@ extension Platform {
     /// call for a file it then opens, and one for a directory (the C headers: 7.9k calls
     /// fewer than one `lstat` an entry and a `stat` a directory).
     package static func directoryListing(_ path: String) throws(SystemError) -> (identity: FileIdentity, entries: [DirectoryEntry]) {
-        var entries: [DirectoryEntry] = []
-        var unknown: [Int] = []
+        // The names are sorted as bytes in one buffer, then made strings: comparing the
+        // strings themselves (a retain and release each) was 6 % of `smartgrep -rI zebra
+        // /usr/share`.
+        var names: [UInt8] = []
+        var listed: [(start: Int, count: Int, kind: FileKind?)] = []
         let status = try systemReadDirectory(path) { name, kind in
-            if kind == nil { unknown.append(entries.count) }
-            entries.append(DirectoryEntry(name: String(decoding: name, as: UTF8.self), kind: kind ?? .other))
+            listed.append((names.count, name.count, kind))
+            names.append(contentsOf: name)
+        }
+        names.withUnsafeBufferPointer { bytes in
+            let base = bytes.baseAddress
+            listed.sort { a, b in
+                let common = min(a.count, b.count)
+                if common > 0, let base {
+                    let order = systemCompareBytes(base + a.start, base + b.start, common)
+                    if order != 0 { return order < 0 }
+                }
+                return a.count < b.count
+            }
         }
         // A file system without entry types (some network ones): ask lstat.
         let prefix = path.hasSuffix("/") ? path : path + "/"
-        for i in unknown {
-            if let status = try? systemStatus(prefix + entries[i].name, followingLinks: false) { entries[i].kind = status.kind }
+        let entries = listed.map { item in
+            let name = String(decoding: names[item.start..<item.start + item.count], as: UTF8.self)
+            var kind = item.kind ?? .other
+            if item.kind == nil, let status = try? systemStatus(prefix + name, followingLinks: false) { kind = status.kind }
+            return DirectoryEntry(name: name, kind: kind)
         }
-        entries.sort { bytesPrecede($0.name, $1.name) }
         return (FileIdentity(device: status.device, inode: status.inode), entries)
     }
 

@@ -18,18 +18,22 @@ let fixedNow: Int64 = 1_800_000_000
 
 /// Runs the tool named `tool` in this process, as its binary would run: `input` on
 /// standard input, standard output and error captured in unlinked temporary files (no
-/// pipe to fill), only the variables of `environment`, and a fixed clock.
+/// pipe to fill), only the variables of `environment`, and a fixed clock. With
+/// `errorsInOutput`, standard error is standard output's file (as `2>&1`), to see the
+/// order of the two.
 func runInProcess(
     _ tool: String, _ arguments: [String], input: Data = Data(), environment: [String: String] = [:],
-    inputIsTerminal: Bool = false, now: Int64 = fixedNow
+    inputIsTerminal: Bool = false, now: Int64 = fixedNow, errorsInOutput: Bool = false
 ) -> RunResult {
-    runInProcess(toolEntry(tool), arguments, input: input, environment: environment, inputIsTerminal: inputIsTerminal, now: now)
+    runInProcess(
+        toolEntry(tool), arguments, input: input, environment: environment, inputIsTerminal: inputIsTerminal, now: now,
+        errorsInOutput: errorsInOutput)
 }
 
 /// Runs a tool's `run` in this process; see `runInProcess(_:_:input:environment:…)`.
 func runInProcess(
     _ run: ToolRun, _ arguments: [String], input: Data = Data(), environment: [String: String] = [:],
-    inputIsTerminal: Bool = false, now: Int64 = fixedNow
+    inputIsTerminal: Bool = false, now: Int64 = fixedNow, errorsInOutput: Bool = false
 ) -> RunResult {
     func scratch() -> Int32 {
         var template = Array((TestFiles.folder.path + "/in-process-XXXXXX").utf8CString)
@@ -57,7 +61,7 @@ func runInProcess(
     _ = input.withUnsafeBytes { write(stdin, $0.baseAddress, $0.count) }
     lseek(stdin, 0, SEEK_SET)
     var context = ToolContext(
-        standardInput: FileDescriptor(stdin), standardOutput: FileDescriptor(stdout), standardError: FileDescriptor(stderr),
+        standardInput: FileDescriptor(stdin), standardOutput: FileDescriptor(stdout), standardError: FileDescriptor(errorsInOutput ? stdout : stderr),
         environment: Environment(environment), now: { now })
     context.inputIsTerminal = inputIsTerminal
     let status = run(arguments, context)

@@ -81,6 +81,31 @@ import WayfindTestSupport
         #expect(compared == 57)
     }
 
+    /// Messages on standard error come where one thread prints them among the lines (as
+    /// `2>&1` shows): binary files' notes and the walk's warnings, though a thread's job
+    /// holds many files.
+    @Test func messagesComeBetweenTheLinesWhereOneThreadPrintsThem() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let root = try Self.makeTree(in: scratch)
+        #expect(symlink("../..", root + "/d2/e9/up") == 0)
+        for options in [["-R"], ["-R", "-n", "-C1"], ["-R", "-c"], ["-R", "-l"]] {
+            let one = runInProcess("smartgrep", ["-j1"] + options + ["lib", root], errorsInOutput: true)
+            let three = runInProcess("smartgrep", ["-j3"] + options + ["lib", root], errorsInOutput: true)
+            #expect(one.status == three.status, "\(options)")
+            if one.stdout != three.stdout {
+                Issue.record("\(options): -j1 printed\n\(one.out)\n-j3 printed\n\(three.out)")
+            }
+            if options == ["-R"] {
+                // Notes and the warning come between lines, not only at the end.
+                let lines = one.out.split(separator: "\n")
+                let notes = lines.indices.filter { lines[$0].hasPrefix("smartgrep: ") }
+                #expect(notes.count > 20 && notes.first! < lines.count / 2)
+                #expect(one.out.contains("/d2/e9/up: warning: recursive directory loop"))
+            }
+        }
+    }
+
     /// Under -R, a link back to an ancestor is grep's warning, once, not an error, and
     /// the walk goes on.
     @Test(arguments: ["1", "3"])
