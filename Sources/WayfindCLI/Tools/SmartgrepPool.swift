@@ -31,14 +31,14 @@ import Synchronization
 /// reference counts and locking cost 40 % more processor time than one thread.)
 final class SmartgrepPool {
     /// Jobs in flight per thread: enough that a thread never waits for a slow file before
-    /// it (a few large files among many small ones), few enough that their held output
-    /// stays small.
-    static let jobsPerThread = 32
+    /// it (a few large files among many small ones), or for the walk to list a large
+    /// directory (/usr/share/man/man1's 18,000 entries take 10 ms), few enough that their
+    /// held output stays small. The walk keeps half of them walked ahead.
+    static let jobsPerThread = 64
     /// Files per job: enough that a tree of small files costs few turns of the lock.
     static let filesPerJob = 16
-    /// Jobs walked at a time, per thread; also the jobs per thread left untaken below
-    /// which a thread walks.
-    static let walkedPerThread = 2
+    /// Jobs walked at a time.
+    static let walkedAtATime = 16
     /// The output a job holds before it waits to be first and prints it as it goes.
     static let spillSize = 64 * 1024
 
@@ -165,7 +165,7 @@ final class SmartgrepPool {
             }
             while !stopped {
                 let untaken = printed + jobs.count - nextToStart
-                if !walking && !walkEnded && untaken < threads * Self.walkedPerThread && jobs.count < window {
+                if !walking && !walkEnded && untaken < window / 2 && jobs.count < window {
                     walkFurther(worker)
                     continue
                 }
@@ -184,12 +184,12 @@ final class SmartgrepPool {
         }
     }
 
-    /// Walks as far as makes a job for each thread, as far as the window has room, and
+    /// Walks as far as makes `walkedAtATime` jobs, as far as the window has room, and
     /// queues them (under the lock; it lets go while walking). A message of the walk's is
     /// a job of its own.
     private func walkFurther(_ worker: Worker) {
         walking = true
-        let count = min(threads * Self.walkedPerThread, window - jobs.count)
+        let count = min(Self.walkedAtATime, window - jobs.count)
         let ended = monitor.unlocked {
             defer { worker.files.removeAll(keepingCapacity: true) }
             while worker.walked.count < count {

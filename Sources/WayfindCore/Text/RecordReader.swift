@@ -37,6 +37,10 @@ package final class RecordReader {
     private var pendingEnd = 0
     private var memoryOffset = 0
     private var reachedEnd = false
+    /// The size of the regular file read, when the caller knew it and it is not 0 (which
+    /// /proc's files say), and the bytes read so far.
+    private let knownSize: Int?
+    private var bytesRead = 0
     /// True when the last block returned ended without a terminator (the file's last line).
     package private(set) var lastBlockIsUnterminated = false
     /// A large regular file is mapped instead of read (see `MappedFile`).
@@ -72,6 +76,7 @@ package final class RecordReader {
         // (At least a page: /proc's files say they are empty.)
         let wanted = small ? max(min(self.readSize, regularSize! + 1), 4096) : self.readSize
         capacity = min(max(wanted, 16), self.maximumRecordLength + 1)
+        knownSize = regularSize.flatMap { $0 > 0 ? $0 : nil }
         borrowed = shared
         if let shared {
             if shared.capacity < capacity { shared.replace(capacity: capacity) }
@@ -98,6 +103,7 @@ package final class RecordReader {
         // No larger than the bytes need: tests run millions of small searches.
         capacity = min(max(min(self.readSize, bytes.count + 1), 16), self.maximumRecordLength + 1)
         buffer = .allocate(capacity: capacity)
+        knownSize = nil
         borrowed = nil
         mapped = nil
         mappedWindow = 0
@@ -125,12 +131,17 @@ package final class RecordReader {
                 if capacity > maximumRecordLength { throw .recordTooLong(limit: maximumRecordLength) }
                 grow()
             }
-            let n = try read(into: buffer + length, count: min(capacity - length, readSize))
+            let asked = min(capacity - length, readSize)
+            let n = try read(into: buffer + length, count: asked)
             if n == 0 {
                 reachedEnd = true
                 break
             }
             length += n
+            bytesRead += n
+            // A regular file gives less than asked only at its end: once it has given its
+            // size, no further read to hear nothing (a small file costs one read, not two).
+            if let knownSize, n < asked && bytesRead >= knownSize { reachedEnd = true }
             if let last = Platform.findLastByte(terminator, in: buffer + searchedUpTo, count: length - searchedUpTo) {
                 let blockEnd = last - UnsafePointer(buffer) + 1
                 pendingStart = blockEnd
