@@ -290,7 +290,7 @@ struct SmartgrepSearch {
             if let anchor {
                 verdict = matcher.startsWord(
                     anchor, hit: hit, anchorOffset: anchorOffset, blockStart: start, blockEnd: end, terminator: t)
-                if verdict == .no {
+                if case .no = verdict {  // (`==` across modules is a call through a witness)
                     searchFrom = hit + 1
                     continue
                 }
@@ -302,7 +302,7 @@ struct SmartgrepSearch {
             let lineEnd = Platform.findByte(t, in: hit, count: end - hit) ?? end
             if lineStart > lineCursor { skipped(lineCursor, end: lineStart) }
             if stopFile { return }
-            if verdict == .yes && directIsEnough && !maxReached {
+            if case .yes = verdict, directIsEnough && !maxReached {
                 lineNumber += 1
                 if !options.invert {
                     select(lineStart, end: lineEnd, hasRanges: false)
