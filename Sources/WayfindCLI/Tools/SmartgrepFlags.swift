@@ -267,7 +267,7 @@ enum SmartgrepFlags {
     static let threads = Flag(
         "threads", short: "j", value: "NUM", help: "search files on NUM threads (default: one per processor)",
         manHelp:
-            "Search on NUM threads (default: the number of processors online): with -r or several FILEs, the files are read and searched in parallel, and their output is printed as one thread prints it, file after file in the order above. -j 1 searches one file after another.",
+            "Search on NUM threads (default: the number of processors online): with -r or several FILEs, the files are read and searched in parallel, and their output is printed as one thread prints it, file after file in the order above, messages on standard error among the lines where one thread prints them. -q, or output closed early, stops every thread at once; -m counts each file's lines, as with one thread. -j 1 searches one file after another.",
         expected: "a number ≥ 1"
     ) { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
 

@@ -17,13 +17,16 @@ import Synchronization
 ///     printing:                 0 once done (by its thread), then 1 and 2 if done …
 ///
 /// so the bytes are those of `-j 1`: each file's lines together, files in order, and
-/// grep's `--` between context groups of different files (a file's first group notes
-/// where it starts; the separator goes there when an earlier file printed a group).
+/// grep's `--` between context groups of different files (a job's first group notes
+/// where it starts; the separator goes there when an earlier job printed a group), and
+/// standard error's messages where they came among the lines.
 ///
-/// Memory stays bounded whatever the tree: at most `window` jobs are in flight (the walk
-/// waits), and a job whose output passes `spillSize` waits until it is first in line,
-/// then prints as it goes, so one large file streams as it does with `-j 1`. `-q` and
-/// output closed early (`| head -1`) stop every thread at its next block.
+/// Memory stays bounded whatever the tree: at most `window` jobs are in flight (no more
+/// are walked), and a job whose output passes `spillSize` waits until it is first in
+/// line, then prints as it goes, so one large file streams as it does with `-j 1`. Output
+/// closed early (`| head -1`) stops every thread at its next block; `-q`'s match stops
+/// the jobs after its own, and the jobs before it finish and print their messages, as
+/// with one thread.
 ///
 /// (A thread of its own for the walk, handing files over one by one, woke the threads
 /// about 7,000 times in `smartgrep -rI zebra /usr/share`, against 60 for rg, and left a
@@ -47,12 +50,11 @@ final class SmartgrepPool {
     private let monitor = Platform.Monitor(conditions: 2)
     private static let work = 0
     private static let head = 1
-    /// `stopped`, read without the lock after each block searched.
-    private let stopFlag = Atomic<Bool>(false)
+    /// `stopAfter` (-1 once `stopped`), read without the lock after each block searched.
+    private let stopFlag = Atomic<Int>(.max)
     /// The search that prints (the caller's, with the real output); it also sums up the
     /// status.
     private var printer: SmartgrepSearch
-    private let threads: Int
     private let window: Int
     /// The walk: only the thread that set `walking` touches it, without the lock.
     private var walk: SmartgrepWalk
@@ -64,8 +66,11 @@ final class SmartgrepPool {
     private var printed = 0
     /// The number of the next job a thread takes.
     private var nextToStart = 0
-    /// A line was selected under -q, or output was closed: every thread stops.
+    /// Output was closed, or everything up to `stopAfter` is printed: every thread stops.
     private var stopped = false
+    /// The number of the first job that selected a line under -q: later jobs stop, and are
+    /// neither taken nor printed.
+    private var stopAfter = Int.max
     /// A thread is writing to the real output (only one at a time, in job order).
     private var printing = false
     /// Threads waiting for their job to be first, to print its output.
@@ -79,7 +84,6 @@ final class SmartgrepPool {
 
     private init(printer: SmartgrepSearch, threads: Int) {
         self.printer = printer
-        self.threads = threads
         window = threads * Self.jobsPerThread
         walk = SmartgrepWalk(options: printer.options)
     }
@@ -130,7 +134,7 @@ final class SmartgrepPool {
     /// Stops every thread (under the lock).
     private func stop() {
         stopped = true
-        stopFlag.store(true, ordering: .relaxed)
+        stopFlag.store(-1, ordering: .relaxed)
         for condition in [Self.work, Self.head] { monitor.broadcast(condition) }
     }
 
@@ -143,7 +147,7 @@ final class SmartgrepPool {
             worker.search.printedGroup = false
             for item in job.items where !worker.search.stopAll {
                 switch item {
-                case .file(let path): worker.search.searchFile(path, context: context)
+                case .file(let path, _): worker.search.searchFile(path, context: context)
                 case .message(let text, let isError): worker.search.walkMessage(text, isError: isError)
                 }
             }
@@ -152,30 +156,36 @@ final class SmartgrepPool {
         }
     }
 
-    /// Marks `finished` done (`stops`: its search stopped everything) and prints what is
-    /// ready, then takes the next job no thread has taken, in walk order, walking further
-    /// first when few are left and no other thread walks; nil when the walk has ended and
-    /// all are taken, or everything stops.
+    /// Marks `finished` done (`stops`: its search selected a line under -q, or was told to
+    /// stop) and prints what is ready, then takes the next job no thread has taken, in
+    /// walk order, walking further first when few are left and no other thread walks; nil
+    /// when the walk has ended and all are taken, or everything stops.
     private func next(after finished: SmartgrepJob?, stops: Bool, worker: Worker) -> SmartgrepJob? {
         monitor.locked {
             if let finished {
                 finished.done = true
-                if stops { stop() }
+                if stops && finished.number < stopAfter {
+                    stopAfter = finished.number
+                    stopFlag.store(stopAfter, ordering: .relaxed)
+                }
                 printReady(&worker.ready)
             }
-            while !stopped {
+            while !stopped && nextToStart <= stopAfter {
                 let untaken = printed + jobs.count - nextToStart
                 if !walking && !walkEnded && untaken < window / 2 && jobs.count < window {
                     walkFurther(worker)
                     continue
                 }
                 if untaken > 0 {
-                    nextToStart += 1
-                    let job = jobs[nextToStart - 1 - printed]
-                    job.output = spareBuffers.popLast() ?? OutputBuffer(collecting: ())
-                    return job
+                    let job = jobs[nextToStart - printed]
+                    if !job.inTurn || nextToStart == printed {
+                        nextToStart += 1
+                        job.output = spareBuffers.popLast() ?? OutputBuffer(collecting: ())
+                        return job
+                    }
+                } else if walkEnded {
+                    return nil
                 }
-                if walkEnded { return nil }
                 idle += 1
                 monitor.wait(for: Self.work)
                 idle -= 1
@@ -185,8 +195,8 @@ final class SmartgrepPool {
     }
 
     /// Walks as far as makes `walkedAtATime` jobs, as far as the window has room, and
-    /// queues them (under the lock; it lets go while walking). A message of the walk's is
-    /// a job of its own.
+    /// queues them (under the lock; it lets go while walking). A message of the walk's, and
+    /// a file to read in its turn, are jobs of their own.
     private func walkFurther(_ worker: Worker) {
         walking = true
         let count = min(Self.walkedAtATime, window - jobs.count)
@@ -197,11 +207,13 @@ final class SmartgrepPool {
                     if !worker.files.isEmpty { worker.walked.append(SmartgrepJob(worker.files)) }
                     return true
                 }
-                if case .message = item {
+                switch item {
+                case .message, .file(_, inTurn: true):
                     if !worker.files.isEmpty { worker.walked.append(SmartgrepJob(worker.files)) }
                     worker.files.removeAll(keepingCapacity: true)
                     worker.walked.append(SmartgrepJob([item]))
                     continue
+                case .file: break
                 }
                 worker.files.append(item)
                 if worker.files.count == Self.filesPerJob {
@@ -213,7 +225,10 @@ final class SmartgrepPool {
             return false
         }
         walking = false
-        jobs += worker.walked
+        for job in worker.walked {
+            job.number = printed + jobs.count
+            jobs.append(job)
+        }
         worker.walked.removeAll(keepingCapacity: true)
         if ended { walkEnded = true }
         if idle > 0 { monitor.broadcast(Self.work) }
@@ -226,7 +241,7 @@ final class SmartgrepPool {
     /// while writing made the next change to `jobs` copy it, a retain for each job in
     /// flight (2 % of `-rI zebra /usr/share` on two threads).
     private func printReady(_ ready: inout [SmartgrepJob]) {
-        while !stopped && !printing, let first = jobs.first, first.done {
+        while !stopped && !printing, let first = jobs.first, first.done, first.number <= stopAfter {
             printing = true
             let count = jobs.prefix { $0.done }.count
             ready.append(contentsOf: jobs[..<count])
@@ -236,10 +251,10 @@ final class SmartgrepPool {
                 for job in ready { emit(job) }
                 return printer.output.isClosed
             }
-            for job in ready { spareBuffers.append(job.output) }
+            for job in ready where spareBuffers.count < window { spareBuffers.append(job.output) }
             ready.removeAll(keepingCapacity: true)
             printing = false
-            if closed { stop() }
+            if closed || printed > stopAfter { stop() }
             if idle > 0 && !walking { monitor.broadcast(Self.work) }
             if spillers > 0 { monitor.broadcast(Self.head) }
         }
@@ -248,7 +263,7 @@ final class SmartgrepPool {
     /// After each block a thread searched of `job`: prints its output when it has grown
     /// past `spillSize` (once the job is first in line); false when everything stops.
     func blockSearched(_ job: SmartgrepJob, output: OutputBuffer) -> Bool {
-        guard output.count >= Self.spillSize else { return !stopFlag.load(ordering: .relaxed) }
+        guard output.count >= Self.spillSize else { return job.number <= stopFlag.load(ordering: .relaxed) }
         return monitor.locked {
             spillers += 1
             while !stopped && (jobs.first !== job || printing) { monitor.wait(for: Self.head) }
@@ -309,6 +324,13 @@ final class SmartgrepJob {
     var firstGroupAt: Int? = nil
     /// The search is over (under the pool's lock).
     var done = false
+    /// Its file is read only once every job before it is printed (`SmartgrepItem.file`).
+    let inTurn: Bool
+    /// Its place in walk order (set as it is queued).
+    var number = 0
 
-    init(_ items: [SmartgrepItem]) { self.items = items }
+    init(_ items: [SmartgrepItem]) {
+        self.items = items
+        if case .file(_, true) = items.first { inTurn = true } else { inTurn = false }
+    }
 }

@@ -85,7 +85,7 @@ struct SmartgrepSearch {
     /// What each file is read into (one allocation for a whole tree).
     let readBuffer = ReadBuffer()
 
-    /// On a thread of a `SmartgrepPool`: the file being searched, and its pool.
+    /// On a thread of a `SmartgrepPool`: the job whose files are being searched, and the pool.
     var job: SmartgrepJob? = nil
     var pool: SmartgrepPool? = nil
 
@@ -119,7 +119,7 @@ struct SmartgrepSearch {
         }
         SmartgrepWalk(options: options).run { item in
             switch item {
-            case .file(let path): searchFile(path, context: context)
+            case .file(let path, _): searchFile(path, context: context)
             case .message(let text, let isError): walkMessage(text, isError: isError)
             }
             return !stopAll
@@ -134,7 +134,7 @@ struct SmartgrepSearch {
     }
 
     /// Prints `smartgrep: message` on standard error, or, on a thread of a pool, holds it
-    /// with the file's output, to be printed after it.
+    /// with the job's output, to be printed where it came among the lines.
     mutating func report(_ message: String) {
         if let job {
             job.messages.append((output.count, message))

@@ -5,8 +5,11 @@ import WayfindCore
 
 /// One step of a smartgrep run: a file to search, or a message of the walk's.
 enum SmartgrepItem {
-    /// A file to open and search (`-` is standard input).
-    case file(String)
+    /// A file to open and search (`-` is standard input). `inTurn`: a FILE named that is
+    /// not a regular file (standard input, a FIFO, a device), which may never end or wait
+    /// for a writer: on several threads it is opened only once everything before it is
+    /// done, as one thread would (after `-q`'s match, never).
+    case file(String, inTurn: Bool = false)
     /// A line for standard error (without `smartgrep: `; not printed with -s);
     /// `isError` makes the exit status 2.
     case message(String, isError: Bool)
@@ -71,11 +74,12 @@ struct SmartgrepWalk {
             let file = options.files[nextFile]
             nextFile += 1
             if file != "-" && isExcluded(file, explicit: true) { continue }
-            if file != "-" && (options.recursion != nil || options.skipsDirectories) && Platform.isDirectory(file) {
+            let kind = file == "-" ? FileKind.other : Platform.kind(of: file)
+            if kind == .directory && (options.recursion != nil || options.skipsDirectories) {
                 if options.recursion != nil, let message = enter(file, ancestors: []) { return message }
                 continue
             }
-            return .file(file)
+            return .file(file, inTurn: kind != .regular)
         }
     }
 

@@ -109,7 +109,14 @@ package final class RecordReader {
         mappedWindow = 0
     }
 
-    deinit { if borrowed == nil { buffer.deallocate() } }
+    deinit {
+        if let borrowed {
+            // A long line grew the lent buffer: the next readers get an ordinary one.
+            if borrowed.capacity > 4 * readSize { borrowed.replace(capacity: readSize) }
+        } else {
+            buffer.deallocate()
+        }
+    }
 
     /// The next run of complete records, or nil at end of input. The bytes stay valid until
     /// the next call.
@@ -141,6 +148,9 @@ package final class RecordReader {
             bytesRead += n
             // A regular file gives less than asked only at its end: once it has given its
             // size, no further read to hear nothing (a small file costs one read, not two).
+            // (A file appended to between its fstat and this read is read as it was; a
+            // network file system whose size is stale and whose reads come back short
+            // would be cut there.)
             if let knownSize, n < asked && bytesRead >= knownSize { reachedEnd = true }
             if let last = Platform.findLastByte(terminator, in: buffer + searchedUpTo, count: length - searchedUpTo) {
                 let blockEnd = last - UnsafePointer(buffer) + 1

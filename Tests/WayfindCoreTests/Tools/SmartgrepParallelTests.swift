@@ -106,6 +106,31 @@ import WayfindTestSupport
         }
     }
 
+    /// A FILE that is not a regular file is opened only in its turn, as one thread
+    /// would: here a FIFO no one writes to, after a file whose last line matches `-q`,
+    /// is never opened (a second thread that opened it at once would wait for a writer).
+    @Test func aFIFONamedAfterAMatchIsNeverOpenedUnderQ() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        // 50 MB before the match: the first file's search lasts long enough.
+        let line = String(repeating: "x", count: 99) + "\n"
+        var files = [try scratch.write(String(repeating: line, count: 500_000) + "lib\n", to: "a0")]
+        for i in 1...15 { files.append(try scratch.write("nothing\n", to: "f\(i)")) }
+        let fifo = scratch.file("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Should the FIFO be opened, a writer lets it go after five seconds.
+        let release = Thread {
+            sleep(5)
+            let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+        }
+        release.start()
+        let started = Date()
+        let run = smartgrep(["-q", "-j2", "lib"] + files + [fifo])
+        #expect(run.status == 0)
+        #expect(Date().timeIntervalSince(started) < 3, "the FIFO was opened")
+    }
+
     /// Under -R, a link back to an ancestor is grep's warning, once, not an error, and
     /// the walk goes on.
     @Test(arguments: ["1", "3"])
