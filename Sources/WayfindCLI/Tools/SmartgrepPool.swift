@@ -42,8 +42,13 @@ final class SmartgrepPool {
     static let filesPerJob = 16
     /// Jobs walked at a time.
     static let walkedAtATime = 16
-    /// The output a job holds before it waits to be first and prints it as it goes.
+    /// The output a job holds before it may wait to be first in line and print it as it
+    /// goes: when the jobs not yet printed hold more than `heldBudget` together, or it holds
+    /// `jobCap` alone. (A job waiting at 64 KiB whatever the others held left one thread
+    /// working on `-rn the /usr/share/doc`, 21 MB of output.)
     static let spillSize = 64 * 1024
+    static let heldBudget = 8 << 20
+    static let jobCap = 1 << 20
 
     /// The lock, and what its threads wait for: a job to take (`work`), their job first in
     /// line and the output free (`head`).
@@ -52,6 +57,8 @@ final class SmartgrepPool {
     private static let head = 1
     /// `stopAfter` (-1 once `stopped`), read without the lock after each block searched.
     private let stopFlag = Atomic<Int>(.max)
+    /// The output bytes the jobs not yet printed hold (`SmartgrepJob.counted`, summed).
+    private let held = Atomic<Int>(0)
     /// The search that prints (the caller's, with the real output); it also sums up the
     /// status.
     private var printer: SmartgrepSearch
@@ -261,9 +268,15 @@ final class SmartgrepPool {
     }
 
     /// After each block a thread searched of `job`: prints its output when it has grown
-    /// past `spillSize` (once the job is first in line); false when everything stops.
+    /// too large to hold (see `spillSize`), once the job is first in line; false when
+    /// everything stops.
     func blockSearched(_ job: SmartgrepJob, output: OutputBuffer) -> Bool {
-        guard output.count >= Self.spillSize else { return job.number <= stopFlag.load(ordering: .relaxed) }
+        if output.count != job.counted {
+            held.wrappingAdd(output.count - job.counted, ordering: .relaxed)
+            job.counted = output.count
+        }
+        guard output.count >= Self.spillSize && (output.count >= Self.jobCap || held.load(ordering: .relaxed) > Self.heldBudget)
+        else { return job.number <= stopFlag.load(ordering: .relaxed) }
         return monitor.locked {
             spillers += 1
             while !stopped && (jobs.first !== job || printing) { monitor.wait(for: Self.head) }
@@ -307,6 +320,8 @@ final class SmartgrepPool {
         job.firstGroupAt = nil
         job.output.removeAll()
         job.messages.removeAll()
+        held.wrappingSubtract(job.counted, ordering: .relaxed)
+        job.counted = 0
         output.endRecord()
     }
 }
@@ -328,6 +343,8 @@ final class SmartgrepJob {
     let inTurn: Bool
     /// Its place in walk order (set as it is queued).
     var number = 0
+    /// The bytes of `output` counted in the pool's `held`.
+    var counted = 0
 
     init(_ items: [SmartgrepItem]) {
         self.items = items

@@ -42,8 +42,9 @@ import WayfindTestSupport
                 try Data(bytes).write(to: folder.appendingPathComponent("f\(f).txt"))
             }
         }
-        // Output far larger than a thread holds back (SmartgrepPool.spillSize).
-        let big = String(repeating: "the lib of size_t and zebra\n", count: 12_000)
+        // Output larger than a job holds back alone (SmartgrepPool.jobCap).
+        #expect(28 * 40_000 > SmartgrepPool.jobCap)
+        let big = String(repeating: "the lib of size_t and zebra\n", count: 40_000)
         try scratch.write(big, to: "d3/e10/big.txt", in: root)
         try scratch.write(big, to: "d3/e24/big.txt", in: root)
         #expect(mkfifo(root.appendingPathComponent("d1/fifo").path, 0o600) == 0)
