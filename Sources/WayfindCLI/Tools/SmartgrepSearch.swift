@@ -82,9 +82,6 @@ struct SmartgrepSearch {
     /// The width -T pads line numbers and byte offsets to, or 0.
     var numberWidth = 0
 
-    /// What each file is read into (one allocation for a whole tree).
-    let readBuffer = ReadBuffer()
-
     /// On a thread of a `SmartgrepPool`: the job whose files are being searched, and the pool.
     var job: SmartgrepJob? = nil
     var pool: SmartgrepPool? = nil
@@ -200,7 +197,7 @@ struct SmartgrepSearch {
         try search(
             RecordReader(
                 descriptor, terminator: options.terminator, readSize: options.readSize,
-                maximumRecordLength: options.maximumLineLength, regularSize: regularSize, buffer: readBuffer))
+                maximumRecordLength: options.maximumLineLength, regularSize: regularSize))
     }
 
     /// Searches everything `reader` hands out.

@@ -30,9 +30,6 @@ package final class RecordReader {
     private let maximumRecordLength: Int
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
-    /// The buffer borrowed from the caller (`buffer` is its memory), or nil when the reader
-    /// owns `buffer`.
-    private let borrowed: ReadBuffer?
     private var pendingStart = 0
     private var pendingEnd = 0
     private var memoryOffset = 0
@@ -60,13 +57,9 @@ package final class RecordReader {
     /// is the size of the regular file `source` is: a file under the mapping threshold is
     /// then read without a `stat` of its own, into a buffer no larger than it (a tree of
     /// small files costs no 256 KiB allocation each). The buffer still grows if the file does.
-    ///
-    /// With `buffer`, the reader reads into that buffer (growing it if it must) instead of
-    /// one of its own: a thread that reads many files allocates once.
     package init(
         _ source: FileDescriptor, terminator: UInt8, readSize: Int = RecordReader.defaultReadSize,
-        maximumRecordLength: Int = RecordReader.defaultMaximumRecordLength, regularSize: Int? = nil,
-        buffer shared: ReadBuffer? = nil
+        maximumRecordLength: Int = RecordReader.defaultMaximumRecordLength, regularSize: Int? = nil
     ) {
         self.source = .descriptor(source)
         self.terminator = terminator
@@ -77,13 +70,7 @@ package final class RecordReader {
         let wanted = small ? max(min(self.readSize, regularSize! + 1), 4096) : self.readSize
         capacity = min(max(wanted, 16), self.maximumRecordLength + 1)
         knownSize = regularSize.flatMap { $0 > 0 ? $0 : nil }
-        borrowed = shared
-        if let shared {
-            if shared.capacity < capacity { shared.replace(capacity: capacity) }
-            buffer = shared.start
-        } else {
-            buffer = .allocate(capacity: capacity)
-        }
+        buffer = .allocate(capacity: capacity)
         mapped = small ? nil : MappedFile(source, minimumSize: Self.mappingThreshold)
         // Within one window every record is shorter than the limit; only records that
         // cross a window's end need measuring.
@@ -104,19 +91,11 @@ package final class RecordReader {
         capacity = min(max(min(self.readSize, bytes.count + 1), 16), self.maximumRecordLength + 1)
         buffer = .allocate(capacity: capacity)
         knownSize = nil
-        borrowed = nil
         mapped = nil
         mappedWindow = 0
     }
 
-    deinit {
-        if let borrowed {
-            // A long line grew the lent buffer: the next readers get an ordinary one.
-            if borrowed.capacity > 4 * readSize { borrowed.replace(capacity: readSize) }
-        } else {
-            buffer.deallocate()
-        }
-    }
+    deinit { buffer.deallocate() }
 
     /// The next run of complete records, or nil at end of input. The bytes stay valid until
     /// the next call.
@@ -219,42 +198,13 @@ package final class RecordReader {
 
     private func grow() {
         let newCapacity = min(capacity * 2, maximumRecordLength + 1)
-        if let borrowed {
-            if borrowed.capacity < newCapacity { borrowed.replace(capacity: newCapacity, keeping: capacity) }
-            buffer = borrowed.start
-        } else {
-            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-            bigger.update(from: buffer, count: capacity)
-            buffer.deallocate()
-            buffer = bigger
-        }
-        capacity = newCapacity
-    }
-}
-
-/// Memory a `RecordReader` reads into, lent to one reader after another (one at a time):
-/// a thread searching thousands of files allocates it once. It only grows.
-package final class ReadBuffer {
-    fileprivate private(set) var start: UnsafeMutablePointer<UInt8>
-    fileprivate private(set) var capacity: Int
-
-    package init() {
-        capacity = 0
-        start = .allocate(capacity: 0)
-    }
-
-    deinit { start.deallocate() }
-
-    /// Makes room for `capacity` bytes, the first `keeping` of them kept.
-    fileprivate func replace(capacity newCapacity: Int, keeping: Int = 0) {
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        if keeping > 0 { bigger.update(from: start, count: keeping) }
-        start.deallocate()
-        start = bigger
+        bigger.update(from: buffer, count: capacity)
+        buffer.deallocate()
+        buffer = bigger
         capacity = newCapacity
     }
 }
-
 /// Why `RecordReader` could not go on.
 package enum ReadError: Error, Equatable, CustomStringConvertible {
     /// A read failed.
