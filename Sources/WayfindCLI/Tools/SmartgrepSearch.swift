@@ -158,7 +158,7 @@ struct SmartgrepSearch {
             }
             fileName = file
         }
-        fileSize = options.initialTab ? (file == "-" ? Platform.regularFileSize(descriptor) : regularSize) : nil
+        fileSize = options.initialTab ? (file == "-" ? descriptor.regularFileSize : regularSize) : nil
         do {
             try search(descriptor, regularSize: regularSize)
         } catch {

@@ -1,5 +1,5 @@
-/// Directory listings and file kinds, for smartgrep's `-r`; file sizes for the padding of
-/// its `-T`; whether a folder is private to its user.
+/// Directory listings and file kinds, for smartgrep's `-r`; whether a folder is private to
+/// its user.
 
 /// What a directory entry is.
 package enum FileKind: Sendable, Equatable {
@@ -24,10 +24,6 @@ extension Platform {
 
     /// The kind of the file at `path`, following symbolic links (`.other` when there is none).
     package static func kind(of path: String) -> FileKind { (try? systemStatus(path))?.kind ?? .other }
-
-    /// The size of the open file `descriptor` when it is a regular file; nil for a pipe,
-    /// a terminal or a device (whose size says nothing of what is read).
-    package static func regularFileSize(_ descriptor: FileDescriptor) -> Int? { descriptor.regularFileSize }
 
     /// The entries of the directory at `path` (without `.` and `..`), sorted by the bytes
     /// of their names, each with its kind as `lstat` sees it.

@@ -181,9 +181,10 @@ package enum FileSystem {
             }
         }
         guard listed != nil else { return false }
+        let user = systemUser()
         for name in leftovers {
             let leftover = folder == "/" ? "/" + name : folder + "/" + name
-            guard let status = try? systemStatus(leftover, followingLinks: false), status.kind == .regular, status.owner == systemUser()
+            guard let status = try? systemStatus(leftover, followingLinks: false), status.kind == .regular, status.owner == user
             else { continue }
             try? Platform.removeFile(leftover)
         }
