@@ -46,10 +46,13 @@ package enum MultiCall {
     /// `argv[0]`, else (called as `wayfind`) the one named by `argv[1]`; nil for neither.
     package static func resolve(_ argv: [String]) -> (tool: Tool, arguments: [String])? {
         let called = argv.first.map { String($0.split(separator: "/", omittingEmptySubsequences: false).last ?? "") } ?? ""
-        if let tool = tools.first(where: { $0.name == called }) { return (tool, Array(argv.dropFirst())) }
-        if argv.count > 1, let tool = tools.first(where: { $0.name == argv[1] }) { return (tool, Array(argv.dropFirst(2))) }
+        if let tool = tool(named: called) { return (tool, Array(argv.dropFirst())) }
+        if argv.count > 1, let tool = tool(named: argv[1]) { return (tool, Array(argv.dropFirst(2))) }
         return nil
     }
+
+    /// The tool named `name`, or nil.
+    package static func tool(named name: String) -> Tool? { tools.first { $0.name == name } }
 
     static let listTools = Flag("list-tools", help: "print the name of each tool, one a line")
     static let listCache = Flag(

@@ -9,7 +9,7 @@ typealias ToolRun = ([String], ToolContext) -> ExitStatus
 
 /// The entry point of the tool named `name`, as wayfind's `main.swift` finds it.
 func toolEntry(_ name: String) -> ToolRun {
-    guard let tool = MultiCall.tools.first(where: { $0.name == name }) else { preconditionFailure("no tool named \(name)") }
+    guard let tool = MultiCall.tool(named: name) else { preconditionFailure("no tool named \(name)") }
     return tool.run
 }
 
