@@ -48,11 +48,10 @@ import WayfindTestSupport
     /// The lead bytes of each ASCII byte's folds, from the folding tables.
     static let leadByteTable = Generator(
         description: "WAYFIND_REGENERATE=1 swift test --filter LeadByteTable",
-        paths: ["Sources/WayfindCore/Text/LeadByteTable.generated.swift"]
+        paths: [LeadByteTableTests.generatedPath]
     ) { root in
         try write(
-            Data(LeadByteTableTests.render(LeadByteSet.computeASCIITable()).utf8), to: root,
-            "Sources/WayfindCore/Text/LeadByteTable.generated.swift")
+            Data(LeadByteTableTests.render(LeadByteSet.computeASCIITable()).utf8), to: root, LeadByteTableTests.generatedPath)
     }
 
     /// The folding tables, from the toolchain's Unicode data and Foundation (compiles and

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WayfindTestSupport
 
 @testable import WayfindCLI
 @testable import WayfindCore
@@ -8,10 +9,9 @@ import Testing
 /// (`WAYFIND_REGENERATE=1`, as `make generate` runs it); GeneratedFilesTests compares the
 /// committed file with what `render` makes of them.
 @Suite struct LeadByteTableTests {
-    static let generatedFile = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .appendingPathComponent("Sources/WayfindCore/Text/LeadByteTable.generated.swift")
+    /// The generated file, from the repository's root.
+    static let generatedPath = "Sources/WayfindCore/Text/LeadByteTable.generated.swift"
+    static let generatedFile = Repository.root.appendingPathComponent(generatedPath)
 
     /// The source of the generated file for `table`.
     static func render(_ table: [LeadByteSet]) -> String {
