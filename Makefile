@@ -32,7 +32,9 @@ SYSTEM := $(shell uname -s)
 STATIC_FLAGS = $(if $(filter Linux,$(SYSTEM)),-Xswiftc -static-executable)
 RELEASE_FLAGS = -c release $(STATIC_FLAGS) -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
   -Xswiftc -Xfrontend -Xswiftc -disable-implicit-string-processing-module-import
-BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
+# Asked of swift once, on first use (each `$(shell …)` loads the package again; `make docs`
+# asked five times), and not by targets that never use it (`make fmt`).
+BIN = $(eval BIN := $$(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null))$(BIN)
 
 .PHONY: all build test test-deps check docs generate country-codes install uninstall bench fmt lint clean demo tables places-data places-index profile fuzz example-library
 
