@@ -6,24 +6,26 @@
 /// Most lines of a large input do not match a rare word, and looking at each of them costs
 /// more than the answer. Every query word must appear in a matching line, so every byte of
 /// every query word must too. We pick the query byte that is rarest in ordinary text (a
-/// static frequency table, as ripgrep does), and jump from one occurrence to the next with
-/// `memchr`, which glibc runs with SIMD: a rare word costs about a memory scan.
+/// static frequency table, as ripgrep does), the anchor, and look at sixteen bytes at a
+/// time for it: a rare word costs about a memory scan.
 ///
-/// Case and accents complicate this. A query byte `z` also appears as `Z`, so we follow
-/// both (two `memchr` streams, merged). And a non-ASCII character may fold to it (`ž`,
-/// `Ź`), so more streams follow the bytes that lead the UTF-8 of a character whose
-/// folded form contains it (`ž` is C5 BE, so C5 is followed for `z`, and E1 for `ẑ`;
-/// Cyrillic's D0 and D1 are not). These sets are small (one to seven bytes) and generated
-/// with the folding tables. Each stream remembers its next hit, so each byte of input is
-/// scanned at most once per stream.
+/// Case and accents complicate this. The anchor `z` also appears as `Z`, so both are
+/// looked for. And a non-ASCII character may fold to it (`ž`, `Ź`), so the bytes that
+/// lead the UTF-8 of a character whose folded form contains it are candidates too (`ž` is
+/// C5 BE, so C5 is one for `z`, and E1 for `ẑ`; Cyrillic's D0 and D1 are not). These sets
+/// are small (one to seven bytes) and generated with the folding tables.
 ///
-///     query  zyg        rarest byte: z        streams: 'z', 'Z', C5, E1
-///     input  …/lib/zygote/x\n…   the first hit of any stream marks a candidate
+/// A common anchor (the `b` of `lib` comes every 60 bytes of English) would stop the scan
+/// too often, so when it comes from a query word that is pure ASCII, its rarer neighbour
+/// in the word must sit beside it too (`ib`): in ASCII text the word's bytes come in a
+/// row. A non-ASCII neighbour may fold to it (`íb`), so it lets the anchor through.
 ///
-/// When the rarest byte comes from a query word that is pure ASCII, the search loop
-/// checks that word directly at the hit (`anchorWord`, `anchorOffset`) and looks at the
-/// whole line only when it fits: most hits of a common byte are rejected in a few
-/// instructions.
+///     query  zyg        anchor: z, beside it y     candidates: zy, Zy, zY, ZY, z+C5.., C5, E1
+///     input  …/lib/zygote/x\n…   the first candidate marks where to look
+///
+/// The search loop then checks that word directly at the hit (`anchorWord`,
+/// `anchorOffset`) and looks at the whole line only when it fits: most hits are rejected
+/// in a few instructions.
 package final class CandidateFinder {
     /// The index, in `LineMatcher.wordBuffers`, of the ASCII query word holding the
     /// anchor byte, or nil when the anchor comes from a word with non-ASCII bytes.
@@ -32,12 +34,21 @@ package final class CandidateFinder {
     package let anchorOffset: Int
     /// The anchor byte (folded: lowercase).
     package let anchorByte: UInt8
-    /// The bytes followed: the anchor in both cases, then the lead bytes of the non-ASCII
-    /// characters that fold to it.
-    private let needles: [UInt8]
-    private let streams: UnsafeMutablePointer<UnsafePointer<UInt8>>
-    /// The end of the block (`@exclusivity(unchecked)`: read for every candidate, written
-    /// only by `reset`; the runtime checks were a tenth of a two-word search).
+    /// The anchor in either case: a byte ORed with `anchorCase` (0x20 for a letter, else 0)
+    /// is the anchor.
+    private let anchor: SIMD16<UInt8>
+    private let anchorCase: SIMD16<UInt8>
+    /// The anchor word's byte beside the anchor (folded, and its case bit), and where it
+    /// sits: +1 or -1, or 0 when there is none (then the neighbour is the anchor itself).
+    private let neighbour: SIMD16<UInt8>
+    private let neighbourCase: SIMD16<UInt8>
+    private let neighbourDelta: Int
+    /// The lead bytes of the non-ASCII characters that fold to the anchor.
+    private let leads: LeadByteSet
+    private let leadBytes: [SIMD16<UInt8>]
+    /// The block (`@exclusivity(unchecked)`: read for every candidate, written only by
+    /// `reset`; the runtime checks were a tenth of a two-word search).
+    @exclusivity(unchecked) private var start: UnsafePointer<UInt8>
     @exclusivity(unchecked) private var end: UnsafePointer<UInt8>
 
     /// A finder for `query`, or nil when every line is a candidate (an empty query, or one
@@ -62,17 +73,28 @@ package final class CandidateFinder {
         anchorOffset = best.offset
         let lower = Self.lowercased(best.byte)
         anchorByte = lower
-        var needles = [lower]
-        if lower >= 0x61 && lower <= 0x7A { needles.append(lower - 0x20) }
+        anchor = SIMD16(repeating: lower)
+        anchorCase = SIMD16(repeating: Self.caseBit(lower))
+        var pair: (byte: UInt8, delta: Int) = (lower, 0)
+        if best.ascii {
+            let word = query.words[best.word]
+            for delta in [1, -1] where word.indices.contains(best.offset + delta) {
+                let b = Self.lowercased(word[best.offset + delta])
+                if pair.delta == 0 || ByteFrequency.rank(b) < ByteFrequency.rank(pair.byte) { pair = (b, delta) }
+            }
+        }
+        neighbour = SIMD16(repeating: pair.byte)
+        neighbourCase = SIMD16(repeating: Self.caseBit(pair.byte))
+        neighbourDelta = pair.delta
         let leads = LeadByteSet.forFoldedByte(lower)
-        for b in 0xC2...0xF4 where leads.contains(UInt8(b)) { needles.append(UInt8(b)) }
-        self.needles = needles
-        streams = .allocate(capacity: needles.count)
-        end = UnsafePointer<UInt8>(bitPattern: 1)!
-        streams.initialize(repeating: end, count: needles.count)
+        self.leads = leads
+        leadBytes = (0xC2...0xF4).filter { leads.contains(UInt8($0)) }.map { SIMD16(repeating: UInt8($0)) }
+        start = UnsafePointer<UInt8>(bitPattern: 1)!
+        end = start
     }
 
-    deinit { streams.deallocate() }
+    /// 0x20 for a lowercase letter (ORed with either case, it gives the lowercase), else 0.
+    private static func caseBit(_ lower: UInt8) -> UInt8 { lower >= 0x61 && lower <= 0x7A ? 0x20 : 0 }
 
     /// An ASCII byte with its letter lowercased.
     private static func lowercased(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
@@ -95,30 +117,87 @@ package final class CandidateFinder {
 
     /// Starts over on a new block of input `[start, start + count)`.
     package func reset(_ start: UnsafePointer<UInt8>, count: Int) {
+        self.start = start
         end = start + count
-        // Positions before `start` force a fresh search in each stream.
-        for i in 0..<needles.count { streams[i] = start - 1 }
     }
 
     /// The first candidate position at or after `p`, or nil when there is none before the
     /// end of the block. A candidate byte ≥ 0x80 means "match this whole line".
+    ///
+    /// Thirty-two bytes at a time, a quick look first: is any anchor beside its neighbour,
+    /// or any byte not ASCII? Only then the exact candidates of each half. The last bytes
+    /// of the block, and a first byte whose neighbour lies before it, are looked at one
+    /// by one, for the anchor alone.
     @inline(__always)
     package func next(from p: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
-        if p >= end { return nil }
-        var best = end
-        var i = 0
-        let count = needles.count
-        while i < count {
-            var hit = streams[i]
-            if hit < p {
-                hit = Platform.findByte(needles[i], in: p, count: end - p) ?? end
-                streams[i] = hit
-            }
-            if hit < best { best = hit }
-            i += 1
+        var q = p
+        let delta = neighbourDelta
+        if q < end && q + delta < start {
+            if single(q.pointee) { return q }
+            q += 1
         }
-        return best < end ? best : nil
+        while end - q > 32 {
+            let v0 = Self.load(q), v1 = Self.load(q + 16)
+            let n0 = Self.load(q + delta), n1 = Self.load(q + 16 + delta)
+            let pairs = Self.bytes((v0 | anchorCase) .== anchor) & Self.bytes((n0 | neighbourCase) .== neighbour)
+                | Self.bytes((v1 | anchorCase) .== anchor) & Self.bytes((n1 | neighbourCase) .== neighbour)
+            if Self.hasHighBit(pairs | v0 | v1 | n0 | n1) {
+                let first = candidates(v0, n0)
+                if Self.hasHighBit(first) { return q + Self.firstSet(first) }
+                let second = candidates(v1, n1)
+                if Self.hasHighBit(second) { return q + 16 + Self.firstSet(second) }
+            }
+            q += 32
+        }
+        while q < end {
+            if single(q.pointee) { return q }
+            q += 1
+        }
+        return nil
     }
+
+    /// The candidates among sixteen bytes `v` whose neighbours are `n`, as lanes of all
+    /// ones: the anchor beside its neighbour or beside a non-ASCII byte (which may fold
+    /// to the neighbour), and, if `v` holds non-ASCII bytes, the anchor's lead bytes.
+    @inline(__always)
+    private func candidates(_ v: SIMD16<UInt8>, _ n: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        let high = SIMD16<UInt8>(repeating: 0x80)
+        let neighbourFits = Self.bytes((n | neighbourCase) .== neighbour) | Self.bytes((n & high) .== high)
+        var found = Self.bytes((v | anchorCase) .== anchor) & neighbourFits
+        if !leadBytes.isEmpty && Self.hasHighBit(v) {
+            for lead in leadBytes { found |= Self.bytes(v .== lead) }
+        }
+        return found
+    }
+
+    /// Whether `b` is a candidate by itself: the anchor in either case, or a lead byte.
+    @inline(__always)
+    private func single(_ b: UInt8) -> Bool {
+        b | anchorCase[0] == anchorByte || (b >= 0x80 && leads.contains(b))
+    }
+
+    /// The first lane set (all ones) of sixteen, not all zero.
+    @inline(__always)
+    private static func firstSet(_ lanes: SIMD16<UInt8>) -> Int {
+        let w = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+        return (w[0] != 0 ? w[0].trailingZeroBitCount : 64 + w[1].trailingZeroBitCount) >> 3
+    }
+
+    /// Whether any of sixteen bytes has its high bit set, tested as two words (`any(_:)`
+    /// and conversions between lane types go lane by lane).
+    @inline(__always)
+    private static func hasHighBit(_ v: SIMD16<UInt8>) -> Bool {
+        let w = unsafeBitCast(v, to: SIMD2<UInt64>.self)
+        return (w[0] | w[1]) & 0x8080_8080_8080_8080 != 0
+    }
+
+    @inline(__always)
+    private static func load(_ p: UnsafePointer<UInt8>) -> SIMD16<UInt8> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)
+    }
+
+    @inline(__always)
+    private static func bytes(_ m: SIMDMask<SIMD16<Int8>>) -> SIMD16<UInt8> { unsafeBitCast(m, to: SIMD16<UInt8>.self) }
 }
 
 /// A set of bytes, as four 64-bit masks.

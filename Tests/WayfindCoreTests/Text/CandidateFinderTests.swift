@@ -7,8 +7,12 @@ import WayfindTestSupport
 @Suite struct CandidateFinderTests {
     /// All candidate positions of `query` in `text`, following the finder from hit to hit.
     func candidates(_ query: String, in text: String) -> [Int] {
-        guard let finder = CandidateFinder(query: MatchQuery(query)) else { return [] }
-        let bytes = Array(text.utf8)
+        candidates(query, caseSensitive: false, in: Array(text.utf8))
+    }
+
+    func candidates(_ query: String, caseSensitive: Bool, in bytes: [UInt8]) -> [Int] {
+        let compiled = MatchQuery(query, mode: .all, fit: .prefix, caseSensitive: caseSensitive)
+        guard let finder = CandidateFinder(query: compiled) else { return [] }
         return bytes.withUnsafeBufferPointer { buffer in
             finder.reset(buffer.baseAddress!, count: buffer.count)
             var result: [Int] = []
@@ -29,6 +33,55 @@ import WayfindTestSupport
     @Test func nonASCIICharactersAreCandidatesOnlyWhenTheyCanFoldToTheAnchor() {
         // ž (C5 BE) folds to z; é (C3 A9) and Cyrillic ж (D0 B6) cannot.
         #expect(candidates("z", in: "a é ж ž z") == [8, 11])
+    }
+
+    @Test func aCommonAnchorNeedsItsNeighbourBesideItInASCIIText() {
+        // "lib": the anchor is b, its neighbour i. Long enough for the 32-byte look.
+        let text = " b ab Ib iB lib " + String(repeating: "x", count: 40)
+        #expect(candidates("lib", in: text) == [7, 10, 14])
+        // A first byte has no neighbour before it in the block: the anchor alone will do.
+        #expect(candidates("lib", in: "b" + String(repeating: "x", count: 40)) == [0])
+        // Beside a non-ASCII byte it may be an accented i (í is C3 AD).
+        #expect(candidates("lib", in: "líb " + String(repeating: "x", count: 40)) == [3])
+    }
+
+    /// Long random lines of ASCII, accents and broken UTF-8: every hit the direct check
+    /// does not rule out is a candidate, and every candidate is the anchor or a lead byte.
+    @Test func candidatesHoldEveryHitTheDirectCheckKeeps() {
+        let pieces = ["z", "Z", "e", "b", "i", "l", "y", "a", " ", "-", "ž", "í", "é", "ß", "ж", "\u{301}", "\n"]
+            .map { Array($0.utf8) } + [[0x80], [0xC5], [0xFF]]
+        let queries = ["zebra", "lib", "ze", "bi", "by", "ib", "z", "lí", "ýb", "a-b"]
+        var random = SplitMix64(seed: 48)
+        var kept = 0
+        var filtered = 0
+        for _ in 0..<4_000 {
+            let line = (0..<Int.random(in: 10...90, using: &random)).flatMap { _ in pieces.randomElement(using: &random)! }
+            for text in queries {
+                let query = MatchQuery(text, mode: .all, fit: .prefix, caseSensitive: Bool.random(using: &random))
+                guard let finder = CandidateFinder(query: query) else { continue }
+                let matcher = LineMatcher(query)
+                let leads = LeadByteSet.forFoldedByte(finder.anchorByte)
+                let singles = line.indices.filter {
+                    let b = line[$0]
+                    return (b &- 0x41 < 26 ? b | 0x20 : b) == finder.anchorByte || (b >= 0x80 && leads.contains(b))
+                }
+                let found = Set(candidates(text, caseSensitive: query.caseSensitive, in: line))
+                #expect(found.isSubset(of: singles), "\(text) in \(line)")
+                let needed = line.withUnsafeBufferPointer { buffer in
+                    singles.filter { i in
+                        guard let w = finder.anchorWord else { return true }
+                        let start = buffer.baseAddress!
+                        return matcher.startsWord(
+                            matcher.wordBuffers[w], hit: start + i, anchorOffset: finder.anchorOffset, blockStart: start,
+                            blockEnd: start + buffer.count, terminator: 0x0A) != .no
+                    }
+                }
+                #expect(Set(needed).isSubset(of: found), "\(text) in \(line)")
+                kept += needed.count
+                filtered += singles.count - found.count
+            }
+        }
+        #expect(kept > 1_000 && filtered > 10_000)
     }
 
     @Test func anEmptyQueryHasNoFinder() {
