@@ -5,12 +5,16 @@
 /// stops little: `s` near Chicago at 12 M rows has 8 million postings. The grid keeps
 /// each one-degree cell's rows with a signature of their words' first bytes
 /// (`PlacesIndex.signature(ofWord:)`); the walk reads, cell by cell, the rows whose
-/// signature holds the query's, and stops when even the most important place of all,
-/// spelled whole, could not enter from the next cell's distance. Past a budget of rows
-/// (a query the neighbourhood barely holds), it hands over to the other sources: the
-/// cells it read whole are skipped, and every other row is known to be at least as far
-/// as the next cell, which the importance-ordered walks bound by
-/// (`IndexCollector.minimumDistance`).
+/// signature holds the query's (and, when the query's rows are few, that are among
+/// them), and stops when even the most important place of all, spelled whole, could not
+/// enter from the next cell's distance. A cell's rows are in importance order, so it
+/// leaves a cell at the first row that could not enter from there.
+///
+/// Past a budget of rows (a query the neighbourhood barely holds), or once distance
+/// stops counting (`LocationBias.farDistance`: from there on importance alone orders),
+/// it hands over to the other sources: the cells it read are skipped, and every other row
+/// is known to be at least as far as the next cell, which the importance-ordered walks
+/// bound by (`IndexCollector.minimumDistance`).
 struct GridWalk: CandidateSource {
     let search: PlaceSearch
     let index: PlacesIndex
@@ -19,6 +23,10 @@ struct GridWalk: CandidateSource {
     /// postings: an eighth of the rows (1.5 million at 12 M rows, about 4 ms of reading
     /// signatures), and all of a small gazetteer's.
     static func rowBudget(rows: Int) -> Int { max(1 << 16, rows / 8) }
+
+    /// The piece's rows are marked when its postings are at most this share of the rows
+    /// (1 in 16: a bitmap of 1.5 MB and 750,000 postings at 12 M rows).
+    static let markedShare = 16
 
     /// The walk for `search`, when its query is short and near a location, with more
     /// postings than the grid has cells (below that, uniting them costs less than
@@ -36,6 +44,11 @@ struct GridWalk: CandidateSource {
         let words = [index.words(withPrefix: search.pieces[0])]
         let whole = PostingsUnion.wholeRows(words, pieces: search.pieces, index: index)
         let required = PlacesIndex.signature(ofWord: search.pieces[0])
+        // When the piece's rows are few, they are marked, and a signature's false guess
+        // costs no line read.
+        let members =
+            index.postingTotal(words[0].range) <= index.rowCount / Self.markedShare
+            ? PostingsUnion.rowBitmap(words[0].range, index: index) : nil
         let mostImportant = placeImportance(
             population: index.population(ofRow: 0), factor: collector.factors[index.categoryIndex(ofRow: 0)])
         let budget = search.gridRowLimit ?? Self.rowBudget(rows: index.rowCount)
@@ -46,20 +59,32 @@ struct GridWalk: CandidateSource {
                 coverage: 1, importance: mostImportant, mayBeWhole: true, mayBeOwn: true, mayBeCode: collector.mayBeCode,
                 distance: distance, bias: search.bias, short: search.isShort, order: 0)
             if collector.best.count == search.limit && !collector.qualifies(farthest) { return true }
-            let rows = index.gridRowCount(ofCell: cell)
-            if read + rows > budget {
+            // Past the budget, or where distance stops counting, rows are best taken in
+            // importance order.
+            if read > budget || distance >= LocationBias.farDistance {
                 collector.walkedCells = walked
                 collector.minimumDistance = distance
                 return false
             }
-            read += rows
             let entries = index.gridEntries(ofCell: cell)
             var e = 0
+            defer { read += e / PlacesIndex.gridEntryWords }
             while e < entries.count {
                 let signature = UInt64(entries[e + 1]) | UInt64(entries[e + 2]) << 32
                 let r = Int(entries[e])
                 e += PlacesIndex.gridEntryWords
                 guard signature & required == required else { continue }
+                if let members, members[r >> 6] & 1 << UInt64(r & 63) == 0 { continue }
+                // A cell's rows come in row order, so in importance order: once the best
+                // this one could be at the cell's distance cannot enter, no later one can.
+                if collector.best.count == search.limit {
+                    let importance = placeImportance(
+                        population: index.population(ofRow: r), factor: collector.factors[index.categoryIndex(ofRow: r)])
+                    let bound = RankKey.bound(
+                        coverage: 1, importance: importance, mayBeWhole: true, mayBeOwn: true, mayBeCode: collector.mayBeCode,
+                        distance: distance, bias: search.bias, short: search.isShort, order: r)
+                    if !collector.qualifies(bound) { break }
+                }
                 let candidate = RowCandidate(row: r, mayBeWhole: PostingsUnion.contains(whole, UInt32(r)), unverified: true)
                 _ = try collector.consider(candidate, ordered: false)
             }

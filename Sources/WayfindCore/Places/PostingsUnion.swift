@@ -243,6 +243,21 @@ struct PostingsUnion: CandidateSource {
     }
 
     /// Whether the ascending `rows` hold `row`.
+    /// A bitmap of the rows holding a word of the range `words`.
+    static func rowBitmap(_ words: Range<Int>, index: PlacesIndex) -> [UInt64] {
+        let rowMask = ~PlacesIndex.postingFlags
+        let rowCount = UInt32(index.rowCount)
+        var bits = [UInt64](repeating: 0, count: (Int(rowCount) + 63) / 64)
+        for w in words {
+            for posting in index.postings(ofWord: w) {
+                let row = posting & rowMask
+                guard row < rowCount else { break }
+                bits[Int(row) >> 6] |= 1 << UInt64(row & 63)
+            }
+        }
+        return bits
+    }
+
     static func contains(_ rows: [UInt32], _ row: UInt32) -> Bool {
         var low = 0, high = rows.count
         while low < high {
