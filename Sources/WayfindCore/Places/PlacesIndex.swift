@@ -59,27 +59,22 @@
 ///
 /// # Near a location
 ///
-/// With `--location`, a place nearer by a distance band comes first, whatever its
-/// importance; for a short query (`RankKey.shortQueryLetters`, where every match is a
-/// prefix of tier 1) the band is the first thing compared. Row order then stops nothing:
-/// `s` near Chicago at 12 M rows walked its 8 million postings, reading each
-/// row's coordinate. So the index also keeps a grid of the Earth in cells of one degree,
-/// with each cell's rows, ascending, and a 64-bit signature of each: a bit for each of
-/// its words' first one to four bytes, hashed (`signature(ofWord:)`). A short
-/// query near a location walks the cells nearest first, by the least band a point of
-/// the cell can have (`LocationBias.bandLowerBound(latitudes:longitudes:)`), reads only
-/// the rows whose signature holds every bit of the query's, checks them as a scan does,
-/// and stops before a band that can no longer enter the results. A row's line is read
-/// to check it until that costs more than uniting the query's postings would; then the
-/// bitmaps of the union tell instead. Past a budget of rows (a query the neighbourhood
-/// barely has), the cells walked so far are skipped and the postings searched for the
-/// rest, as without a grid. A query of several pieces near a location (`new y`) reads
-/// the most important rows first; past them, a prefix match can still enter only from
-/// the cells of a band that beats the fifth found, so those cells are read the same way
-/// (when they hold no more rows than the budget), after every row the query may spell
-/// whole, which enters from any distance. Ordering the cells costs a band for each cell
-/// that has rows: a query of fewer postings than the
-/// grid has cells (`gridMinimumPostings`) unites them instead.
+/// With `--location`, a near place may beat a more important one far away (`RankKey`'s
+/// score), so row order stops little: `s` near Chicago at 12 M rows walked its 8 million
+/// postings, reading each row's coordinate. So the index also keeps a grid of the Earth
+/// in cells of one degree, with each cell's rows, ascending, and a 64-bit signature of
+/// each: a bit for each of its words' first one to four bytes, hashed
+/// (`signature(ofWord:)`). A short query near a location walks the cells nearest first
+/// (`GridWalk`), by the least distance a point of the cell can be at
+/// (`LocationBias.distanceLowerBound(latitudes:longitudes:)`), reads only the rows whose
+/// signature holds every bit of the query's, checks them as a scan does, leaves a cell
+/// at its first row that could not enter from there, and stops before a cell from which
+/// no place could. Past a budget of rows, or where distance stops counting, the cells
+/// walked are skipped and the postings searched for the rest, bounded by the distance
+/// reached. Ordering the cells costs a distance for each cell that has rows: a query of
+/// fewer postings than the grid has cells (`gridMinimumPostings`) unites them instead,
+/// and so does a query of several pieces (walking the grid for `new y` near Chicago read
+/// thousands of near rows with `new…` and `y…` words; the union stops sooner).
 ///
 /// # Layout (little-endian, every section 4-byte aligned)
 ///
