@@ -210,27 +210,26 @@ final class SmartgrepPool {
         walking = true
         let count = min(Self.walkedAtATime, window - jobs.count)
         let ended = monitor.unlocked {
-            defer { worker.files.removeAll(keepingCapacity: true) }
+            /// Makes the files walked so far a job.
+            func cut() {
+                if !worker.files.isEmpty { worker.walked.append(SmartgrepJob(worker.files)) }
+                worker.files.removeAll(keepingCapacity: true)
+            }
             while worker.walked.count < count {
                 guard let item = walk.next() else {
-                    if !worker.files.isEmpty { worker.walked.append(SmartgrepJob(worker.files)) }
+                    cut()
                     return true
                 }
                 switch item {
                 case .message, .file(_, inTurn: true):
-                    if !worker.files.isEmpty { worker.walked.append(SmartgrepJob(worker.files)) }
-                    worker.files.removeAll(keepingCapacity: true)
+                    cut()
                     worker.walked.append(SmartgrepJob([item]))
-                    continue
-                case .file: break
-                }
-                worker.files.append(item)
-                if worker.files.count == Self.filesPerJob {
-                    worker.walked.append(SmartgrepJob(worker.files))
-                    worker.files.removeAll(keepingCapacity: true)
+                case .file:
+                    worker.files.append(item)
+                    if worker.files.count == Self.filesPerJob { cut() }
                 }
             }
-            if !worker.files.isEmpty { worker.walked.append(SmartgrepJob(worker.files)) }
+            cut()
             return false
         }
         walking = false

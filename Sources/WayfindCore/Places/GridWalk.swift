@@ -54,11 +54,16 @@ struct GridWalk: CandidateSource {
         let budget = search.gridRowLimit ?? Self.rowBudget(rows: index.rowCount)
         var walked = [Bool](repeating: false, count: PlacesIndex.gridCellCount)
         var read = 0
+        /// Whether a row of `importance` could enter from `distance`, at best.
+        func mayEnter(_ importance: Double, from distance: Double, order: Int) -> Bool {
+            collector.best.count < search.limit
+                || collector.qualifies(
+                    RankKey.bound(
+                        coverage: 1, importance: importance, mayBeWhole: true, mayBeOwn: true, mayBeCode: collector.mayBeCode,
+                        distance: distance, bias: search.bias, short: search.isShort, order: order))
+        }
         for (cell, distance) in cellsByDistance() {
-            let farthest = RankKey.bound(
-                coverage: 1, importance: mostImportant, mayBeWhole: true, mayBeOwn: true, mayBeCode: collector.mayBeCode,
-                distance: distance, bias: search.bias, short: search.isShort, order: 0)
-            if collector.best.count == search.limit && !collector.qualifies(farthest) { return true }
+            if !mayEnter(mostImportant, from: distance, order: 0) { return true }
             // Past the budget, or where distance stops counting, rows are best taken in
             // importance order.
             if read > budget || distance >= LocationBias.farDistance {
@@ -80,10 +85,7 @@ struct GridWalk: CandidateSource {
                 if collector.best.count == search.limit {
                     let importance = placeImportance(
                         population: index.population(ofRow: r), factor: collector.factors[index.categoryIndex(ofRow: r)])
-                    let bound = RankKey.bound(
-                        coverage: 1, importance: importance, mayBeWhole: true, mayBeOwn: true, mayBeCode: collector.mayBeCode,
-                        distance: distance, bias: search.bias, short: search.isShort, order: r)
-                    if !collector.qualifies(bound) { break }
+                    if !mayEnter(importance, from: distance, order: r) { break }
                 }
                 let candidate = RowCandidate(row: r, mayBeWhole: PostingsUnion.contains(whole, UInt32(r)), unverified: true)
                 _ = try collector.consider(candidate, ordered: false)

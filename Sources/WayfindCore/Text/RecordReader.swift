@@ -205,6 +205,7 @@ package final class RecordReader {
         capacity = newCapacity
     }
 }
+
 /// Why `RecordReader` could not go on.
 package enum ReadError: Error, Equatable, CustomStringConvertible {
     /// A read failed.
