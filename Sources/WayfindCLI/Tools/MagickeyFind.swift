@@ -226,7 +226,7 @@ package enum MagickeyFind {
                 throw UsageError("no key given, and standard input is a terminal")
             }
             var geocoder = try options.geocoder(context: context, tool: spec.name)
-            try options.noteWhatLooksWrong(in: geocoder, errors: errors)
+            var notes = try options.whatLooksWrong(in: geocoder)
             var printed = 0
             var failed = false
             /// Finds and prints one request's places.
@@ -238,6 +238,8 @@ package enum MagickeyFind {
                     }
                     printed += found.count
                     write(found, json: options.json, terminal: context.outputIsTerminal, from: request.point, to: output)
+                    for note in notes { errors.report(note) }
+                    notes = []
                     if graphPath != nil, let first = found.first, !request.isCollection {
                         visits.append(VisitRequest.Visit(place: first.place.label, time: time))
                     }

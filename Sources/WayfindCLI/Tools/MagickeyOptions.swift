@@ -102,17 +102,18 @@ package struct MagickeyOptions {
         }
     }
 
-    /// Notes on standard error what is probably a mistake but not certainly one, so that
-    /// an odd answer is not a mystery: a `--location` given longitude first
-    /// (`swappedLocationNote`), and each `--category` that no place of a `--places`
-    /// gazetteer has, with the closest it has (the embedded gazetteer's are checked as
-    /// flags, in `init`).
-    func noteWhatLooksWrong(in geocoder: Geocoder, errors: ErrorReporter) throws(ToolError) {
-        if let location = bias.location, let note = Self.swappedLocationNote(location) { errors.report(note) }
-        guard placesPath != nil, !categoryNames.isEmpty else { return }
+    /// What is probably a mistake but not certainly one, for standard error once an
+    /// answer is given, so that an odd answer is not a mystery (and bad input still gets
+    /// its one line): a `--location` given longitude first (`swappedLocationNote`), and
+    /// each `--category` that no place of a `--places` gazetteer has, with the closest it
+    /// has (the embedded gazetteer's are checked as flags, in `init`).
+    func whatLooksWrong(in geocoder: Geocoder) throws(ToolError) -> [String] {
+        var notes: [String] = []
+        if let location = bias.location, let note = Self.swappedLocationNote(location) { notes.append(note) }
+        guard placesPath != nil, !categoryNames.isEmpty else { return notes }
         let known: [String]
         do {
-            guard let categories = try geocoder.categories() else { return }
+            guard let categories = try geocoder.categories() else { return notes }
             known = categories
         } catch {
             throw ToolError(error.description)
@@ -121,10 +122,11 @@ package struct MagickeyOptions {
         for name in categoryNames where !PlaceCategory.singulars(name).contains(where: folded.contains) {
             let shown = known.map(PlaceCategory.displayName).map { $0.lowercased() }
             let listed = shown.count <= 12 ? shown.joined(separator: ", ") : shown.prefix(12).joined(separator: ", ") + ", …"
-            errors.report(
+            notes.append(
                 "no place of \(MessageValue.quoted(placesPath!)) has --category \(MessageValue.quoted(name)) (its categories: \(listed.isEmpty ? "none" : listed))"
                     + Spelling.hint(for: name, in: shown))
         }
+        return notes
     }
 
     /// The point `--location` (or the flag `flag`) names: `LAT,LON`, or ArcGIS's JSON

@@ -273,7 +273,12 @@ package enum MagickeySuggest {
             }
             if parsed.positionals.isEmpty && context.inputIsTerminal { throw UsageError("no TEXT given, and standard input is a terminal") }
             let geocoder = try options.geocoder(context: context, tool: spec.name)
-            try options.noteWhatLooksWrong(in: geocoder, errors: errors)
+            var notes = try options.whatLooksWrong(in: geocoder)
+            /// Reports the notes, once an answer was given.
+            func reportNotes() {
+                for note in notes { errors.report(note) }
+                notes = []
+            }
             let graphSource = graphPath.map { GraphSource(path: $0, errors: errors) }
             let streaming = parsed.positionals.isEmpty
             var answer = Answer(options: options, limit: limit, output: output, errors: errors, geocoder: geocoder, context: context)
@@ -285,6 +290,7 @@ package enum MagickeySuggest {
             if !streaming {
                 let query = parsed.positionals.joined(separator: " ")
                 try answer.respond(query, predictions: predictions(query))
+                reportNotes()
             } else {
                 // Each answer ends with an empty line (NUL with -z) and is flushed, so a
                 // program asking one query at a time knows where it ends.
@@ -296,6 +302,7 @@ package enum MagickeySuggest {
                         answer.failed = true
                     case .text(let query):
                         try answer.respond(query, predictions: predictions(query))
+                        reportNotes()
                     }
                     output.write(byte: nullData ? 0 : 0x0A)
                     output.flush()

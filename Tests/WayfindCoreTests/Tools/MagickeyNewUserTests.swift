@@ -125,13 +125,21 @@ import WayfindTestSupport
         #expect(r.stderr.contains("belongs to a different gazetteer than the embedded gazetteer, where its text 'Sightglass' names no place"))
     }
 
-    @Test func aLocationGivenLongitudeFirstGetsANote() {
+    @Test func aLocationGivenLongitudeFirstGetsANote() throws {
         let swapped = suggest(["--location", "16.37,48.21", "-n", "1", "wien"])
         #expect(swapped.status == 0)
         #expect(
             swapped.stderr
                 == "magickey-suggest: --location 16.37,48.21 is latitude 16.37, longitude 48.21, far from any place; latitude first, 48.21,16.37 is Vienna, Wien, Austria\n"
         )
+        // Bad input still gets its one line: the note comes only with an answer (a
+        // fuzzed gazetteer whose line 2 is not UTF-8 printed both).
+        let bytes = Array("name\tlat\tlon\nCaf".utf8) + [0xC3] + Array("O\t47.8\t2.3\n".utf8)
+        let broken = try TestFiles.write(Data(bytes), name: "swapped-broken.tsv")
+        let refused = suggest(["--places", broken, "--location", "16.37,48.21", "caf"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.hasSuffix(": line 2: name is not valid UTF-8\n"))
+        #expect(refused.stderr.filter { $0 == "\n" }.count == 1, "\(refused.stderr)")
         // Real points near places in both readings say nothing: Vienna, Cairo.
         #expect(suggest(["--location", "48.21,16.37", "-n", "1", "wien"]).stderr == "")
         #expect(suggest(["--location", "30.04,31.24", "-n", "1", "cai"]).stderr == "")
