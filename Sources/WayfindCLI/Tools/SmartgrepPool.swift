@@ -156,7 +156,7 @@ final class SmartgrepPool {
             worker.search.printedGroup = false
             for item in job.items where !worker.search.stopAll {
                 switch item {
-                case .file(let path, _): worker.search.searchFile(path, context: context)
+                case .file(let path, let inTurn): worker.search.searchFile(path, regular: !inTurn, context: context)
                 case .message(let text, let isError): worker.search.walkMessage(text, isError: isError)
                 }
             }

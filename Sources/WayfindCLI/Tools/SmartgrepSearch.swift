@@ -116,7 +116,7 @@ struct SmartgrepSearch {
         }
         SmartgrepWalk(options: options).run { item in
             switch item {
-            case .file(let path, _): searchFile(path, context: context)
+            case .file(let path, let inTurn): searchFile(path, regular: !inTurn, context: context)
             case .message(let text, let isError): walkMessage(text, isError: isError)
             }
             return !stopAll
@@ -141,16 +141,19 @@ struct SmartgrepSearch {
         }
     }
 
-    /// Opens and searches one file (`-` is standard input).
-    mutating func searchFile(_ file: String, context: ToolContext) {
+    /// Opens and searches one file (`-` is standard input). `regular`: the walk found it a
+    /// regular file, so it needs no `stat` (but for -T's width).
+    mutating func searchFile(_ file: String, regular: Bool = false, context: ToolContext) {
         let descriptor: FileDescriptor
         var regularSize: Int? = nil
+        let unstatted = regular && !options.initialTab && file != "-"
         if file == "-" {
             descriptor = context.standardInput
             fileName = options.standardInputName
         } else {
             do {
-                descriptor = try FileDescriptor.openForReading(file, regularSize: &regularSize)
+                descriptor =
+                    unstatted ? try FileDescriptor.openRegularFile(file) : try FileDescriptor.openForReading(file, regularSize: &regularSize)
             } catch {
                 if !options.noMessages { report("\(file): \(error.description)") }
                 hadError = true
@@ -160,7 +163,7 @@ struct SmartgrepSearch {
         }
         fileSize = options.initialTab ? (file == "-" ? descriptor.regularFileSize : regularSize) : nil
         do {
-            try search(descriptor, regularSize: regularSize)
+            try search(descriptor, regularSize: regularSize, isRegular: unstatted)
         } catch {
             report("\(file == "-" ? fileName : file): \(error.description)")
             hadError = true
@@ -193,11 +196,11 @@ struct SmartgrepSearch {
 
     // MARK: - Reading
 
-    private mutating func search(_ descriptor: FileDescriptor, regularSize: Int?) throws(ReadError) {
+    private mutating func search(_ descriptor: FileDescriptor, regularSize: Int?, isRegular: Bool) throws(ReadError) {
         try search(
             RecordReader(
                 descriptor, terminator: options.terminator, readSize: options.readSize,
-                maximumRecordLength: options.maximumLineLength, regularSize: regularSize))
+                maximumRecordLength: options.maximumLineLength, regularSize: regularSize, isRegular: isRegular))
     }
 
     /// Searches everything `reader` hands out.

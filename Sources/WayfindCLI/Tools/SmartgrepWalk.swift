@@ -8,7 +8,8 @@ enum SmartgrepItem {
     /// A file to open and search (`-` is standard input). `inTurn`: a FILE named that is
     /// not a regular file (standard input, a FIFO, a device), which may never end or wait
     /// for a writer: on several threads it is opened only once everything before it is
-    /// done, as one thread would (after `-q`'s match, never).
+    /// done, as one thread would (after `-q`'s match, never). Any other is a regular file,
+    /// as its directory entry or its `stat` said: it is read without a `stat` of its own.
     case file(String, inTurn: Bool = false)
     /// A line for standard error (without `smartgrep: `; not printed with -s);
     /// `isError` makes the exit status 2.

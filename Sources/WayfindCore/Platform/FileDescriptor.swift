@@ -18,6 +18,12 @@ package struct FileDescriptor: Sendable, Equatable {
         return try openForReading(path, regularSize: &size)
     }
 
+    /// Opens `path` read-only, when the caller knows it is a regular file (a directory
+    /// entry said so): no `stat`, which a reader told `isRegular` does not need.
+    package static func openRegularFile(_ path: String) throws(SystemError) -> FileDescriptor {
+        FileDescriptor(try systemOpen(path))
+    }
+
     /// Opens `path` read-only, and sets `regularSize` to the file's size when it is a
     /// regular file (nil for a pipe or a device), from the one `fstat` that refuses a
     /// directory: a reader told the size makes no `stat` call of its own.

@@ -41,7 +41,9 @@ package final class RecordReader {
     /// True when the last block returned ended without a terminator (the file's last line).
     package private(set) var lastBlockIsUnterminated = false
     /// A large regular file is mapped instead of read (see `MappedFile`).
-    private let mapped: MappedFile?
+    private var mapped: MappedFile?
+    /// A regular file of unknown size whose first read is still to come (`isRegular`).
+    private var probing: Bool
     private var mappedOffset = 0
     private let mappedWindow: Int
 
@@ -49,6 +51,8 @@ package final class RecordReader {
     package static let mappingThreshold = 4 * 1024 * 1024
     /// Bytes handed out per block from a mapped file.
     static let defaultMappedWindow = 1024 * 1024
+    /// The first read of a regular file of unknown size: most files of a tree fit in it.
+    static let probeSize = 64 * 1024
 
     /// A reader of `source` splitting at `terminator`, reading `readSize` bytes at a time
     /// and refusing records longer than `maximumRecordLength` (both settable for tests).
@@ -57,21 +61,29 @@ package final class RecordReader {
     /// is the size of the regular file `source` is: a file under the mapping threshold is
     /// then read without a `stat` of its own, into a buffer no larger than it (a tree of
     /// small files costs no 256 KiB allocation each). The buffer still grows if the file does.
+    ///
+    /// `isRegular` without `regularSize`: the caller knows `source` is a regular file it
+    /// opened itself (a walk's directory entry said so) but not its size, and no `stat` is
+    /// made for it, which cost more than the read that hears the end (a tree's files are
+    /// most of them small). The first read asks for `probeSize` bytes; only a file that
+    /// fills it is asked its size, to be mapped when large.
     package init(
         _ source: FileDescriptor, terminator: UInt8, readSize: Int = RecordReader.defaultReadSize,
-        maximumRecordLength: Int = RecordReader.defaultMaximumRecordLength, regularSize: Int? = nil
+        maximumRecordLength: Int = RecordReader.defaultMaximumRecordLength, regularSize: Int? = nil, isRegular: Bool = false
     ) {
         self.source = .descriptor(source)
         self.terminator = terminator
         self.readSize = max(readSize, 1)
         self.maximumRecordLength = max(maximumRecordLength, 1)
         let small = regularSize.map { $0 < Self.mappingThreshold } ?? false
+        probing = isRegular && regularSize == nil
         // (At least a page: /proc's files say they are empty.)
-        let wanted = small ? max(min(self.readSize, regularSize! + 1), 4096) : self.readSize
+        let wanted =
+            small ? max(min(self.readSize, regularSize! + 1), 4096) : probing ? min(self.readSize, Self.probeSize) : self.readSize
         capacity = min(max(wanted, 16), self.maximumRecordLength + 1)
         knownSize = regularSize.flatMap { $0 > 0 ? $0 : nil }
         buffer = .allocate(capacity: capacity)
-        mapped = small ? nil : MappedFile(source, minimumSize: Self.mappingThreshold)
+        mapped = small || probing ? nil : MappedFile(source, minimumSize: Self.mappingThreshold)
         // Within one window every record is shorter than the limit; only records that
         // cross a window's end need measuring.
         mappedWindow = min(Self.defaultMappedWindow, self.maximumRecordLength)
@@ -92,6 +104,7 @@ package final class RecordReader {
         buffer = .allocate(capacity: capacity)
         knownSize = nil
         mapped = nil
+        probing = false
         mappedWindow = 0
     }
 
@@ -125,6 +138,18 @@ package final class RecordReader {
             }
             length += n
             bytesRead += n
+            if probing {
+                probing = false
+                if n == asked, case .descriptor(let descriptor) = source {
+                    // As large as the first read or larger: mapped from its start when
+                    // large (nothing has been handed out yet), else read in full-size reads.
+                    if let file = MappedFile(descriptor, minimumSize: Self.mappingThreshold, readHere: true) {
+                        mapped = file
+                        return try nextMappedBlock(file)
+                    }
+                    if capacity < readSize { grow(to: min(readSize, maximumRecordLength + 1)) }
+                }
+            }
             // A regular file gives less than asked only at its end: once it has given its
             // size, no further read to hear nothing (a small file costs one read, not two).
             // (A file appended to between its fstat and this read is read as it was; a
@@ -196,8 +221,9 @@ package final class RecordReader {
         return UnsafeBufferPointer(rebasing: all[start..<end])
     }
 
-    private func grow() {
-        let newCapacity = min(capacity * 2, maximumRecordLength + 1)
+    private func grow() { grow(to: min(capacity * 2, maximumRecordLength + 1)) }
+
+    private func grow(to newCapacity: Int) {
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         bigger.update(from: buffer, count: capacity)
         buffer.deallocate()

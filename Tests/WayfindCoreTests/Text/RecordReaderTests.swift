@@ -64,4 +64,35 @@ import WayfindTestSupport
         #expect(throws: ReadError.changedWhileRead) { try reader.nextBlock() }
     }
 
+    /// A regular file read without its size (`isRegular`: a walk's file, not `stat`ed):
+    /// every byte comes out whatever the size around the first read's and the mapping's
+    /// thresholds, and a large file is still mapped (blocks of a mapping's window).
+    @Test func aRegularFileOfUnknownSizeIsReadWholeAndMappedWhenLarge() throws {
+        let probe = RecordReader.probeSize
+        let sizes = [0, 1, 99, probe - 1, probe, probe + 1, 3 * probe + 7, RecordReader.mappingThreshold + 12_345]
+        for size in sizes {
+            // Lines of 1 to 97 bytes, the last one unterminated when the size says so.
+            var bytes = (0..<size).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            var next = 0
+            var step = 1
+            while next < size {
+                bytes[next] = 0x0A
+                step = step % 97 + 13
+                next += step
+            }
+            let path = try TestFiles.write(Data(bytes), name: "unknown-size-\(size).txt")
+            let descriptor = try FileDescriptor.openRegularFile(path)
+            defer { descriptor.close() }
+            let reader = RecordReader(descriptor, terminator: 0x0A, isRegular: true)
+            var read: [UInt8] = []
+            var largest = 0
+            while let block = try reader.nextBlock() {
+                read += block
+                largest = max(largest, block.count)
+            }
+            #expect(read == bytes, "size \(size)")
+            if size >= RecordReader.mappingThreshold { #expect(largest >= RecordReader.defaultMappedWindow, "size \(size)") }
+            if size < RecordReader.mappingThreshold { #expect(largest <= RecordReader.defaultReadSize, "size \(size)") }
+        }
+    }
 }
