@@ -99,7 +99,12 @@ extension PlacesIndex {
         private var wordsOfRows: [UInt32] = []
         /// Where each row's words end in `wordsOfRows`.
         private var rowWordEnds: [UInt32] = []
-        private var qualifierCache: [[UInt8]: [UInt32]] = [:]
+        /// Each area's number, by its qualifier key (`PlaceRow.qualifierKey`), and its
+        /// qualifier words' numbers, by area.
+        private var areaNumbers: [[UInt8]: UInt32] = [:]
+        private var areaWords: [[UInt32]] = []
+        /// Each row's area, in file order.
+        private var areaOfRows: [UInt32] = []
         private var ownIDs: [UInt32] = []
         private var alternateIDs: [UInt32] = []
         private var spelled: [UInt32] = []
@@ -190,26 +195,27 @@ extension PlacesIndex {
             }
             for id in ownIDs { wordsOfRows.append(id | flags(id)) }
             for id in alternateIDs where !ownIDs.contains(id) { wordsOfRows.append(id | notOwnName | flags(id)) }
-            for id in qualifierIDs(row) where !ownIDs.contains(id) && !alternateIDs.contains(id) {
-                wordsOfRows.append(id | notOwnName | notInName)
-            }
+            areaOfRows.append(area(of: row))
             guard wordsOfRows.count < 1 << 32, wordList.count < Int(startsOwnName) else { throw .tooLargeToIndex(path: row.path) }
             rowWordEnds.append(UInt32(wordsOfRows.count))
         }
 
-        /// The word numbers of the row's qualifiers (`SearchText.qualifiers`), made once
-        /// per country and region: a dump has millions of rows and a few thousand regions.
-        private func qualifierIDs(_ row: PlaceRow) -> [UInt32] {
+        /// The number of the row's area: its country and region, with the word numbers of
+        /// their names (`SearchText.qualifiers`), made once per area: a dump has millions
+        /// of rows and a few thousand areas.
+        private func area(of row: PlaceRow) -> UInt32 {
             let key = row.qualifierKey
-            if let ids = qualifierCache[key] { return ids }
+            if let area = areaNumbers[key] { return area }
             var ids: [UInt32] = []
             for field in SearchText.qualifiers(row, names: names) {
                 for word in field.withUnsafeBufferPointer({ SearchText.words($0, joined: true) }) where !ids.contains(number(word)) {
                     ids.append(number(word))
                 }
             }
-            qualifierCache[key] = ids
-            return ids
+            let area = UInt32(areaWords.count)
+            areaNumbers[key] = area
+            areaWords.append(ids)
+            return area
         }
 
         private func number(_ word: [UInt8]) -> UInt32 {
@@ -327,9 +333,9 @@ extension PlacesIndex {
                     let entry = wordsOfRows[k]
                     rowSignature |= wordSignatures[Int(entry & ~postingFlags)]
                     let w = Int(newID[Int(entry & ~postingFlags)])
-                    // A prefix list's entry for a row keeps `notOwnName` and `notInName`
-                    // only when every word of the row with the prefix has them.
-                    let kind = entry & (notOwnName | notInName)
+                    // A prefix list's entry for a row keeps `notOwnName` only when every
+                    // word of the row with the prefix has it.
+                    let kind = entry & notOwnName
                     let start = entry & startsOwnName
                     postings[Int(cursor[w])] = UInt32(r) | (entry & postingFlags)
                     cursor[w] += 1
@@ -347,6 +353,7 @@ extension PlacesIndex {
             }
             wordsOfRows = []
             rowWordEnds = []
+            let areas = areaSections(order: order, newID: newID)
             let sortedRows = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: rows.count)
             for r in 0..<rowCount {
                 let i = Int(order[r])
@@ -363,8 +370,31 @@ extension PlacesIndex {
             }
             return assemble(
                 rows: sortedRows, words: (wordStarts, wordBytes), postings: (postingStarts, postings),
-                prefixes: (prefixKeys, prefixStarts, prefixPostings), grid: (gridStarts, gridEntries), tsvSize: tsvSize,
+                prefixes: (prefixKeys, prefixStarts, prefixPostings), grid: (gridStarts, gridEntries), areas: areas, tsvSize: tsvSize,
                 fingerprint: fingerprint, source: source, path: path)
+        }
+
+        /// The area sections: each area's rows (by their numbers in `order`, ascending),
+        /// and the pairs of a word (numbered `newID`) and an area it qualifies, sorted.
+        private func areaSections(
+            order: [UInt32], newID: [UInt32]
+        ) -> (rowStarts: [UInt32], rows: UnsafeMutableBufferPointer<UInt32>, words: [UInt32]) {
+            var rowStarts = [UInt32](repeating: 0, count: areaWords.count + 1)
+            for area in areaOfRows { rowStarts[Int(area) + 1] += 1 }
+            for a in areaWords.indices { rowStarts[a + 1] += rowStarts[a] }
+            var cursor = rowStarts
+            let rows = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: order.count)
+            for (r, i) in order.enumerated() {
+                let area = Int(areaOfRows[Int(i)])
+                rows[Int(cursor[area])] = UInt32(r)
+                cursor[area] += 1
+            }
+            var pairs: [UInt64] = []
+            for (area, ids) in areaWords.enumerated() {
+                for id in ids { pairs.append(UInt64(newID[Int(id)]) << 32 | UInt64(area)) }
+            }
+            pairs.sort()
+            return (rowStarts, rows, pairs.flatMap { [UInt32(truncatingIfNeeded: $0 >> 32), UInt32(truncatingIfNeeded: $0)] })
         }
 
         /// The index's file: its sections in order after the banner and the header, which
@@ -373,7 +403,9 @@ extension PlacesIndex {
             rows sortedRows: UnsafeMutableBufferPointer<UInt32>, words: (starts: [UInt32], bytes: [UInt8]),
             postings: (starts: [UInt32], all: UnsafeMutableBufferPointer<UInt32>),
             prefixes: (keys: [UInt32], starts: [UInt32], postings: [UInt32]),
-            grid: (starts: [UInt32], entries: UnsafeMutableBufferPointer<UInt32>), tsvSize: Int, fingerprint: UInt64,
+            grid: (starts: [UInt32], entries: UnsafeMutableBufferPointer<UInt32>),
+            areas: (rowStarts: [UInt32], rows: UnsafeMutableBufferPointer<UInt32>, words: [UInt32]),
+            tsvSize: Int, fingerprint: UInt64,
             source: SourceIdentity, path: String
         ) -> Image {
             let categoryBytes = Array(categories.map { $0 + "\n" }.joined().utf8)
@@ -404,6 +436,9 @@ extension PlacesIndex {
             image.append(prefixes.postings)
             image.append(grid.starts)
             image.append(grid.entries)
+            image.append(areas.rowStarts)
+            image.append(areas.rows)
+            image.append(areas.words)
             let pathBytes = Array(path.utf8)
             image.append(bytes: pathBytes)
             func split(_ v: UInt64) -> [UInt32] { [UInt32(truncatingIfNeeded: v), UInt32(truncatingIfNeeded: v >> 32)] }
@@ -418,6 +453,7 @@ extension PlacesIndex {
             header += [source.modificationNanoseconds] + split(source.sample)
             header += [UInt32(pathBytes.count)] + split(UInt64(bitPattern: source.changeSeconds)) + [source.changeNanoseconds]
             header += split(PlacesIndex.rules)
+            header += [UInt32(areas.rowStarts.count - 1), UInt32(areas.words.count / 2)]
             header += [UInt32](repeating: 0, count: headerWords - header.count)
             image.setHeader(header, at: headerIndex)
             return image

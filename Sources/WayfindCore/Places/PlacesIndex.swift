@@ -17,7 +17,12 @@
 /// only `FR`, `11`; the names come from the embedded gazetteer and are kept in the
 /// index's region table, so that labels need nothing else). A query word's candidates
 /// are the rows of every word it prefixes: one binary search for the range of words,
-/// then a union of their posting lists. A posting's `alternateOnly` bit tells, without
+/// then a union of their posting lists. The words of a row's qualifiers (its country's
+/// and region's names and codes) have no postings: they name the row's area, one of a
+/// few thousand, whose rows are listed once (`areas(ofWord:)`, `rows(inArea:)`). A query
+/// word in a place's qualifiers only never carries a match alone, so only a query of
+/// several words reads them (`paris tx`); posted per row, they were 71 % of the postings
+/// of a 12 M-row dump (87 M, 350 MB). A posting's `notOwnName` bit tells, without
 /// reading the row, whether the word is in the row's alternate names only
 /// (`RankKey.ownName`); its `spellsAName` bit, whether a name of the row is that word
 /// alone, so that a one-word query reads only the rows it spells whole (`san` spells
@@ -49,7 +54,7 @@
 /// costs more than the scan's budget. For every prefix of one to three bytes whose words
 /// hold more than `prefixListThreshold` postings, the index keeps the first
 /// `prefixListLength` rows of that union (ascending, so the most important), with the
-/// `alternateOnly` bit clear when an own word has the prefix. A one-word query of up to
+/// `notOwnName` bit clear when an own word has the prefix. A one-word query of up to
 /// three bytes walks that list instead and usually stops inside it: the 5th best key
 /// found is already out of reach for every later row. Only when the list runs out first
 /// (a filter such as `--country` rejected most of it, or `--location` wants places the
@@ -84,27 +89,30 @@
 ///          fingerprint (2), prefixes, prefix postings, index size (2), the source
 ///          file's identity (device 2, inode 2, modification time 2 + nanoseconds,
 ///          sample fingerprint 2, path bytes, change time 2 + nanoseconds:
-///          `PlacesIndexCache`), the rules it was made under (2: `rules`), reserved
+///          `PlacesIndexCache`), the rules it was made under (2: `rules`), areas,
+///          word areas, reserved
 ///     …    rows: 6 × UInt32 each: TSV offset, latitude × 1e5, longitude × 1e5,
 ///          population, country code (2 bytes) | category index << 16, line number
 ///     …    word starts: words + 1 UInt32 offsets into the word bytes, sorted by bytes
 ///     …    posting starts: words + 1 UInt32; postings: row numbers, ascending per word,
-///          with `alternateOnly` set when the word is in the row's alternate names only
+///          with the `postingFlags` bits (`notOwnName` …)
 ///     …    word bytes, category names (`\n`-terminated), region entries' offsets and
 ///          bytes: `CC\tname\n` and `CC.A1\tname\n`, sorted
 ///     …    prefix keys (`packedPrefix`, `truncated` bit set when the list is cut),
 ///          prefix starts (prefixes + 1), prefix postings
 ///     …    grid starts (`gridCellCount` + 1, into the entries), grid entries: 3 × UInt32
 ///          per row (row number, signature's low and high halves), by cell, ascending
+///     …    area row starts (areas + 1), area rows (every row once, ascending per
+///          area); word areas: 2 × UInt32 per pair (word number, area number), sorted
 ///     …    the source file's absolute path (empty for the embedded gazetteer)
 ///
 /// A TSV of 4 GiB or more, or of 2²⁹ rows, is not indexed (offsets are 32 bits): it is
 /// scanned.
 package struct PlacesIndex {
     /// The index format; bump it with the layout.
-    package static let version: UInt32 = 9
+    package static let version: UInt32 = 10
     /// The bit of a posting set when its word is not in the row's own name (`name`,
-    /// `asciiname`): only in its alternate names, its codes or its qualifiers. A name
+    /// `asciiname`): only in its alternate names or its codes. A name
     /// matched by it is not the row's own (`RankKey.ownName`). Row numbers stay below the
     /// flags: a gazetteer has fewer than 2²⁷ rows.
     package static let notOwnName: UInt32 = 1 << 31
@@ -118,19 +126,15 @@ package struct PlacesIndex {
     /// different query words spell a name whole only where one has `spellsAName` or both
     /// have this (`PostingsUnion.wholeRows`).
     package static let inShortName: UInt32 = 1 << 29
-    /// The bit of a posting set when its word is in none of the row's names, only in its
-    /// qualifiers (region, country): a query word that matches there cannot carry the
-    /// match (`PlaceMatch`).
-    package static let notInName: UInt32 = 1 << 28
     /// The bit of a posting set when its word is the first word of the row's own name:
     /// a name begun at its start (`PlaceMatch.atStart`).
     package static let startsOwnName: UInt32 = 1 << 27
     /// The posting bits that are not the row number (a gazetteer has fewer than 2²⁷ rows).
-    package static let postingFlags: UInt32 = notOwnName | spellsAName | inShortName | notInName | startsOwnName
+    package static let postingFlags: UInt32 = notOwnName | spellsAName | inShortName | startsOwnName
     /// The text line at the start of the file.
     static let banner = "wayfind places index: written by wayfind from a gazetteer; do not edit"
     static let bannerSize = 96
-    static let headerWords = 32
+    static let headerWords = 34
     static let rowWords = 6
 
     /// Scale of stored coordinates: 5 decimals, as places.tsv has.
@@ -198,6 +202,11 @@ package struct PlacesIndex {
     let prefixPostingCount: Int
     let gridStarts: UnsafePointer<UInt32>
     let gridEntries: UnsafePointer<UInt32>
+    let areaCount: Int
+    let areaRowStarts: UnsafePointer<UInt32>
+    let areaRows: UnsafePointer<UInt32>
+    let wordAreaCount: Int
+    let wordAreas: UnsafePointer<UInt32>
 
     /// What identifies the file an index was built from: if any of it differs, the file
     /// changed and is indexed again.
@@ -254,11 +263,14 @@ package struct PlacesIndex {
         let pathByteCount = h(25)
         identity.changeSeconds = Int64(bitPattern: h64(26))
         identity.changeNanoseconds = UInt32(h(28))
+        areaCount = h(31)
+        wordAreaCount = h(32)
         source = identity
         // Every section must fit: a count from a damaged header could point anywhere.
         let sectionWords =
             rowCount * Self.rowWords + 2 * (wordCount + 1) + postingCount + (regionCount + 1) + prefixCount + (prefixCount + 1)
-            + prefixPostingCount + (Self.gridCellCount + 1) + Self.gridEntryWords * rowCount
+            + prefixPostingCount + (Self.gridCellCount + 1) + Self.gridEntryWords * rowCount + (areaCount + 1) + rowCount
+            + 2 * wordAreaCount
         func padded(_ n: Int) -> Int { (n + 3) & ~3 }
         let sectionBytes =
             4 * sectionWords + padded(wordByteCount) + padded(categoryByteCount) + padded(regionByteCount) + padded(pathByteCount)
@@ -287,12 +299,16 @@ package struct PlacesIndex {
         prefixPostings = take(prefixPostingCount)
         gridStarts = take(Self.gridCellCount + 1)
         gridEntries = take(Self.gridEntryWords * rowCount)
+        areaRowStarts = take(areaCount + 1)
+        areaRows = take(rowCount)
+        wordAreas = take(2 * wordAreaCount)
         sourcePath = String(decoding: UnsafeBufferPointer(start: takeBytes(pathByteCount), count: pathByteCount), as: UTF8.self)
         // (A cell whose starts go back reads as empty: `gridEntries` never reads outside
         // the entries. Checking all 64,800 here would cost every run of every tool.)
         guard cursor - UnsafeRawPointer(base) == bytes.count, Int(gridStarts[Self.gridCellCount]) == rowCount,
             Int(wordStarts[wordCount]) == wordByteCount, Int(postingStarts[wordCount]) == postingCount,
-            Int(regionStarts[regionCount]) == regionByteCount, Int(prefixStarts[prefixCount]) == prefixPostingCount
+            Int(regionStarts[regionCount]) == regionByteCount, Int(prefixStarts[prefixCount]) == prefixPostingCount,
+            Int(areaRowStarts[areaCount]) == rowCount
         else { return nil }
         // Each name ends in a newline; a gazetteer without categories has one, empty.
         categories = UnsafeBufferPointer(start: categoryBytes, count: categoryByteCount)
@@ -348,6 +364,46 @@ package struct PlacesIndex {
         guard s <= e, e <= postingCount else { return UnsafeBufferPointer(start: postings, count: 0) }
         return UnsafeBufferPointer(start: postings + s, count: e - s)
     }
+
+    // MARK: Areas
+
+    /// The areas word `w` qualifies (a country or region whose names hold it), ascending
+    /// (empty if the index is damaged there). Qualifier words have no postings: a row holds
+    /// one through its area, so a word of `United States` costs one entry per region of
+    /// the country, not one per row in it (at 12 M rows, 87 M postings, 350 MB).
+    func areas(ofWord w: Int) -> [UInt32] {
+        // The first pair of the word, by binary search; then its run.
+        var low = 0, high = wordAreaCount
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(wordAreas[2 * mid]) < w { low = mid + 1 } else { high = mid }
+        }
+        var areas: [UInt32] = []
+        while low < wordAreaCount && Int(wordAreas[2 * low]) == w {
+            areas.append(wordAreas[2 * low + 1])
+            low += 1
+        }
+        return areas
+    }
+
+    /// The rows of area `a`, ascending (empty if the index is damaged there).
+    @inline(__always)
+    func rows(inArea a: Int) -> UnsafeBufferPointer<UInt32> {
+        guard a < areaCount else { return UnsafeBufferPointer(start: areaRows, count: 0) }
+        let s = Int(areaRowStarts[a]), e = Int(areaRowStarts[a + 1])
+        guard s <= e, e <= rowCount else { return UnsafeBufferPointer(start: areaRows, count: 0) }
+        return UnsafeBufferPointer(start: areaRows + s, count: e - s)
+    }
+
+    /// The areas the words in `range` qualify, each once, ascending.
+    func areas(ofWords range: Range<Int>) -> [Int] {
+        var seen = Set<UInt32>()
+        for w in range { seen.formUnion(areas(ofWord: w)) }
+        return seen.map { Int($0) }.sorted()
+    }
+
+    /// How many rows `areas` hold.
+    func rowTotal(inAreas areas: [Int]) -> Int { areas.reduce(0) { $0 + rows(inArea: $1).count } }
 
     /// How many postings the words in `range` hold.
     func postingTotal(_ range: Range<Int>) -> Int {

@@ -3,7 +3,9 @@
 /// (`Candidate`). The candidate source every search can fall back on.
 ///
 /// A piece's candidates are the rows of every word it prefixes (one binary search for
-/// the range of words). The union is made one of two ways. Bitmaps of every row cost
+/// the range of words), and, when the query has several pieces, the rows of every area
+/// (country, region) those words qualify: a piece in a place's qualifiers only never
+/// carries a match alone (`paris tx`: `tx` holds Paris, Texas through Texas). The union is made one of two ways. Bitmaps of every row cost
 /// their pages whatever the query (7 MB at 12 M rows); so when the query's rarest piece
 /// has few postings, its rows are sorted into a list instead and the other pieces'
 /// postings are looked up in a hash table of them (`paris` at 12 M rows: a third of the
@@ -16,12 +18,15 @@ struct PostingsUnion: CandidateSource {
     let words: [(range: Range<Int>, exact: Int?)]
     /// The rows the query may spell a name of whole, ascending (`wholeRows`).
     let whole: [UInt32]
+    /// Each piece's areas, whose rows hold it in their qualifiers (none for one piece).
+    let areas: [[Int]]
 
     init(search: PlaceSearch, index: PlacesIndex) {
         self.search = search
         self.index = index
         words = search.pieces.map { index.words(withPrefix: $0) }
         whole = Self.wholeRows(words, pieces: search.pieces, index: index)
+        areas = search.pieces.count > 1 ? words.map { index.areas(ofWords: $0.range) } : words.map { _ in [] }
     }
 
     /// A row's flags in the union (bits of one `UInt8`).
@@ -29,7 +34,7 @@ struct PostingsUnion: CandidateSource {
         startsAny: UInt8 = 32
 
     mutating func feed(_ collector: inout IndexCollector) throws(GazetteerError) -> Bool {
-        let totals = words.map { index.postingTotal($0.range) }
+        let totals = words.indices.map { index.postingTotal(words[$0].range) + index.rowTotal(inAreas: areas[$0]) }
         let fewest = totals.min() ?? 0
         let listCost = fewest * (Int.bitWidth - fewest.leadingZeroBitCount) + 16 * (totals.reduce(0, +) - fewest)
         /// Offers one row; false when the walk stops.
@@ -100,9 +105,17 @@ struct PostingsUnion: CandidateSource {
                     let (i, bit) = (Int(row) >> 6, UInt64(1) << UInt64(row & 63))
                     if piece > 0 && holds[i] & bit == 0 { continue }
                     pieceHolds[i] |= bit
-                    if posting & PlacesIndex.notInName == 0 { pieceName[i] |= bit }
+                    pieceName[i] |= bit
                     if posting & PlacesIndex.notOwnName == 0 { ownAny[i] |= bit }
                     if posting & PlacesIndex.startsOwnName != 0 { startsAny[i] |= bit }
+                }
+            }
+            for area in areas[piece] {
+                for row in index.rows(inArea: area) {
+                    guard row < rowCount else { break }
+                    let (i, bit) = (Int(row) >> 6, UInt64(1) << UInt64(row & 63))
+                    if piece > 0 && holds[i] & bit == 0 { continue }
+                    pieceHolds[i] |= bit
                 }
             }
             for i in 0..<wordsPerRow {
@@ -130,6 +143,9 @@ struct PostingsUnion: CandidateSource {
             for posting in index.postings(ofWord: w) where posting & rowMask < rowCount {
                 keyed.append(UInt64(posting & rowMask) << 8 | UInt64(Self.pieceFlags(posting)))
             }
+        }
+        for area in areas[first] {
+            for row in index.rows(inArea: area) where row < rowCount { keyed.append(UInt64(row) << 8) }
         }
         keyed.sort()
         var rows: [UInt32] = []
@@ -177,6 +193,11 @@ struct PostingsUnion: CandidateSource {
                     pieceFlags[i] |= Self.pieceFlags(posting)
                 }
             }
+            for area in areas[piece] {
+                for row in index.rows(inArea: area) {
+                    if let i = position(row) { holds[i] = true }
+                }
+            }
             for i in rows.indices {
                 alive[i] = alive[i] && holds[i]
                 flags[i] |= pieceFlags[i] & (Self.ownAny | Self.nameAny | Self.startsAny)
@@ -189,11 +210,10 @@ struct PostingsUnion: CandidateSource {
         return rows.indices.filter { alive[$0] }.map { (rows[$0], flags[$0] | Self.holdsAll) }
     }
 
-    /// What one posting tells: the row's own name holds the word (`ownAny`), a name of
-    /// it does (`nameAny`).
+    /// What one posting tells: a name of the row holds the word (`nameAny`: every
+    /// posting), its own name does (`ownAny`), or begins with it (`startsAny`).
     private static func pieceFlags(_ posting: UInt32) -> UInt8 {
-        (posting & PlacesIndex.notOwnName == 0 ? ownAny : 0) | (posting & PlacesIndex.notInName == 0 ? nameAny : 0)
-            | (posting & PlacesIndex.startsOwnName != 0 ? startsAny : 0)
+        nameAny | (posting & PlacesIndex.notOwnName == 0 ? ownAny : 0) | (posting & PlacesIndex.startsOwnName != 0 ? startsAny : 0)
     }
 
     /// The rows the query may spell a name of whole, ascending, from its pieces' exact

@@ -31,8 +31,6 @@ struct PrefixListSource: CandidateSource {
             while e < exactRows.count && Int(exactRows[e] & rowMask) < r { e += 1 }
             let mayBeWhole = e < exactRows.count && Int(exactRows[e] & rowMask) == r && exactRows[e] & PlacesIndex.spellsAName != 0
             collector.consideredThrough = r
-            // A row whose words with the prefix are all in its qualifiers cannot match.
-            if entry & PlacesIndex.notInName != 0 { continue }
             let candidate = RowCandidate(
                 row: r, mayBeOwn: entry & PlacesIndex.notOwnName == 0, mayBeWhole: mayBeWhole,
                 mayStart: entry & PlacesIndex.startsOwnName != 0 || entry & PlacesIndex.notOwnName != 0)

@@ -39,7 +39,7 @@ private let gazetteer: (tsv: [UInt8], index: [UInt8]) = {
     return (tsv, index)
 }()
 
-private let standardQueries = ["s", "sa", "san", "paris", "new y", "san jose", "m", "東", "x", "tokyo"]
+private let standardQueries = ["s", "sa", "san", "paris", "new y", "san jose", "m", "東", "x", "tokyo", "paris tx"]
 private let locations = [nil, Coordinate(latitude: 41.88, longitude: -87.63), Coordinate(latitude: 35.68, longitude: 139.69)]
 
 @_cdecl("LLVMFuzzerTestOneInput")

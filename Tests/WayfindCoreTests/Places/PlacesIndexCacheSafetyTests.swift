@@ -91,8 +91,9 @@ import WayfindTestSupport
         let expected = suggest(file, "paris", cache: cache).out
         let index = try indexPath(cache)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: index)))
-        // The first rows' TSV offsets (after the 96-byte banner and the 128-byte header).
-        for row in 0..<2_000 { for b in 0..<4 { bytes[224 + row * 24 + b] = 0xFF } }
+        // The first rows' TSV offsets (after the banner and the header).
+        let rows = PlacesIndex.bannerSize + 4 * PlacesIndex.headerWords
+        for row in 0..<2_000 { for b in 0..<4 { bytes[rows + row * 4 * PlacesIndex.rowWords + b] = 0xFF } }
         try Data(bytes).write(to: URL(fileURLWithPath: index))
         let r = suggest(file, "paris", cache: cache)
         #expect(r.status == 0)
@@ -109,7 +110,8 @@ import WayfindTestSupport
         let tsv = Array(try Data(contentsOf: URL(fileURLWithPath: PlacesTestSupport.placesTSV)).prefix(60_000))
         let cut = Array(tsv[...tsv.lastIndex(of: 0x0A)!])
         let good = try cut.withUnsafeBufferPointer { try PlacesIndex.build(tsv: $0) }
-        let offsets = Array(0..<(96 + 128)) + Array(stride(from: 224, to: good.count, by: 211))
+        let header = PlacesIndex.bannerSize + 4 * PlacesIndex.headerWords
+        let offsets = Array(0..<header) + Array(stride(from: header, to: good.count, by: 211))
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: good.count, alignment: 16)
         defer { storage.deallocate() }
         var searched = 0
@@ -119,7 +121,7 @@ import WayfindTestSupport
                 storage[offset] = value
                 guard let index = PlacesIndex(UnsafeBufferPointer(storage.bindMemory(to: UInt8.self))) else { continue }
                 try cut.withUnsafeBufferPointer { tsv in
-                    for query in ["p", "par", "new y", "san jose"] {
+                    for query in ["p", "par", "new y", "san jose", "paris tx"] {
                         let search = PlaceSearch(text: query, bias: LocationBias(location: nil, radius: nil), filters: PlaceFilters(), limit: 5)
                         do throws(GazetteerError) {
                             _ = try search.search(index: index, tsv: tsv, path: "places.tsv")

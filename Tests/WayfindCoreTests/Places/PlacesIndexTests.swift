@@ -39,6 +39,24 @@ import Testing
         #expect(indexed.fingerprint == scanned.fingerprint)
     }
 
+    /// A region's words name its area, not each of its rows: `illinois` has postings only
+    /// where a name holds it (the region itself, a few alternate names), and its area
+    /// holds the state's 213 places;
+    /// every row is in one area, once.
+    @Test func aRegionsWordsNameItsAreaNotEachOfItsRows() throws {
+        let index = try TestGazetteer.index()
+        let w = try #require(index.words(withPrefix: Array("illinois".utf8)).exact)
+        #expect(index.postings(ofWord: w).count < 10)
+        let rows = index.areas(ofWord: w).flatMap { Array(index.rows(inArea: Int($0))) }
+        #expect(rows.count == 213)
+        var seen = [Int](repeating: 0, count: index.rowCount)
+        for a in 0..<index.areaCount {
+            for r in index.rows(inArea: a) { seen[Int(r)] += 1 }
+        }
+        #expect(seen.allSatisfy { $0 == 1 })
+        #expect(index.rows(inArea: index.areaCount).isEmpty)
+    }
+
     @Test func countryAndRegionNamesAreLookedUpByCode() throws {
         let index = try TestGazetteer.index()
         let fr = Array("FR".utf8), us = Array("US".utf8), tx = Array("TX".utf8)
