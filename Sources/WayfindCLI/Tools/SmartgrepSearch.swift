@@ -153,7 +153,8 @@ struct SmartgrepSearch {
         } else {
             do {
                 descriptor =
-                    unstatted ? try FileDescriptor.openRegularFile(file) : try FileDescriptor.openForReading(file, regularSize: &regularSize)
+                    unstatted
+                    ? try FileDescriptor.openRegularFile(file) : try FileDescriptor.openForReading(file, regularSize: &regularSize)
             } catch {
                 if !options.noMessages { report("\(file): \(error.description)") }
                 hadError = true

@@ -78,7 +78,10 @@ public final class Geocoder: @unchecked Sendable {
     /// (magickey's `--places`; `access.readOnly`: only an index already in the cache).
     package static func file(_ path: String, access: GazetteerAccess) -> Geocoder {
         let names = try? EmbeddedGazetteer.index()
-        if let indexed = try? PlacesIndexCache.open(path, access: access, names: names) {
+        // (Without the embedded names, in a build whose embedded index does not match its
+        // gazetteer, an index made now would lack a dump's country and region names, and
+        // be kept: the file is searched whole instead.)
+        if names != nil, let indexed = try? PlacesIndexCache.open(path, access: access, names: names) {
             return Geocoder(IndexedGazetteer(tsv: indexed.tsv, index: indexed.index, path: path, mapped: indexed))
         }
         return Geocoder(ScannedGazetteer(path: path, access: access, names: names))

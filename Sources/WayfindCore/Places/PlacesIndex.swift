@@ -19,7 +19,7 @@
 /// are the rows of every word it prefixes: one binary search for the range of words,
 /// then a union of their posting lists. The words of a row's qualifiers (its country's
 /// and region's names and codes) have no postings: they name the row's area, one of a
-/// few thousand, whose rows are listed once (`areas(ofWord:)`, `rows(inArea:)`). A query
+/// few thousand, whose rows are listed once (`areas(ofWords:)`, `rows(inArea:)`). A query
 /// word in a place's qualifiers only never carries a match alone, so only a query of
 /// several words reads them (`paris tx`); posted per row, they were 71 % of the postings
 /// of a 12 M-row dump (87 M, 350 MB). A posting's `notOwnName` bit tells, without
@@ -84,7 +84,7 @@
 /// # Layout (little-endian, every section 4-byte aligned)
 ///
 ///     0    96-byte text line: what this is and how it is made
-///     96   32 × UInt32 header: version, rows, words, postings, word bytes,
+///     96   34 × UInt32 header: version, rows, words, postings, word bytes,
 ///          category bytes, region entries, region bytes, TSV size (2 words),
 ///          fingerprint (2), prefixes, prefix postings, index size (2), the source
 ///          file's identity (device 2, inode 2, modification time 2 + nanoseconds,
@@ -367,25 +367,6 @@ package struct PlacesIndex {
 
     // MARK: Areas
 
-    /// The areas word `w` qualifies (a country or region whose names hold it), ascending
-    /// (empty if the index is damaged there). Qualifier words have no postings: a row holds
-    /// one through its area, so a word of `United States` costs one entry per region of
-    /// the country, not one per row in it (at 12 M rows, 87 M postings, 350 MB).
-    func areas(ofWord w: Int) -> [UInt32] {
-        // The first pair of the word, by binary search; then its run.
-        var low = 0, high = wordAreaCount
-        while low < high {
-            let mid = (low + high) / 2
-            if Int(wordAreas[2 * mid]) < w { low = mid + 1 } else { high = mid }
-        }
-        var areas: [UInt32] = []
-        while low < wordAreaCount && Int(wordAreas[2 * low]) == w {
-            areas.append(wordAreas[2 * low + 1])
-            low += 1
-        }
-        return areas
-    }
-
     /// The rows of area `a`, ascending (empty if the index is damaged there).
     @inline(__always)
     func rows(inArea a: Int) -> UnsafeBufferPointer<UInt32> {
@@ -395,10 +376,22 @@ package struct PlacesIndex {
         return UnsafeBufferPointer(start: areaRows + s, count: e - s)
     }
 
-    /// The areas the words in `range` qualify, each once, ascending.
+    /// The areas the words in `range` qualify (a country or region whose names hold
+    /// them), each once, ascending. Qualifier words have no postings: a row holds one
+    /// through its area, so a word of `United States` costs one entry per area of the
+    /// country, not one per row in it (at 12 M rows, 87 M postings, 350 MB). The pairs
+    /// of the range's words are one run: `s` begins 60,000 words.
     func areas(ofWords range: Range<Int>) -> [Int] {
+        var low = 0, high = wordAreaCount
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(wordAreas[2 * mid]) < range.lowerBound { low = mid + 1 } else { high = mid }
+        }
         var seen = Set<UInt32>()
-        for w in range { seen.formUnion(areas(ofWord: w)) }
+        while low < wordAreaCount && Int(wordAreas[2 * low]) < range.upperBound {
+            seen.insert(wordAreas[2 * low + 1])
+            low += 1
+        }
         return seen.map { Int($0) }.sorted()
     }
 

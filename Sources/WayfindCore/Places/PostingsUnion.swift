@@ -5,8 +5,10 @@
 /// A piece's candidates are the rows of every word it prefixes (one binary search for
 /// the range of words), and, when the query has several pieces, the rows of every area
 /// (country, region) those words qualify: a piece in a place's qualifiers only never
-/// carries a match alone (`paris tx`: `tx` holds Paris, Texas through Texas). The union is made one of two ways. Bitmaps of every row cost
-/// their pages whatever the query (7 MB at 12 M rows); so when the query's rarest piece
+/// carries a match alone (`paris tx`: `tx` holds Paris, Texas through Texas).
+///
+/// The union is made one of two ways. Bitmaps of every row cost their pages whatever
+/// the query (7 MB at 12 M rows); so when the query's rarest piece
 /// has few postings, its rows are sorted into a list instead and the other pieces'
 /// postings are looked up in a hash table of them (`paris` at 12 M rows: a third of the
 /// time). An estimate of both costs chooses; the answers are the same (tests

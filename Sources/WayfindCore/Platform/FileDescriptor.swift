@@ -19,9 +19,10 @@ package struct FileDescriptor: Sendable, Equatable {
     }
 
     /// Opens `path` read-only, when the caller knows it is a regular file (a directory
-    /// entry said so): no `stat`, which a reader told `isRegular` does not need.
+    /// entry said so): no `stat`, which a reader told `isRegular` does not need. (Without
+    /// blocking: a FIFO put in its place since fails its read, and never waits.)
     package static func openRegularFile(_ path: String) throws(SystemError) -> FileDescriptor {
-        FileDescriptor(try systemOpen(path))
+        FileDescriptor(try systemOpen(path, .nonBlocking))
     }
 
     /// Opens `path` read-only, and sets `regularSize` to the file's size when it is a

@@ -18,12 +18,12 @@ package final class MappedFile {
     package var wasCutShort: Bool { guardSlot.map(ShrinkGuard.wasCutShort) ?? false }
 
     /// Maps `descriptor` if it is a regular file of at least `minimumSize` bytes; nil
-    /// otherwise (pipes, terminals, small files: those are read). `readHere`: the caller
-    /// opened the file and its reads alone moved the offset, so the whole file is wanted.
-    package init?(_ descriptor: FileDescriptor, minimumSize: Int, readHere: Bool = false) {
+    /// otherwise (pipes, terminals, small files: those are read). `alreadyRead`: the caller
+    /// has read that many bytes of it from its start, and wants the whole file.
+    package init?(_ descriptor: FileDescriptor, minimumSize: Int, alreadyRead: Int = 0) {
         guard let size = descriptor.regularFileSize, size >= minimumSize,
             // Only from the start, so `cmd < file` after a partial read stays right.
-            readHere || systemOffset(descriptor.rawValue) == 0, let address = systemMap(descriptor.rawValue, size: size)
+            systemOffset(descriptor.rawValue) == alreadyRead, let address = systemMap(descriptor.rawValue, size: size)
         else { return nil }
         // Not MADV_SEQUENTIAL: it lets the kernel drop the file's pages from the page cache
         // behind us, so the next search of the same file reads the disk again.

@@ -143,11 +143,22 @@ package final class RecordReader {
                 if n == asked, case .descriptor(let descriptor) = source {
                     // As large as the first read or larger: mapped from its start when
                     // large (nothing has been handed out yet), else read in full-size reads.
-                    if let file = MappedFile(descriptor, minimumSize: Self.mappingThreshold, readHere: true) {
+                    if let file = MappedFile(descriptor, minimumSize: Self.mappingThreshold, alreadyRead: bytesRead) {
                         mapped = file
                         return try nextMappedBlock(file)
                     }
                     if capacity < readSize { grow(to: min(readSize, maximumRecordLength + 1)) }
+                    // The first block as large as when the size was known: -I looks in it
+                    // for a NUL before a line is printed.
+                    while length < capacity {
+                        let more = try read(into: buffer + length, count: capacity - length)
+                        if more == 0 {
+                            reachedEnd = true
+                            break
+                        }
+                        length += more
+                        bytesRead += more
+                    }
                 }
             }
             // A regular file gives less than asked only at its end: once it has given its

@@ -47,7 +47,7 @@ import Testing
         let index = try TestGazetteer.index()
         let w = try #require(index.words(withPrefix: Array("illinois".utf8)).exact)
         #expect(index.postings(ofWord: w).count < 10)
-        let rows = index.areas(ofWord: w).flatMap { Array(index.rows(inArea: Int($0))) }
+        let rows = index.areas(ofWords: w..<w + 1).flatMap { Array(index.rows(inArea: $0)) }
         #expect(rows.count == 213)
         var seen = [Int](repeating: 0, count: index.rowCount)
         for a in 0..<index.areaCount {

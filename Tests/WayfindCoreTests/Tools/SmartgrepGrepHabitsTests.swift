@@ -282,6 +282,21 @@ import WayfindTestSupport
             bad.status == 2 && bad.stderr.hasPrefix("smartgrep: invalid --binary-files 'skip' (expected binary, text or without-match)\n"))
     }
 
+    /// A file read without its size (found by -r, or named) has as large a first block as
+    /// one whose size was asked: a NUL 70 KB in is seen before the first line prints.
+    @Test func aNulPastTheFirstReadStillMakesTheFileBinaryFromItsStart() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let lines = "bin one\n" + String(repeating: "filler line of text\n", count: 3_500) + "x\u{0}y\nbin two\n"
+        let file = try scratch.write(lines, to: "late")
+        for arguments in [["-rI", "bin", scratch.path], ["-I", "bin", file], ["-rIc", "bin", scratch.path]] {
+            let r = smartgrep(arguments)
+            #expect(r.status == 1 && r.stderr == "", "\(arguments)")
+            #expect(r.out == (arguments[0] == "-rIc" ? "\(file):0\n" : ""), "\(arguments)")
+        }
+        #expect(smartgrep(["-r", "bin", scratch.path]).stderr == "smartgrep: \(file): binary file matches\n")
+    }
+
     /// Lines selected before the block with the NUL was read stay printed (grep prints
     /// them too), but the file counts as not matching.
     @Test func aFileFoundBinaryLateIsWithoutMatchFromThere() throws {
