@@ -47,8 +47,13 @@ define build-multicall
 	  for t in $$(./$(MULTICALL) --list-tools); do ln -sfn $(MULTICALL) $$t || exit 1; done
 endef
 
-build:
+build: Sources/WayfindPlacesData/places.c
 	$(call build-multicall,$(RELEASE_FLAGS))
+
+# .incbin is not dependency-tracked: a places.index or places.tsv newer than places.c (a
+# checkout, a pull, make places-index) has places.c touched, so the build embeds them.
+Sources/WayfindPlacesData/places.c: Sources/WayfindPlacesData/places.index Sources/WayfindPlacesData/places.tsv
+	touch $@
 
 # Unit tests, end-to-end tests against the static release binaries, then smartgrep against
 # the reference matcher over the real name lists (Tests/SmartgrepCheck; about half a minute).
