@@ -175,6 +175,13 @@ public final class Geocoder: @unchecked Sendable {
     func search(text: String, lastWordComplete: Bool, bias: LocationBias, filters: PlaceFilters, limit: Int)
         throws(GeocoderError) -> SearchResult
     {
+        // A comma ends a word: `austin,tx` is typed for `austin, tx`.
+        var spaced = ""
+        for (i, c) in zip(text.indices, text) {
+            spaced.append(c)
+            if c == ",", text.index(after: i) < text.endIndex, !text[text.index(after: i)].isWhitespace { spaced.append(" ") }
+        }
+        let text = spaced
         let result = try searchVariants(text: text, lastWordComplete: lastWordComplete, bias: bias, filters: filters, limit: limit)
         guard result.places.isEmpty,
             var qualified = try searchQualified(text: text, lastWordComplete: lastWordComplete, bias: bias, filters: filters, limit: limit)

@@ -200,8 +200,13 @@ package final class PlaceMatcher {
                 return nil
             }
         }
-        // The words that could go either way, tried in the name first, most at once.
+        // The words that could go either way, tried in the name first, most at once. Each
+        // needs a word of its own: when the name and the qualifiers cannot take them all
+        // even together, no split can (`san san san …` would try every one of 2^n).
         guard flexible.count <= 12 else { return nil }
+        if flexible.count > 2 && Self.matchingSize(pieces, to: words) + Self.matchingSize(pieces, to: qualifiers.words) < n {
+            return nil
+        }
         let choices = (0..<(1 << flexible.count)).sorted {
             Self.pieceCount($0, flexible) != Self.pieceCount($1, flexible) ? Self.pieceCount($0, flexible) > Self.pieceCount($1, flexible) : $0 < $1
         }
@@ -241,6 +246,12 @@ package final class PlaceMatcher {
     static func assigns(_ queryWords: [[UInt8]], to words: [[UInt8]]) -> Bool {
         guard !queryWords.isEmpty else { return true }
         guard queryWords.count <= words.count else { return false }
+        return matchingSize(queryWords, to: words) == queryWords.count
+    }
+
+    /// How many of `queryWords` can each start a different one of `words` at once (the
+    /// largest matching).
+    static func matchingSize(_ queryWords: [[UInt8]], to words: [[UInt8]]) -> Int {
         var owner = [Int](repeating: -1, count: words.count)
         func place(_ q: Int, _ visited: inout [Bool]) -> Bool {
             for w in words.indices where !visited[w] && words[w].starts(with: queryWords[q]) {
@@ -252,11 +263,12 @@ package final class PlaceMatcher {
             }
             return false
         }
+        var size = 0
         for q in queryWords.indices {
             var visited = [Bool](repeating: false, count: words.count)
-            if !place(q, &visited) { return false }
+            if place(q, &visited) { size += 1 }
         }
-        return true
+        return size
     }
 
     /// The folded words of the row's qualifiers (`SearchText.qualifiers`), made once per

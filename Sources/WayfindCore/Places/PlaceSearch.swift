@@ -57,11 +57,17 @@ package final class PlaceSearch {
     /// typed, so the grid walks near a location for it (every match of it is a prefix).
     package static let shortQueryLetters = 4
 
+    /// A query of more pieces than this finds nothing: no place's names and qualifiers
+    /// hold so many words, and each piece costs a pass over its postings (a line of
+    /// 100,000 `san` ran for minutes).
+    package static let mostPieces = 24
+
     /// A search for `text`.
     package init(text: String, bias: LocationBias, filters: PlaceFilters, limit: Int) {
         let query = MatchQuery(text, mode: .all)
         matcher = LineMatcher(query)
-        pieces = Self.pieces(of: query)
+        let all = Self.pieces(of: query)
+        pieces = all.count <= Self.mostPieces ? all : []
         var wordOfPiece: [Int] = []
         for (w, word) in query.words.enumerated() {
             wordOfPiece += SearchText.words(String(decoding: word, as: UTF8.self)).map { _ in w }

@@ -9,6 +9,26 @@ import WayfindTestSupport
     static let boston = Coordinate(latitude: 42.36, longitude: -71.06)
     static let dallas = Coordinate(latitude: 32.78, longitude: -96.80)
 
+    /// A word typed again needs a word of the name of its own (`san san` is not San
+    /// Marino): counted once per name, not tried in every split of the query, and a query
+    /// of more than `PlaceSearch.mostPieces` pieces finds nothing.
+    @Test func repeatedWordsNeedWordsOfTheirOwnAndHugeQueriesFindNothing() throws {
+        #expect(PlaceMatcher.matchingSize(["san", "san", "san"].map { Array($0.utf8) }, to: ["san", "juan", "sant"].map { Array($0.utf8) }) == 2)
+        #expect(try PlacesTestSupport.suggest(Array(repeating: "san", count: 10).joined(separator: " ")).places.isEmpty)
+        let most = Array(repeating: "paris", count: PlaceSearch.mostPieces).joined(separator: " ")
+        let bias = LocationBias(location: nil, radius: nil)
+        #expect(!PlaceSearch(text: most, bias: bias, filters: PlaceFilters(), limit: 5).isEmpty)
+        #expect(PlaceSearch(text: most + " paris", bias: bias, filters: PlaceFilters(), limit: 5).isEmpty)
+    }
+
+    /// A comma ends a word, with or without a space after it.
+    @Test func aCommaWithoutASpaceStillSetsTheQualifierApart() throws {
+        for (text, label) in [("austin,tx", "Austin, Texas, United States"), ("perth,wa", "Perth, Western Australia, Australia"),
+            ("victoria,bc", "Victoria, British Columbia, Canada")] {
+            #expect(try PlacesTestSupport.geocode(text).places.first?.place.label == label, "\(text)")
+        }
+    }
+
     @Test func springfieldNearIllinoisIsSpringfieldIllinois() throws {
         let result = try PlacesTestSupport.suggest("springfield", near: Self.chicago)
         #expect(result.places.first?.place.label == "Springfield, Illinois, United States")
