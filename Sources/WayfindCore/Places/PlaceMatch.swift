@@ -274,17 +274,7 @@ package final class PlaceMatcher {
     /// The folded words of the row's qualifiers (`SearchText.qualifiers`), made once per
     /// country and region.
     func qualifierWords(_ row: PlaceRow, names: RegionNames?) -> Qualifiers {
-        var key = Array(row.field(.countryCode))
-        key.append(0x09)
-        key += row.field(.admin1Code)
-        if row.schema.column(.admin1Name) != nil {
-            key.append(0x09)
-            key += row.field(.admin1Name)
-        }
-        if row.schema.column(.countryName) != nil {
-            key.append(0x09)
-            key += row.field(.countryName)
-        }
+        let key = row.qualifierKey
         if let cached = qualifierCache[key] { return cached }
         // (A word in two fields, France in Île-de-France and France, counts twice.)
         var qualifiers = Qualifiers()
