@@ -201,7 +201,8 @@ struct SmartgrepSearch {
         try search(
             RecordReader(
                 descriptor, terminator: options.terminator, readSize: options.readSize,
-                maximumRecordLength: options.maximumLineLength, regularSize: regularSize, isRegular: isRegular))
+                maximumRecordLength: options.maximumLineLength, regularSize: regularSize, isRegular: isRegular,
+                stopsAtNul: options.binaryFiles == .withoutMatch && options.terminator != 0))
     }
 
     /// Searches everything `reader` hands out.
