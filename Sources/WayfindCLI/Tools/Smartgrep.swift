@@ -181,6 +181,9 @@ package enum Smartgrep {
     package static func run(_ arguments: [String], context: ToolContext) -> ExitStatus {
         runTool(spec, arguments: arguments, context: context) { parsed, output, errors in
             let options = try SmartgrepOptions(parsed, context: context)
+            // As grep: -m 0 selects nothing and opens nothing (a FIFO would block); only
+            // -L still lists the files.
+            if options.maxCount == 0 && options.listFiles != .withoutMatch { return .nothingFound }
             if options.lineBuffered { output.isLineBuffered = true }
             var search = SmartgrepSearch(options: options, output: output, errors: errors)
             return search.run(context: context)

@@ -394,6 +394,20 @@ import WayfindTestSupport
         }
     }
 
+    /// As grep 3.8: `-m 0` selects nothing and opens no file (so a FIFO without a writer
+    /// does not block: a missing file, not opened, shows it); `-L` still lists the files.
+    @Test func maxCountZeroOpensNothingButMinusLStillLists() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let a = try scratch.write("bin\n", to: "a")
+        for flags in [[], ["-c"], ["-l"], ["-r"], ["-v"], ["--rank"]] {
+            let r = smartgrep(flags + ["-m0", "bin", a, scratch.file("missing")])
+            #expect(r.status == 1 && r.out == "" && r.stderr == "", "\(flags)")
+        }
+        let listed = smartgrep(["-L", "-m0", "bin", a])
+        #expect(listed.out == "\(a)\n" && listed.stderr == "")
+    }
+
     @Test func silentIsQuiet() {
         let r = smartgrep(["--silent", "bin"], input: names)
         #expect(r.status == 0 && r.out == "")
