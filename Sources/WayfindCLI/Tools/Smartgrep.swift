@@ -182,8 +182,8 @@ package enum Smartgrep {
         runTool(spec, arguments: arguments, context: context) { parsed, output, errors in
             let options = try SmartgrepOptions(parsed, context: context)
             // As grep: -m 0 selects nothing and opens nothing (a FIFO would block); only
-            // -L still lists the files.
-            if options.maxCount == 0 && options.listFiles != .withoutMatch { return .nothingFound }
+            // -L still lists the files, unless -q prints nothing anyway.
+            if options.maxCount == 0 && (options.listFiles != .withoutMatch || options.quiet) { return .nothingFound }
             if options.lineBuffered { output.isLineBuffered = true }
             var search = SmartgrepSearch(options: options, output: output, errors: errors)
             return search.run(context: context)

@@ -202,6 +202,8 @@ struct SmartgrepSearch {
             RecordReader(
                 descriptor, terminator: options.terminator, readSize: options.readSize,
                 maximumRecordLength: options.maximumLineLength, regularSize: regularSize, isRegular: isRegular,
+                // (Safe only because `search(_:)` returns at a block with a NUL under -I:
+                // that block may end without a terminator.)
                 stopsAtNul: options.binaryFiles == .withoutMatch && options.terminator != 0))
     }
 
@@ -231,7 +233,10 @@ struct SmartgrepSearch {
             let end = base + block.count
             offsetBias = consumed &- Int(bitPattern: base)
             consumed += block.count
-            if checksBinary && !isBinary && Platform.findByte(0, in: base, count: block.count) != nil {
+            // (As grep, which looks at all it read: the unfinished line held back too.)
+            if checksBinary && !isBinary
+                && (Platform.findByte(0, in: base, count: block.count) != nil || reader.heldBack.contains(0))
+            {
                 isBinary = true
                 if options.binaryFiles == .withoutMatch {
                     // grep -I: the file has no selected line, whatever was selected before.

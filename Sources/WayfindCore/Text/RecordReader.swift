@@ -40,6 +40,11 @@ package final class RecordReader {
     private var bytesRead = 0
     /// True when the last block returned ended without a terminator (the file's last line).
     package private(set) var lastBlockIsUnterminated = false
+    /// The bytes read past the last block returned (an unfinished record, handed out
+    /// later), valid until the next call: with the block, everything read so far.
+    package var heldBack: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: buffer + pendingStart, count: pendingEnd - pendingStart)
+    }
     /// A large regular file is mapped instead of read (see `MappedFile`).
     private var mapped: MappedFile?
     /// A regular file of unknown size whose first read is still to come (`isRegular`).

@@ -297,6 +297,22 @@ import WayfindTestSupport
         #expect(smartgrep(["-r", "bin", scratch.path]).stderr == "smartgrep: \(file): binary file matches\n")
     }
 
+    /// A NUL in an unfinished last line, read with the lines before it, makes the file
+    /// binary before they print, as in grep (which looks at all it read): from standard
+    /// input, a named file and with -T alike.
+    @Test func aNulInTheUnfinishedLastLineIsSeenWithTheLinesBeforeIt() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let text = "bin one\nab\u{0}c"
+        let file = try scratch.write(text, to: "tail")
+        for arguments in [["-I", "bin"], ["-I", "bin", file], ["-IT", "bin", file], ["-Il", "bin", file]] {
+            let r = arguments.count == 2 ? smartgrep(arguments, input: text) : smartgrep(arguments)
+            #expect(r.status == 1 && r.out == "" && r.stderr == "", "\(arguments)")
+        }
+        let plain = smartgrep(["bin", file])
+        #expect(plain.status == 0 && plain.out == "" && plain.stderr == "smartgrep: \(file): binary file matches\n")
+    }
+
     /// Lines selected before the block with the NUL was read stay printed (grep prints
     /// them too), but the file counts as not matching.
     @Test func aFileFoundBinaryLateIsWithoutMatchFromThere() throws {
@@ -400,7 +416,7 @@ import WayfindTestSupport
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let a = try scratch.write("bin\n", to: "a")
-        for flags in [[], ["-c"], ["-l"], ["-r"], ["-v"], ["--rank"]] {
+        for flags in [[], ["-c"], ["-l"], ["-r"], ["-v"], ["--rank"], ["-q", "-L"]] {
             let r = smartgrep(flags + ["-m0", "bin", a, scratch.file("missing")])
             #expect(r.status == 1 && r.out == "" && r.stderr == "", "\(flags)")
         }
