@@ -380,7 +380,8 @@ package struct SmartgrepOptions {
         } else if let separator = try parsed.value(of: F.groupSeparator) {
             groupSeparator = separator
         }
-        maxCount = try parsed.value(of: F.maxCount)
+        // (A negative count is no limit, as in grep 3.8.)
+        maxCount = try parsed.value(of: F.maxCount).flatMap { $0 < 0 ? nil : $0 }
         threads = try parsed.value(of: F.threads)
         field = try parsed.value(of: F.field)
         delimiter = try parsed.value(of: F.delimiter) ?? 0x09

@@ -108,9 +108,9 @@ enum SmartgrepFlags {
     static let maxCount = Flag(
         "max-count", short: "m", value: "NUM", help: "stop reading a file after NUM selected lines",
         manHelp:
-            "Stop reading a file after NUM selected lines. With --rank, read everything and print the NUM best lines. With 0, as in grep, open no file and exit with status 1 at once, unless -L lists them.",
-        expected: "a number ≥ 0"
-    ) { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
+            "Stop reading a file after NUM selected lines. With --rank, read everything and print the NUM best lines. With 0, as in grep, open no file and exit with status 1 at once, unless -L lists them; a negative NUM, as in grep, sets no limit.",
+        expected: "a number"
+    ) { Int($0) }
     static let lineNumber = Flag("line-number", short: "n", help: "prefix each line with its line number")
     static let quiet = Flag<Bool>(
         FlagSpec(

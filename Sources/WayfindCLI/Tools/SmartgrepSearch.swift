@@ -158,6 +158,13 @@ struct SmartgrepSearch {
             } catch {
                 if !options.noMessages { report("\(file): \(error.description)") }
                 hadError = true
+                // grep opens a directory and fails to read it: the file still has its
+                // count (-c prints 0) and lacks a match (-L lists it).
+                if error.isDirectoryRead {
+                    fileName = file
+                    selectedInFile = 0
+                    endFile()
+                }
                 return
             }
             fileName = file

@@ -149,6 +149,8 @@ package struct SystemError: Error, Equatable, Sendable {
 
     /// True when a write failed because the reader went away (`| head -1`).
     package var isBrokenPipe: Bool { code == EPIPE }
+    /// True when a file to read is a directory (`openForReading`).
+    package var isDirectoryRead: Bool { code == EISDIR }
     /// Whether the system refused for want of permission (or on a read-only file system).
     var isPermissionProblem: Bool { [EACCES, EPERM, EROFS].contains(code) }
     /// Whether the disk or the user's quota is full.

@@ -424,6 +424,27 @@ import WayfindTestSupport
         #expect(listed.out == "\(a)\n" && listed.stderr == "")
     }
 
+    /// As grep 3.8, which opens a named directory and fails to read it: the message, and
+    /// still the file's count and its -L listing; a negative -m is no limit.
+    @Test func aNamedDirectoryHasACountAndNoMatchAndANegativeMaxCountNoLimit() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let a = try scratch.write("bin\nbin\n", to: "a")
+        let dir = scratch.path
+        let message = "smartgrep: \(dir): Is a directory\n"
+        let counted = smartgrep(["-c", "bin", dir, a])
+        #expect(counted.status == 2 && counted.out == "\(dir):0\n\(a):2\n" && counted.stderr == message)
+        let listed = smartgrep(["-L", "bin", dir, a])
+        #expect(listed.status == 2 && listed.out == "\(dir)\n" && listed.stderr == message)
+        #expect(smartgrep(["-l", "bin", dir, a]).out == "\(a)\n")
+        #expect(smartgrep(["-sc", "bin", dir]).out == "0\n")
+        #expect(smartgrep(["-c", "-d", "skip", "bin", dir, a]).out == "\(a):2\n")
+        for m in ["-1", "-5"] {
+            let r = smartgrep(["-c", "-m", m, "bin", a])
+            #expect(r.status == 0 && r.out == "2\n", "-m \(m)")
+        }
+    }
+
     @Test func silentIsQuiet() {
         let r = smartgrep(["--silent", "bin"], input: names)
         #expect(r.status == 0 && r.out == "")
