@@ -26,7 +26,8 @@
 //     `normalize(Foundation's result)`; otherwise `normalize([letter])`;
 //   * everything else: `normalize([scalar])`.
 //   `normalize` repeats until nothing changes: each scalar in `extraFolds` is replaced by its
-//   value; any other scalar is replaced by its case round trip, canonically decomposed,
+//   value; a fullwidth ASCII character or halfwidth katakana by its ordinary form
+//   (`widthFold`: Ａ → A, ｶ → カ); any other scalar is replaced by its case round trip, canonically decomposed,
 //   with combining marks folded (dropped, but U+0345). Hangul syllables are left alone (their canonical
 //   decomposition is conjoining jamo, not a letter plus accents; Foundation keeps them too).
 //   The case round trip makes upper-casing harmless: ᾀ and its uppercase ἈΙ both fold to
@@ -149,9 +150,20 @@ func markFold(_ u: Unicode.Scalar) -> [Unicode.Scalar] {
     return trip.contains(where: isMark) ? [] : Array(trip)
 }
 
+/// The ordinary character of a fullwidth ASCII one (ＰＡＲＩＳ, as a CJK input method
+/// types in full width) or of a halfwidth katakana (ｶ → カ): their compatibility
+/// decomposition, which is only their width; nil for others. Not the halfwidth voicing
+/// marks ﾞ and ﾟ (letters, whose ordinary forms are marks, which fold to nothing: a
+/// letter never does).
+func widthFold(_ u: Unicode.Scalar) -> [Unicode.Scalar]? {
+    guard (0xFF01...0xFF5E).contains(u.value) || (0xFF61...0xFF9D).contains(u.value) else { return nil }
+    return Array(String(u).decomposedStringWithCompatibilityMapping.unicodeScalars)
+}
+
 /// One step of `normalize` on one scalar.
 func normalizeStep(_ u: Unicode.Scalar) -> [Unicode.Scalar] {
     if let extra = extraFolds[u.value] { return Array(extra.unicodeScalars) }
+    if let ordinary = widthFold(u) { return ordinary }
     if isHangulSyllable(u.value) { return [u] }
     if isMark(u) { return markFold(u) }
     return caseRoundTrip(u).decomposedStringWithCanonicalMapping.unicodeScalars.flatMap { isMark($0) ? markFold($0) : [$0] }

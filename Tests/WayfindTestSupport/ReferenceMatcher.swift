@@ -113,7 +113,8 @@ public final class ReferenceMatcher {
         String(scalar).uppercased().lowercased()
     }
 
-    /// Case round trip, decompose, drop marks, apply `extraFolds`, until nothing changes.
+    /// Case round trip, decompose, drop marks, apply `extraFolds`, fullwidth and halfwidth
+    /// forms to their ordinary ones, until nothing changes.
     public static func normalize(_ text: String) -> String {
         var current = text
         while true {
@@ -121,6 +122,12 @@ public final class ReferenceMatcher {
             for scalar in current.unicodeScalars {
                 if let extra = extraFolds[scalar] {
                     next += extra
+                    continue
+                }
+                if (0xFF01...0xFF5E).contains(scalar.value) || (0xFF61...0xFF9D).contains(scalar.value) {
+                    // Fullwidth ASCII and halfwidth katakana but its voicing marks: their
+                    // ordinary forms (Ａ → A).
+                    next += String(scalar).decomposedStringWithCompatibilityMapping
                     continue
                 }
                 if (0xAC00...0xD7A3).contains(scalar.value) {  // Hangul syllables stay whole

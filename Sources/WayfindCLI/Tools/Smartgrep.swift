@@ -54,8 +54,11 @@ package enum Smartgrep {
                 whether it is stored precomposed (NFC) or decomposed (NFD). A letter folds \
                 like its uppercase, so an upper-cased word finds what the word finds. \
                 Letters that readers see as accented but Unicode does not decompose are \
-                folded too: ł, ø, đ, ħ, ı, æ, œ, þ. With --no-ignore-case case counts, but \
-                accents are still ignored: 'Sao' finds São Paulo but not sao.
+                folded too: ł, ø, đ, ħ, ı, æ, œ, þ. Fullwidth letters, digits and signs (as \
+                a CJK input method types them) and halfwidth katakana are their ordinary \
+                forms: 'paris' finds PARIS typed in full width, and the other way round. With \
+                --no-ignore-case case counts, but accents are still ignored: 'Sao' finds \
+                São Paulo but not sao.
 
                 Input is read as bytes. Invalid UTF-8 and carriage returns are passed \
                 through unchanged (NUL bytes too, with -a; see BINARY FILES); an invalid byte is a character that matches \

@@ -2,8 +2,8 @@
 //
 // Per-scalar class and folded form for `UnicodeFolding`, from the standard library's Unicode
 // 17.0 properties and Foundation's folding; see the generator for the rules.
-// 8704 stage-1 and 29184 stage-2 UInt16 entries (blocks of 128), 2181 folded forms:
-// 93224 bytes of constant C arrays (Sources/WayfindUnicodeData/unicode_tables.c), used in place.
+// 8704 stage-1 and 29184 stage-2 UInt16 entries (blocks of 128), 2230 folded forms:
+// 93616 bytes of constant C arrays (Sources/WayfindUnicodeData/unicode_tables.c), used in place.
 
 /// The constants of the folding tables in `WayfindUnicodeData`, which `FoldingTables`
 /// (UnicodeFolding.swift) reads in place.
@@ -17,5 +17,5 @@ enum UnicodeTableData {
     /// The number of entries of `wayfind_fold_stage2()`.
     static let stage2Count = 29184
     /// The number of folded forms of `wayfind_fold_pool()`.
-    static let poolCount = 2181
+    static let poolCount = 2230
 }

@@ -164,6 +164,8 @@ struct FoldingTests {
         ("東京 北京", "東京 北京"),
         ("ﬁle ﬀ", "file ff"),
         ("が か\u{3099}", "か か"),  // kana voicing mark, NFC and NFD
+        ("ＰＡＲＩＳ ｐａｒｉｓ １２", "paris paris 12"),  // fullwidth, as an input method types
+        ("ｶﾀｶﾅ カタカナ", "カタカナ カタカナ"),  // halfwidth katakana
         ("Ⅻ Ⓐ", "ⅻ ⓐ"),
         ("a ≠ b", "a = b"),
         ("abc-XYZ_019 \t!~", "abc-xyz_019 \t!~"),
@@ -202,7 +204,10 @@ struct FoldingTests {
         (0xF900, .uncasedLetter, "\u{8C48}"),  // CJK compatibility ideograph → its canonical form
         (0x623, .uncasedLetter, "\u{627}"),  // أ → ا
         (0x663, .digit, "٣"),
-        (0xFF13, .digit, "３"),
+        (0xFF13, .digit, "3"),  // fullwidth ３
+        (0xFF21, .uppercase, "a"),  // fullwidth Ａ
+        (0xFF76, .uncasedLetter, "カ"),  // halfwidth ｶ
+        (0xFF9E, .uncasedLetter, "\u{FF9E}"),  // halfwidth voicing mark ﾞ (Lm): a letter never folds to nothing
         (0x301, .mark, ""), (0x308, .mark, ""), (0x903, .mark, ""), (0x20DD, .mark, ""),
         (0x3099, .mark, ""), (0x345, .mark, "ι"),  // ypogegrammeni folds like its uppercase Ι
         (0xA0, .separator, "\u{A0}"), (0x2014, .separator, "—"), (0x20AC, .separator, "€"),
@@ -304,6 +309,7 @@ struct FoldingTests {
         var same = 0
         var extra: [String] = []
         var foundationUnchanged: [String] = []
+        var width: [String] = []
         var mismatches: [String] = []
         for s in Census.letters {
             let v = s.value
@@ -313,8 +319,15 @@ struct FoldingTests {
             let line = "\(hex(v)) \(String(s)): ours \(hex(ours)), Foundation \(hex(f))"
             if f != [s] {
                 // Foundation changes the letter: ours must be Foundation's result, with the
-                // extra folds applied (Ł → ł → l, Ǿ → ø → o).
-                if ours == FoldingReference.withExtras(f) { extra.append(line) } else { mismatches.append(line) }
+                // extra folds applied (Ł → ł → l, Ǿ → ø → o), or for a fullwidth letter, its
+                // ordinary form (Ａ → ａ → a).
+                if ours == FoldingReference.withExtras(f) {
+                    extra.append(line)
+                } else if (0xFF21...0xFF5A).contains(v) && ours == FoldingReference.rule(f) {
+                    width.append(line)
+                } else {
+                    mismatches.append(line)
+                }
             } else if FoldingReference.extraFolds[v] != nil && ours == FoldingReference.withExtras([s]) {
                 extra.append(line)  // ł, ø, … which Foundation keeps
             } else if ours == FoldingReference.rule([s]) {
@@ -324,12 +337,15 @@ struct FoldingTests {
             }
         }
         print(
-            "Folding vs Foundation on letters: \(same) equal, \(extra.count) extra folds, "
+            "Folding vs Foundation on letters: \(same) equal, \(extra.count) extra folds, \(width.count) fullwidth, "
                 + "\(foundationUnchanged.count) that Foundation leaves unchanged, \(mismatches.count) mismatches")
         #expect(mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(mismatches.joined(separator: "\n"))")
         // Every letter of the extra table is one of the exceptions (or agrees: ß, ẞ).
         #expect(extra.count + 2 >= FoldingReference.extraFolds.count)
         #expect(same > 140_000)
+        // Ａ…Ｚ fold to a…z, where Foundation only lowercases them (ａ…ｚ, which it
+        // keeps, count with the letters Foundation leaves unchanged).
+        #expect(width.count == 26)
     }
 
     /// The self-match promise: a word's upper-cased form finds what the word finds.
