@@ -57,7 +57,8 @@ package enum MagickeySuggest {
                 When nothing matches, the text after the last comma is tried as a country \
                 or region in any of the gazetteer's names for it ('münchen, deutschland', \
                 'roma, italia'), and without a comma the last word or two, by the area's own \
-                name or code: the rest is searched in that area. When nothing there has \
+                name or code or another name spelled whole ('munich bavaria', 'köln \
+                deutschland'): the rest is searched in that area. When nothing there has \
                 that name and a comma set the area apart, the area itself is suggested \
                 ('seattle, canada' gives Canada; not for a code alone, which may be a \
                 region's too).

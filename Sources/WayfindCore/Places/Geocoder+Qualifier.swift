@@ -72,9 +72,11 @@ extension Geocoder {
 
     /// The country or region `tail` names: a `--country` value (`GBR`, `czech republic`),
     /// else the gazetteer's best country or region row whose name (own or alternate, not
-    /// rare; own only when `ownNameOnly`, as without a comma: `berlin paris` is not Berlin
-    /// in Île-de-France, a.k.a. Paris) `tail` spells, whole or, while it is being typed,
-    /// begun. Nil when none, or when the filters exclude its country.
+    /// rare) `tail` spells, whole or, while it is being typed, begun. With `ownNameOnly`,
+    /// as without a comma, an alternate name only spelled whole: `munich bavaria` and
+    /// `köln deutschland` name their areas, but `berlin paris` is not Berlin in
+    /// Île-de-France, a.k.a. Région parisienne. Nil when none, or when the filters
+    /// exclude its country.
     func area(named tail: String, lastWordComplete: Bool, filters: PlaceFilters, ownNameOnly: Bool) throws(GeocoderError) -> Area? {
         let allowed = { (code: String) in filters.countries.isEmpty || filters.countries.contains(code) }
         if let code = Country.code(tail) {
@@ -90,7 +92,7 @@ extension Geocoder {
             text: tail, bias: LocationBias(location: nil, radius: nil), filters: PlaceFilters(categories: ["country", "region"]), limit: 1)
         guard !search.isEmpty, let found = try self.search(search).places.first,
             found.rank.coverage == search.pieces.count, found.rank.tier == 0 || (!lastWordComplete && found.rank.tier == 1),
-            found.rank.ownName || !ownNameOnly,
+            found.rank.ownName || found.rank.wholeName || !ownNameOnly,
             allowed(found.place.countryCode)
         else { return nil }
         return Area(code: found.place.countryCode, extent: found.place.category == "region" ? found.place.extent : nil, place: found)

@@ -29,6 +29,16 @@ import WayfindTestSupport
         }
     }
 
+    /// Without a comma, a country or region may follow by an alternate name spelled whole
+    /// (as with one); begun, it does not (`berlin paris` is not Région parisienne).
+    @Test func aTrailingAreaByAWholeAlternateNameNarrowsWithoutAComma() throws {
+        for (text, label) in [("munich bavaria", "Munich, Bayern, Germany"), ("köln deutschland", "Köln, Nordrhein-Westfalen, Germany"),
+            ("москва россия", "Moscow, Moskva, Russia")] {
+            #expect(try PlacesTestSupport.geocode(text).places.first?.place.label == label, "\(text)")
+        }
+        // (`berlin paris`: MagickeyToolTests.aListOfCountriesFiltersByEach.)
+    }
+
     @Test func springfieldNearIllinoisIsSpringfieldIllinois() throws {
         let result = try PlacesTestSupport.suggest("springfield", near: Self.chicago)
         #expect(result.places.first?.place.label == "Springfield, Illinois, United States")
