@@ -55,7 +55,8 @@ package enum MagickeySuggest {
                 Jakarta by New York Van Java and Koningin van het Oosten).
 
                 When nothing matches, the text after the last comma is tried as a country \
-                or region in any of the gazetteer's names for it ('münchen, deutschland', \
+                or region in any of the embedded gazetteer's names for it, with --places \
+                too ('münchen, deutschland', \
                 'roma, italia'), and without a comma the last word or two, by the area's own \
                 name or code or another name spelled whole ('munich bavaria', 'köln \
                 deutschland'): the rest is searched in that area. When nothing there has \

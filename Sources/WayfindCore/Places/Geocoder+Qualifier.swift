@@ -8,7 +8,8 @@
 /// one's, in every CLDR language), too many to index for every town. So only when a query
 /// finds nothing is its tail tried as an area: the text after its last comma, else its last
 /// one or two words, looked up as `--country` looks up a value (codes, English names),
-/// else as the gazetteer's own country and region rows spelled by it. The rest of the query
+/// else as the embedded gazetteer's country and region rows spelled by it (for a `--places`
+/// file too, whose rows they narrow by country and extent). The rest of the query
 /// is then searched in that country (and, for a region with an extent, inside it). When
 /// nothing there has that name and a comma set the area apart, the area itself is the
 /// answer, as geocoders fall back (`seattle, canada` gives Canada).
@@ -88,13 +89,18 @@ extension Geocoder {
             let byCode = tail.utf8.count <= 3 && tail.uppercased() == code || Country.alpha3(code) == tail.uppercased()
             return Area(code: code, extent: nil, place: row, byCode: byCode)
         }
+        // A `--places` file's own areas are not ours (a dump's ADM1 rows, a feed's none):
+        // the embedded gazetteer's countries and regions name them, and only narrow.
+        guard let areas = isEmbedded ? self : try? Geocoder.installedEmbedded() else { return nil }
         let search = PlaceSearch(
             text: tail, bias: LocationBias(location: nil, radius: nil), filters: PlaceFilters(categories: ["country", "region"]), limit: 1)
-        guard !search.isEmpty, let found = try self.search(search).places.first,
+        guard !search.isEmpty, let found = try areas.search(search).places.first,
             found.rank.coverage == search.pieces.count, found.rank.tier == 0 || (!lastWordComplete && found.rank.tier == 1),
             found.rank.ownName || found.rank.wholeName || !ownNameOnly,
             allowed(found.place.countryCode)
         else { return nil }
-        return Area(code: found.place.countryCode, extent: found.place.category == "region" ? found.place.extent : nil, place: found)
+        return Area(
+            code: found.place.countryCode, extent: found.place.category == "region" ? found.place.extent : nil,
+            place: isEmbedded ? found : nil)
     }
 }

@@ -39,6 +39,26 @@ import WayfindTestSupport
         // (`berlin paris`: MagickeyToolTests.aListOfCountriesFiltersByEach.)
     }
 
+    /// A `--places` file's places are narrowed by the embedded gazetteer's areas: its own
+    /// have no regions or countries of ours (a dump's admin1 codes, a feed's none).
+    @Test func aTrailingAreaNarrowsAPlacesFileByTheEmbeddedAreas() throws {
+        let line = PlacesTestSupport.geonamesLine
+        let text =
+            [
+                line(5_690_532, "Munich", "48.67", "-98.83", "PPL", "US", "ND", 5_000_000),
+                line(2_867_714, "Munich", "48.14", "11.58", "PPLA", "DE", "02", 1_260_391),
+            ].joined(separator: "\n") + "\n"
+        let path = try PlacesTestSupport.temporaryFile(text, name: "munich.txt")
+        let home = try ScratchDirectory()
+        defer { home.remove() }
+        for (query, latitude) in [("munich", "48.67"), ("munich bavaria", "48.14"), ("munich, deutschland", "48.14"), ("munich north dakota", "48.67")] {
+            let r = runInProcess(MagickeySuggest.run, ["--places", path, "--max-suggestions", "1", query], environment: ["HOME": home.path])
+            let key = try #require(r.out.split(separator: "\t").dropFirst().first.map(String.init), "\(query)")
+            let found = runInProcess(MagickeyFind.run, ["--places", path, "--json", key], environment: ["HOME": home.path])
+            #expect(found.out.contains("\"y\":\(latitude)"), "\(query): \(found.out)")
+        }
+    }
+
     @Test func springfieldNearIllinoisIsSpringfieldIllinois() throws {
         let result = try PlacesTestSupport.suggest("springfield", near: Self.chicago)
         #expect(result.places.first?.place.label == "Springfield, Illinois, United States")
