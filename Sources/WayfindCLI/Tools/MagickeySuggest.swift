@@ -54,15 +54,16 @@ package enum MagickeySuggest {
                 are never pieced together from two names of a place ('new o' does not find \
                 Jakarta by New York Van Java and Koningin van het Oosten).
 
-                When nothing matches, the text after the last comma is tried as a country \
-                or region in any of the embedded gazetteer's names for it, with --places \
-                too ('münchen, deutschland', \
-                'roma, italia'), and without a comma the last word or two, by the area's own \
-                name or code or another name spelled whole ('munich bavaria', 'köln \
-                deutschland'): the rest is searched in that area. When nothing there has \
-                that name and a comma set the area apart, the area itself is suggested \
-                ('seattle, canada' gives Canada; not for a code alone, which may be a \
-                region's too).
+                When nothing matches, the text after the last comma (else the last word, \
+                then the last two) is tried as a country or region: a code, or any of the \
+                embedded gazetteer's names for it, with --places too, spelled whole or, \
+                while the last word is typed, begun ('münchen, deutschland', 'roma, \
+                italia', 'munich bavaria', 'praha česká republika'). The rest is searched \
+                among that area's places, by their own region and country. When nothing \
+                there has that name and a comma set the area apart, the area itself is \
+                suggested ('seattle, canada' gives Canada; not for a code alone, which may \
+                be a region's too). Letters, digits, commas and spaces typed in full width \
+                (as a CJK input method types them) read as their ordinary forms.
 
                 Countries and first-level regions are places of the embedded gazetteer \
                 (categories country and region), found by their names in many languages \

@@ -175,11 +175,12 @@ public final class Geocoder: @unchecked Sendable {
     func search(text: String, lastWordComplete: Bool, bias: LocationBias, filters: PlaceFilters, limit: Int)
         throws(GeocoderError) -> SearchResult
     {
+        let typed = SearchText.ordinaryWidths(text)
         // A comma ends a word: `austin,tx` is typed for `austin, tx`.
         var spaced = ""
-        for (i, c) in zip(text.indices, text) {
+        for (i, c) in zip(typed.indices, typed) {
             spaced.append(c)
-            if c == ",", text.index(after: i) < text.endIndex, !text[text.index(after: i)].isWhitespace { spaced.append(" ") }
+            if c == ",", typed.index(after: i) < typed.endIndex, !typed[typed.index(after: i)].isWhitespace { spaced.append(" ") }
         }
         let text = spaced
         let result = try searchVariants(text: text, lastWordComplete: lastWordComplete, bias: bias, filters: filters, limit: limit)

@@ -226,6 +226,26 @@ package enum SearchText {
     /// last word `city` go.
     static let citySuffixes: Set<Character> = ["시", "市"]
 
+    /// `text` with the characters a CJK input method types in full width in their
+    /// ordinary forms, so that what is read before the folding (commas, spaces, hyphens,
+    /// codes in capitals, `st`) reads them too: ＡＢＣ！ as ABC!, the ideographic space
+    /// U+3000 and the no-break space as a space, the ideographic comma 、 as a comma.
+    /// (The folding tables fold the same letters the same way: `widthFold` in the
+    /// generator.)
+    package static func ordinaryWidths(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value >= 0xA0 }) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for u in text.unicodeScalars {
+            switch u.value {
+            case 0xFF01...0xFF5E: scalars.append(Unicode.Scalar(u.value - 0xFEE0)!)
+            case 0x3000, 0xA0: scalars.append(" ")
+            case 0x3001: scalars.append(",")
+            default: scalars.append(u)
+            }
+        }
+        return String(scalars)
+    }
+
     /// Whether the last word of a text typed into a search box is finished: the text
     /// ends in whitespace (`queryVariants` swaps it then).
     package static func endsWithFinishedWord(_ text: String) -> Bool {

@@ -33,10 +33,39 @@ import WayfindTestSupport
     /// (as with one); begun, it does not (`berlin paris` is not Région parisienne).
     @Test func aTrailingAreaByAWholeAlternateNameNarrowsWithoutAComma() throws {
         for (text, label) in [("munich bavaria", "Munich, Bayern, Germany"), ("köln deutschland", "Köln, Nordrhein-Westfalen, Germany"),
-            ("москва россия", "Moscow, Moskva, Russia")] {
+            ("москва россия", "Moscow, Moskva, Russia"), ("praha česká republika", "Prague, Praha, Hlavní město, Czechia"),
+            ("glasgow royaume uni", "Glasgow, Scotland, United Kingdom")] {
             #expect(try PlacesTestSupport.geocode(text).places.first?.place.label == label, "\(text)")
         }
+        // Only the area's own places, by their region, not by a box around it (Stuttgart
+        // is in Baden-Württemberg, inside Bayern's box); and a word of another name is
+        // not the area (`écosse` of Nouvelle-Écosse).
+        for text in ["stuttgart bavaria", "glasgow, écosse", "reno california"] {
+            #expect(try PlacesTestSupport.geocode(text).places.isEmpty, "\(text)")
+        }
         // (`berlin paris`: MagickeyToolTests.aListOfCountriesFiltersByEach.)
+    }
+
+    /// What an input method types in full width reads as typed in ASCII, before the
+    /// folding too: its commas, spaces and codes.
+    @Test func fullwidthCommasSpacesAndCodesReadAsTheirOrdinaryForms() throws {
+        for (text, label) in [("ｐａｒｉｓ，ｔｘ", "Paris, Texas, United States"), ("灣仔，香港", "Wan Chai, Hong Kong"),
+            ("munich、bavaria", "Munich, Bayern, Germany"), ("ｍｕｎｉｃｈ\u{3000}ｂａｖａｒｉａ", "Munich, Bayern, Germany"),
+            ("ＤＥＵ", "Germany")] {
+            #expect(try PlacesTestSupport.geocode(text).places.first?.place.label == label, "\(text)")
+        }
+        #expect(try PlacesTestSupport.geocode("seattle, ＣＡ").places.isEmpty)
+    }
+
+    /// The area itself, the answer after a comma when nothing there has the name, obeys
+    /// the filters.
+    @Test func theAreaGivenForNothingInItObeysTheFilters() {
+        #expect(runInProcess(MagickeySuggest.run, ["munich, bavaria"]).status == 0)
+        #expect(runInProcess(MagickeySuggest.run, ["seattle, canada"]).out.hasPrefix("Canada\t"))
+        for filter in [["--category", "city"], ["--extent", "0,40,5,45"]] {
+            let r = runInProcess(MagickeySuggest.run, filter + ["seattle, canada"])
+            #expect(r.status == 1 && r.out == "", "\(filter)")
+        }
     }
 
     /// A `--places` file's places are narrowed by the embedded gazetteer's areas: its own
