@@ -40,7 +40,7 @@ complete -c smartgrep -l color -d 'highlight matched word prefixes: auto, always
 complete -c smartgrep -l line-buffered -d 'flush output after every line (default on a terminal)'
 complete -c smartgrep -l words -d 'where lines split into words: all (default), punct or space' -r -f -a 'all punct space'
 complete -c smartgrep -l field -d 'match only field N (from 1) of each line, print the whole line' -r -f
-complete -c smartgrep -l delimiter -d 'the field delimiter for --field (one character; default tab)' -r -f
+complete -c smartgrep -l delimiter -d 'the field delimiter for --field (one ASCII character; default tab)' -r -f
 complete -c smartgrep -l rank -d 'print the best matches first (see RANKING in the man page)'
 complete -c smartgrep -s j -l threads -d 'search files on NUM threads (default: one per processor)' -r -f
 complete -c smartgrep -l help -d 'show this help and exit'

@@ -157,7 +157,7 @@ enum SmartgrepFlags {
         expected: "a number ≥ 1"
     ) { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
     static let delimiter = Flag(
-        "delimiter", value: "C", help: "the field delimiter for --field (one character; default tab)",
+        "delimiter", value: "C", help: "the field delimiter for --field (one ASCII character; default tab)",
         expected: "one ASCII character"
     ) { text -> UInt8? in
         if text == "\\t" || text == "tab" { return 0x09 }

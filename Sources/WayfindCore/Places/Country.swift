@@ -6,7 +6,8 @@
 public enum Country {
     /// The alpha-2 code `text` names, or nil when it names no country.
     public static func code(_ text: String) -> String? {
-        let trimmed = text[...].trimmingCharacters(in: " ")
+        // (A code typed in full width, ＦＲ, is FR.)
+        let trimmed = SearchText.ordinaryWidths(text)[...].trimmingCharacters(in: " ")
         let upper = trimmed.uppercased()
         if upper.utf8.count == 2, let entry = table.first(where: { $0.alpha2 == upper }) { return entry.alpha2 }
         if upper.utf8.count == 3, let entry = table.first(where: { $0.alpha3 == upper }) { return entry.alpha2 }

@@ -13,6 +13,7 @@ struct MagickeyToolTests {
         ("FR", "FR"), ("fr", "FR"), ("FRA", "FR"), ("fra", "FR"), ("France", "FR"), ("france", "FR"),
         ("Ivory Coast", "CI"), ("cote d'ivoire", "CI"), ("Côte d'Ivoire", "CI"), ("UK", "GB"), ("GBR", "GB"),
         ("Korea, Republic of", "KR"), ("South Korea", "KR"), ("Kosovo", "XK"), ("XK", "XK"), (" us ", "US"),
+        ("ＦＲ", "FR"), ("ｆｒａ", "FR"),  // typed in full width
     ])
     func countriesAreNamedByEitherCodeOrByName(text: String, code: String) throws {
         #expect(Country.code(text) == code)
