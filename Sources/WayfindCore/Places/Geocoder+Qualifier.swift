@@ -91,12 +91,16 @@ extension Geocoder {
         let countryQualifier = { (code: String) in (Country.alpha3(code) ?? code).lowercased() }
         if let code = Country.code(tail) {
             guard allowed(code) else { return nil }
-            let row = try searchVariants(
-                text: tail, lastWordComplete: true, bias: LocationBias(location: nil, radius: nil),
-                filters: PlaceFilters(countries: [code], categories: ["country"]), limit: 1
-            ).places.first
+            // (The country's row, the answer when nothing in it has the name: the embedded
+            // gazetteer's only; a `--places` file is not searched for one.)
+            let row =
+                isEmbedded
+                ? try searchVariants(
+                    text: tail, lastWordComplete: true, bias: LocationBias(location: nil, radius: nil),
+                    filters: PlaceFilters(countries: [code], categories: ["country"]), limit: 1
+                ).places.first : nil
             let byCode = tail.utf8.count <= 3 && tail.uppercased() == code || Country.alpha3(code) == tail.uppercased()
-            return Area(code: code, qualifier: countryQualifier(code), place: isEmbedded ? row : nil, byCode: byCode)
+            return Area(code: code, qualifier: countryQualifier(code), place: row, byCode: byCode)
         }
         // A `--places` file's own areas are not ours (a dump's ADM1 rows, a feed's none):
         // the embedded gazetteer's countries and regions name them.
