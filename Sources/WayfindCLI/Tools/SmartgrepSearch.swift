@@ -208,10 +208,7 @@ struct SmartgrepSearch {
         try search(
             RecordReader(
                 descriptor, terminator: options.terminator, readSize: options.readSize,
-                maximumRecordLength: options.maximumLineLength, regularSize: regularSize, isRegular: isRegular,
-                // (Safe only because `search(_:)` returns at a block with a NUL under -I:
-                // that block may end without a terminator.)
-                stopsAtNul: options.binaryFiles == .withoutMatch && options.terminator != 0))
+                maximumRecordLength: options.maximumLineLength, regularSize: regularSize, isRegular: isRegular))
     }
 
     /// Searches everything `reader` hands out.

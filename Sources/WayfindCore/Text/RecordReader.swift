@@ -49,8 +49,6 @@ package final class RecordReader {
     private var mapped: MappedFile?
     /// A regular file of unknown size whose first read is still to come (`isRegular`).
     private var probing: Bool
-    /// A full first read with a NUL in it is all that is read (`stopsAtNul`).
-    private let stopsAtNul: Bool
     private var mappedOffset = 0
     private let mappedWindow: Int
 
@@ -74,15 +72,9 @@ package final class RecordReader {
     /// made for it, which cost more than the read that hears the end (a tree's files are
     /// most of them small). The first read asks for `probeSize` bytes; only a file that
     /// fills it is asked its size, to be mapped when large.
-    ///
-    /// `stopsAtNul` (grep's `-I`, which skips a file with a NUL in its first block): when
-    /// that first read of `isRegular` fills its buffer and has a NUL, it is handed out
-    /// whole as the only block, terminator or not, and nothing more is read (a tree's
-    /// large binary files cost one small read).
     package init(
         _ source: FileDescriptor, terminator: UInt8, readSize: Int = RecordReader.defaultReadSize,
-        maximumRecordLength: Int = RecordReader.defaultMaximumRecordLength, regularSize: Int? = nil, isRegular: Bool = false,
-        stopsAtNul: Bool = false
+        maximumRecordLength: Int = RecordReader.defaultMaximumRecordLength, regularSize: Int? = nil, isRegular: Bool = false
     ) {
         self.source = .descriptor(source)
         self.terminator = terminator
@@ -90,7 +82,6 @@ package final class RecordReader {
         self.maximumRecordLength = max(maximumRecordLength, 1)
         let small = regularSize.map { $0 < Self.mappingThreshold } ?? false
         probing = isRegular && regularSize == nil
-        self.stopsAtNul = stopsAtNul
         // (At least a page: /proc's files say they are empty.)
         let wanted =
             small ? max(min(self.readSize, regularSize! + 1), 4096) : probing ? min(self.readSize, Self.probeSize) : self.readSize
@@ -119,7 +110,6 @@ package final class RecordReader {
         knownSize = nil
         mapped = nil
         probing = false
-        stopsAtNul = false
         mappedWindow = 0
     }
 
@@ -155,11 +145,6 @@ package final class RecordReader {
             bytesRead += n
             if probing {
                 probing = false
-                if n == asked && stopsAtNul && Platform.findByte(0, in: buffer, count: length) != nil {
-                    reachedEnd = true
-                    lastBlockIsUnterminated = buffer[length - 1] != terminator
-                    return UnsafeBufferPointer(start: buffer, count: length)
-                }
                 if n == asked, case .descriptor(let descriptor) = source {
                     // As large as the first read or larger: mapped from its start when
                     // large (nothing has been handed out yet), else read in full-size reads.

@@ -95,31 +95,4 @@ import WayfindTestSupport
             if size < RecordReader.mappingThreshold { #expect(largest <= RecordReader.defaultReadSize, "size \(size)") }
         }
     }
-
-    /// `-I` skips a file with a NUL in its first block: a full first read with one is all
-    /// that is read; a NUL only after it, or a first read the file ends in, changes nothing.
-    @Test func aFullFirstReadWithANulIsTheOnlyBlockWhenAskedToStopAtNul() throws {
-        let probe = RecordReader.probeSize
-        for (size, nulAt, stops) in [
-            (3 * probe, 10, true), (3 * probe, probe - 1, true), (3 * probe, probe, false), (probe - 1, 10, false),
-            (RecordReader.mappingThreshold + 1, 5, true),
-        ] {
-            var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: size)
-            for i in stride(from: 99, to: size, by: 100) { bytes[i] = 0x0A }
-            bytes[nulAt] = 0
-            let path = try TestFiles.write(Data(bytes), name: "nul-\(size)-\(nulAt).bin")
-            for asked in [false, true] {
-                let descriptor = try FileDescriptor.openRegularFile(path)
-                defer { descriptor.close() }
-                let reader = RecordReader(descriptor, terminator: 0x0A, isRegular: true, stopsAtNul: asked)
-                var blocks: [[UInt8]] = []
-                while let block = try reader.nextBlock() { blocks.append(Array(block)) }
-                if asked && stops {
-                    #expect(blocks == [Array(bytes[..<probe])], "size \(size) NUL at \(nulAt)")
-                } else {
-                    #expect(Array(blocks.joined()) == bytes, "size \(size) NUL at \(nulAt) asked \(asked)")
-                }
-            }
-        }
-    }
 }
