@@ -52,7 +52,10 @@ package enum MagickeySuggest {
                 least one word must be in a name: a region or a country qualifies a query, \
                 it never carries one ('new' does not find Sydney by New South Wales). Words \
                 are never pieced together from two names of a place ('new o' does not find \
-                Jakarta by New York Van Java and Koningin van het Oosten).
+                Jakarta by New York Van Java and Koningin van het Oosten). A word joined \
+                to the next by an apostrophe may be typed with it or without it: \
+                'maanshan' and "ma'anshan" spell Ma’anshan whole, 'luan' Lu’an; \
+                'laquila' and 'aquila' both find L'Aquila.
 
                 When nothing matches, the text after the last comma (else the last word, \
                 then the last two) is tried as a country or region: a code, or any of the \

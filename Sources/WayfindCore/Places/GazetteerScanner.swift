@@ -164,6 +164,8 @@ package struct GazetteerScanner {
         // The next hit that survived the direct check, at or after the current line.
         var hit: UnsafePointer<UInt8>? = p
         var hitIsFresh = false
+        // The next apostrophe at or after the current line (`wordAcrossApostrophes`).
+        var apostrophe = finder == nil ? nil : SearchText.nextApostrophe(from: p, to: end)
         while p < end {
             let lineEnd = Platform.findByte(0x0A, in: p, count: end - p) ?? end
             state.line += 1
@@ -182,6 +184,10 @@ package struct GazetteerScanner {
             // Every row is split and checked (`PlaceRow.split`); only candidates reach `body`.
             try row.split(UnsafeBufferPointer(start: p, count: lineEnd - p), number: state.line, offset: blockOffset + (p - start))
             if !isCandidate && finder != nil { isCandidate = qualifiersMayHoldAWord(row) }
+            if !isCandidate && finder != nil {
+                if let (a, _) = apostrophe, a < p { apostrophe = SearchText.nextApostrophe(from: p, to: end) }
+                isCandidate = wordAcrossApostrophes(p, lineEnd, next: apostrophe)
+            }
             if collectsCategories { noteCategory(row) }
             if isCandidate || splitEveryRow {
                 if try !body(row, isCandidate) { return false }
@@ -207,6 +213,31 @@ package struct GazetteerScanner {
         let answer = wordMatchers!.contains { word in fields.contains { field in field.withUnsafeBufferPointer { word.matches($0) } } }
         qualifierAnswers[key] = answer
         return answer
+    }
+
+    /// Whether a query word may match a word of the line from `start` to `end` run on
+    /// across an apostrophe (`SearchText.words(_:joined:)`: `maanshan` for Ma’anshan),
+    /// which the finder, looking for the word's bytes in a row, cannot see: the line
+    /// without its apostrophes, to the single-word matchers. `next` is the block's next
+    /// apostrophe at or after `start` (found once per block, not per line), if any.
+    private mutating func wordAcrossApostrophes(
+        _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, next: (UnsafePointer<UInt8>, Int)?
+    ) -> Bool {
+        guard let matcher, let (first, _) = next, first < end else { return false }
+        if wordMatchers == nil {
+            wordMatchers = matcher.query.words.map { LineMatcher(MatchQuery(String(decoding: $0, as: UTF8.self), mode: .all)) }
+        }
+        var stripped: [UInt8] = []
+        stripped.reserveCapacity(end - start)
+        var p = start
+        var apostrophe = next
+        while let (a, length) = apostrophe, a < end {
+            stripped.append(contentsOf: UnsafeBufferPointer(start: p, count: a - p))
+            p = a + length
+            apostrophe = SearchText.nextApostrophe(from: p, to: end)
+        }
+        stripped.append(contentsOf: UnsafeBufferPointer(start: p, count: end - p))
+        return stripped.withUnsafeBufferPointer { text in wordMatchers!.contains { $0.matches(text) } }
     }
 
     /// Adds the category of `row` to `categories` when it is new.

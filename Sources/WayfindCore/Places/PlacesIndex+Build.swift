@@ -150,13 +150,16 @@ extension PlacesIndex {
             // A name spelled by one word alone (`San`, `Bora Bora`, `Mexico City`: see
             // `SearchText.spellingWords`) marks that word's posting.
             func noteForm(_ form: UnsafeBufferPointer<UInt8>, alternate: Bool = false) {
-                let words = SearchText.spellingWords(form, alternate: alternate)
-                if let first = words.first, words.allSatisfy({ $0 == first }) { spelled.append(number(first)) }
-                // The words of a name of one or two words (`inShortName`).
-                if let first = words.first, words.allSatisfy({ $0 == first || $0 == words.last }) {
-                    for word in [first, words.last!] {
-                        let id = number(word)
-                        if !named.contains(id) { named.append(id) }
+                // (Both ways a name is spelled: with its apostrophes, and typed without.)
+                for across in SearchText.holdsApostrophe(form) ? [false, true] : [false] {
+                    let words = SearchText.spellingWords(form, alternate: alternate, acrossApostrophes: across)
+                    if let first = words.first, words.allSatisfy({ $0 == first }) { spelled.append(number(first)) }
+                    // The words of a name of one or two words (`inShortName`).
+                    if let first = words.first, words.allSatisfy({ $0 == first || $0 == words.last }) {
+                        for word in [first, words.last!] {
+                            let id = number(word)
+                            if !named.contains(id) { named.append(id) }
+                        }
                     }
                 }
                 for word in SearchText.words(form, joined: true) {

@@ -27,6 +27,7 @@ extension PlacesIndex {
                 let words = SearchText.words(form, joined: true)
                 let parts: [[[UInt8]]] = [
                     words, SearchText.words(form), SearchText.spellingWords(form), SearchText.spellingWords(form, alternate: true),
+                    SearchText.spellingWords(form, acrossApostrophes: true),
                     SearchText.startWords(form, words: words),
                 ]
                 for part in parts {
@@ -48,7 +49,7 @@ extension PlacesIndex {
     /// Names that exercise the word rules: camelCase and script joins, marks, ligatures,
     /// case forms, apostrophes and hyphens, a last word `city`, commas, codes, digits.
     static let probeNames = [
-        "McAllen caPitals São-Paulo O'Hare", "Baden-Baden, Württemberg", "New York City", "Quezon City Hall",
+        "McAllen caPitals São-Paulo O'Hare Ma’an’shan d’Azur", "Baden-Baden, Württemberg", "New York City", "Quezon City Hall",
         "Straße İstanbul Ǆemal ΑΘΗΝΑ Ⅻ ﬁ", "東京都新宿区 서울특별시 Москва, Курский вокзал", "NYC", "SAN", "1st 42nd 7-Eleven",
         "Øresund·Ærø ŁÓDŹ Ångström", "مكة المكرمة", "ગાંધીનગર",
     ]

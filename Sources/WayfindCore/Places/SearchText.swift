@@ -105,21 +105,37 @@ package enum SearchText {
     ///
     /// With `joined`, also each word run on to the next separator where it ends at a
     /// camelCase or script join without one (`capitals` as well as `ca` and `pitals` for
-    /// `caPitals`, `mcallen` for `McAllen`): a query word may match across such a join,
-    /// so the index keeps these forms too.
-    package static func words(_ text: UnsafeBufferPointer<UInt8>, joined: Bool = false) -> [[UInt8]] {
+    /// `caPitals`, `mcallen` for `McAllen`), and each word run on across an apostrophe
+    /// between letters (`luan` as well as `lu` and `an` for `Lu’an`, `maanshan` for
+    /// `Ma’anshan`, `ohare` for `O'Hare`), which people leave out when they type: a query
+    /// word may match across such a join, so the index keeps these forms too.
+    ///
+    /// With `acrossApostrophes`, the words of the name as typed without its apostrophes:
+    /// each run of words joined by them is one word (`luan`; `coxs`, `bazar` for `Cox’s
+    /// Bāzār`), the rest as without. What a name spelled whole may also be typed as
+    /// (`spellingWords`).
+    package static func words(_ text: UnsafeBufferPointer<UInt8>, joined: Bool = false, acrossApostrophes: Bool = false) -> [[UInt8]] {
         var words: [[UInt8]] = []
-        forEachWord(text, joined: joined) { words.append(Array($0)); return true }
+        forEachWord(text, joined: joined, acrossApostrophes: acrossApostrophes) { words.append(Array($0)); return true }
         return words
     }
 
-    /// Calls `body` with each of `words(text, joined:)` in turn, until it returns false,
-    /// without keeping them all: a name of a million words is checked in the memory of
-    /// its folded text.
+    /// The apostrophes a word may be run on across (`words(_:joined:)`): the ASCII one
+    /// and the typographic ones (’ ‘).
+    static func isApostrophe(_ scalar: UInt32) -> Bool { scalar == 0x27 || scalar == 0x2019 || scalar == 0x2018 }
+
+    /// Calls `body` with each of `words(text, joined:, acrossApostrophes:)` in turn,
+    /// until it returns false, without keeping them all: a name of a million words is
+    /// checked in the memory of its folded text.
     @discardableResult
-    package static func forEachWord(_ text: UnsafeBufferPointer<UInt8>, joined: Bool = false, _ body: (ArraySlice<UInt8>) -> Bool) -> Bool {
+    package static func forEachWord(
+        _ text: UnsafeBufferPointer<UInt8>, joined: Bool = false, acrossApostrophes: Bool = false, _ body: (ArraySlice<UInt8>) -> Bool
+    ) -> Bool {
         var folded: [UInt8] = []
         var isBreak: [Bool] = []
+        // Whether each folded byte is of an apostrophe (only when joins are wanted).
+        let wantsApostrophes = joined || acrossApostrophes
+        var isApostropheByte: [Bool] = []
         // At most one word start per scalar, and one more when the text ends.
         var starts = [Int32](repeating: 0, count: text.count + 1)
         var startCount = 0
@@ -133,12 +149,15 @@ package enum SearchText {
             if value == UTF8Decoding.invalid {
                 folded.append(0xFF)
                 isBreak.append(true)
+                if wantsApostrophes { isApostropheByte.append(false) }
             } else {
                 let (c, form) = UnicodeFolding.lookup(value)
                 cls = c
+                let apostrophe = wantsApostrophes && c == .separator && isApostrophe(value)
                 for i in 0..<form.count {
                     folded.append(form[i])
                     isBreak.append(c == .separator)
+                    if wantsApostrophes { isApostropheByte.append(apostrophe) }
                 }
             }
             if Int32(folded.count) > position || cls == .mark {
@@ -151,17 +170,47 @@ package enum SearchText {
         starts.withUnsafeMutableBufferPointer { buffer in
             tracker.finish(into: buffer.baseAddress!, count: &startCount)
         }
+        /// The word from `s` to `e` run on across the apostrophes between letters after
+        /// it, and where the run ends; nil when no apostrophe and letter follow.
+        func runAcrossApostrophes(_ s: Int, _ e: Int) -> (word: [UInt8], end: Int)? {
+            var word: [UInt8]? = nil
+            var q = e
+            while q < folded.count && isApostropheByte[q] {
+                var r = q
+                while r < folded.count && isApostropheByte[r] { r += 1 }
+                guard r < folded.count && !isBreak[r] else { break }
+                var t = r
+                while t < folded.count && !isBreak[t] { t += 1 }
+                if word == nil { word = Array(folded[s..<e]) }
+                word! += folded[r..<t]
+                q = t
+            }
+            return word.map { ($0, q) }
+        }
+        // With `acrossApostrophes`: the words inside a run already given are left out.
+        var runEnd = 0
         for k in 0..<startCount {
             let s = Int(starts[k])
             let limit = k + 1 < startCount ? Int(starts[k + 1]) : folded.count
             var e = s
             while e < limit && !isBreak[e] { e += 1 }
+            if acrossApostrophes {
+                guard s >= runEnd, e > s else { continue }
+                if let (word, end) = runAcrossApostrophes(s, e) {
+                    runEnd = end
+                    if !body(word[...]) { return false }
+                } else if !body(folded[s..<e]) {
+                    return false
+                }
+                continue
+            }
             if e > s && !body(folded[s..<e]) { return false }
             if joined && e == limit && e > s {
                 var run = e
                 while run < folded.count && !isBreak[run] { run += 1 }
                 if run > e && !body(folded[s..<run]) { return false }
             }
+            if joined && e > s, let (word, _) = runAcrossApostrophes(s, e), !body(word[...]) { return false }
         }
         return true
     }
@@ -177,21 +226,51 @@ package enum SearchText {
     /// GeoNames gives cities their airport codes, and `san` near San Francisco put San
     /// Diego first, `lon` London before the London a user stood in. Codes still match as
     /// prefixes, ranked by importance (`nyc` finds New York City).
-    package static func spellingWords(_ form: UnsafeBufferPointer<UInt8>, alternate: Bool = false) -> [[UInt8]] {
+    ///
+    /// With `acrossApostrophes`, the words of the name typed without its apostrophes
+    /// (`luan` spells Lu’an, `maanshan` Ma’anshan): a name is spelled whole by either.
+    package static func spellingWords(
+        _ form: UnsafeBufferPointer<UInt8>, alternate: Bool = false, acrossApostrophes: Bool = false
+    ) -> [[UInt8]] {
         if alternate && isCode(form) { return [] }
-        var words = words(form)
+        var words = words(form, acrossApostrophes: acrossApostrophes)
         if words.count > 1, words.last == optionalLastWord { words.removeLast() }
         return words
     }
 
-    /// Whether every word of `spellingWords(form, alternate:)` is in `pieces`: the name
-    /// typed whole. Checked word by word, so a name of a million words costs no more
+    /// Whether `form` holds an apostrophe (`isApostrophe`), so that a name without one
+    /// is split once.
+    static func holdsApostrophe(_ form: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = form.baseAddress else { return false }
+        return nextApostrophe(from: base, to: base + form.count) != nil
+    }
+
+    /// The first apostrophe (`isApostrophe`: ' is 27, ’ and ‘ are E2 80 99 and 98)
+    /// from `start` to `end`, and its length in bytes.
+    static func nextApostrophe(from start: UnsafePointer<UInt8>, to end: UnsafePointer<UInt8>) -> (UnsafePointer<UInt8>, Int)? {
+        let ascii = Platform.findByte(0x27, in: start, count: end - start)
+        var p = start
+        while let e2 = Platform.findByte(0xE2, in: p, count: (ascii ?? end) - p) {
+            if end - e2 >= 3 && e2[1] == 0x80 && (e2[2] == 0x98 || e2[2] == 0x99) { return (e2, 3) }
+            p = e2 + 1
+        }
+        return ascii.map { ($0, 1) }
+    }
+
+    /// Whether every word of `spellingWords(form, alternate:)`, with or without
+    /// `acrossApostrophes`, is in `pieces`: the name typed whole. Checked word by word, so a name of a million words costs no more
     /// memory than its folded text.
     package static func isSpelled(_ form: UnsafeBufferPointer<UInt8>, alternate: Bool, by pieces: Set<[UInt8]>) -> Bool {
         if alternate && isCode(form) { return false }
+        return isSpelled(form, by: pieces, acrossApostrophes: false)
+            || (holdsApostrophe(form) && isSpelled(form, by: pieces, acrossApostrophes: true))
+    }
+
+    /// `isSpelled` for one way of splitting the name.
+    private static func isSpelled(_ form: UnsafeBufferPointer<UInt8>, by pieces: Set<[UInt8]>, acrossApostrophes: Bool) -> Bool {
         var count = 0
         var lastIsCity = false
-        let complete = forEachWord(form) { word in
+        let complete = forEachWord(form, acrossApostrophes: acrossApostrophes) { word in
             // A `city` after others is left out when it is the last word, so it is
             // checked only once another word follows it.
             if lastIsCity && !pieces.contains(optionalLastWord) { return false }

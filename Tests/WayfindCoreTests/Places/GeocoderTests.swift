@@ -94,6 +94,34 @@ struct GeocoderTests {
         #expect(many.count == SearchText.maximumQueryVariants && many.first == "st st st" && Set(many).count == many.count)
     }
 
+    /// A word is also run on across an apostrophe between letters, as people type names
+    /// without them (`luan` for Lu’an), and a name is spelled whole either way; the words
+    /// on either side stay words of their own (`aquila` still begins L'Aquila).
+    @Test func wordsRunOnAcrossApostrophes() {
+        func words(_ text: String, joined: Bool = true, across: Bool = false) -> [String] {
+            var text = text
+            return text.withUTF8 { SearchText.words($0, joined: joined, acrossApostrophes: across) }.map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(words("Lu’an") == ["lu", "luan", "an"])
+        #expect(words("Ma’an’shan") == ["ma", "maanshan", "an", "anshan", "shan"])
+        #expect(words("L'Aquila") == ["l", "laquila", "aquila"])
+        #expect(words("Cox‘s Bāzār") == ["cox", "coxs", "s", "bazar"])
+        #expect(words("Lu’an", joined: false) == ["lu", "an"])
+        #expect(words("Cox’s Bāzār", joined: false, across: true) == ["coxs", "bazar"])
+        #expect(words("Ma’an’shan", joined: false, across: true) == ["maanshan"])
+        // Not between letters: an apostrophe at an end, or beside a space, joins nothing.
+        #expect(words("Oblast' Luan'") == ["oblast", "luan"])
+        #expect(words("rock ’n’ roll") == ["rock", "n", "roll"])
+        #expect(words("d’ ax", joined: false, across: true) == ["d", "ax"])
+        // Spelled whole with or without them; an alternate that is a code still spells nothing.
+        for (form, pieces, spelled) in [("Lu’an", ["luan"], true), ("Lu’an", ["lu", "an"], true), ("Lu’an", ["lu"], false),
+            ("Cox’s Bāzār", ["coxs", "bazar"], true), ("Cox’s Bāzār", ["coxs"], false)] {
+            var form = form
+            let set = Set(pieces.map { Array($0.utf8) })
+            #expect(form.withUTF8 { SearchText.isSpelled($0, alternate: false, by: set) } == spelled, "\(form) \(pieces)")
+        }
+    }
+
     @Test func locationBiasPutsTheNearerPlaceFirst() throws {
         let geocoder = try Geocoder(tsv: Array(Self.tsv.utf8))
         let texas = Coordinate(latitude: 32.78, longitude: -96.80)
