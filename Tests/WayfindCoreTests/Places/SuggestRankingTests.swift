@@ -88,6 +88,33 @@ import WayfindTestSupport
         }
     }
 
+    /// Issue 46's table of first letters, as magickey-suggest prints them: what a person
+    /// expects first, and what came first before (an alternate, region or country word
+    /// carrying the match) nowhere in the first three.
+    @Test(arguments: [
+        ("san f", "San Francisco, California", "Bogotá"), ("new", "New York City, New York", "Sydney"),
+        ("st", "Stockholm, Stockholms län", "New York City"), ("chi", "Chicago, Illinois", "Beijing"),
+        ("ber", "Berlin, Germany", "Véroia"), ("lon", "London, England", "Hanoi"), ("new y", "New York City, New York", "New City"),
+        ("new o", "New Orleans, Louisiana", "Jakarta"), ("new d", "New Delhi, Delhi", "Jakarta"), ("mu", "Mumbai, Mahārāshtra", "Lima"),
+        ("mün", "Munich, Bayern", "Lima"),
+    ])
+    func theFirstLettersGiveWhatAPersonExpects(text: String, first: String, absent: String) {
+        let lines = runInProcess(MagickeySuggest.run, ["-n", "3", text]).out.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+        #expect(lines.first?.hasPrefix(first) == true, "\(text): \(lines)")
+        #expect(!lines.contains { $0.hasPrefix(absent) }, "\(text): \(lines)")
+    }
+
+    /// Near Chicago: the Portlands people mean (not Blue Island by an old name), and the
+    /// Springfield of Illinois for `spring`.
+    @Test func theFirstLettersNearChicago() {
+        func first(_ n: Int, _ text: String) -> [String] {
+            runInProcess(MagickeySuggest.run, ["--location", "41.88,-87.63", "-n", String(n), text]).out.split(separator: "\n")
+                .map { String($0.prefix { $0 != "\t" }) }
+        }
+        #expect(Set(first(2, "portland")) == ["Portland, Oregon, United States", "Portland, Maine, United States"])
+        #expect(first(1, "spring") == ["Springfield, Illinois, United States"])
+    }
+
     @Test func springfieldNearIllinoisIsSpringfieldIllinois() throws {
         let result = try PlacesTestSupport.suggest("springfield", near: Self.chicago)
         #expect(result.places.first?.place.label == "Springfield, Illinois, United States")
