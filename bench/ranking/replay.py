@@ -131,22 +131,22 @@ def populous_targets(places):
     return sorted(places, key=lambda p: (-p.population, p.row))[:POPULOUS]
 
 
-def small_targets(places):
+def small_targets(places, seed=SEED, count=SMALL_COUNT):
     """The seeded sample of replay B and each place's typing point."""
     ranked = sorted(places, key=lambda p: (-p.population, p.row))
     pool = [p for p in ranked[SMALL_FROM_RANK - 1:] if p.category != "section"]
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     rng.shuffle(pool)
     picked, per_country = [], collections.Counter()
     for p in pool:
         if per_country[p.country_code] < MAX_PER_COUNTRY:
             picked.append(p)
             per_country[p.country_code] += 1
-            if len(picked) == SMALL_COUNT:
+            if len(picked) == count:
                 break
     points = {}
     for p in picked:
-        bearing = random.Random(f"{SEED}:{p.geonameid}").uniform(0, 360)
+        bearing = random.Random(f"{seed}:{p.geonameid}").uniform(0, 360)
         lat, lon = common.destination(p.lat, p.lon, bearing, NEARBY_KM)
         points[p.row] = (round(lat, 5), round(lon, 5))
     return picked, points
@@ -237,6 +237,9 @@ def main():
     parser.add_argument("--location", metavar="LAT,LON", help="with --show: the typing point")
     parser.add_argument("--plain-alternates", action="store_true",
                         help="the plain ranker also matches alternate names (as the issue's figures did)")
+    parser.add_argument("--seed", type=int, default=SEED,
+                        help=f"replay B: draw another sample (default {SEED}, the bench's; its rule is judged on that one)")
+    parser.add_argument("--count", type=int, default=SMALL_COUNT, help=f"replay B: places drawn (default {SMALL_COUNT})")
     args = parser.parse_args()
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the report quietly
     tools = common.Tools(os.environ.get("BIN", os.path.join(common.ROOT, ".build", "release")))
@@ -251,7 +254,7 @@ def main():
         if args.results is not None:
             write_results(common.results_path(args.results, "replay-a"), rows)
     if args.which in ("b", "both"):
-        targets, points = small_targets(places)
+        targets, points = small_targets(places, args.seed, args.count)
         rows = replay(tools, plain, targets, lambda t: points[t.row])
         countries = len({t.country_code for t in targets})
         report("Replay B", f"Replay B: {len(targets)} smaller places ({countries} countries), "
