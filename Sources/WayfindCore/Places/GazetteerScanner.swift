@@ -164,8 +164,9 @@ package struct GazetteerScanner {
         // The next hit that survived the direct check, at or after the current line.
         var hit: UnsafePointer<UInt8>? = p
         var hitIsFresh = false
-        // The next apostrophe at or after the current line (`wordAcrossApostrophes`).
-        var apostrophe = finder == nil ? nil : SearchText.nextApostrophe(from: p, to: end)
+        // The next ' and the next ’ or ‘ at or after the current line (`wordAcrossApostrophes`).
+        var quote = finder == nil ? nil : Platform.findByte(0x27, in: p, count: end - p)
+        var typographic = finder == nil ? nil : SearchText.nextTypographicApostrophe(from: p, to: end, within: end)
         while p < end {
             let lineEnd = Platform.findByte(0x0A, in: p, count: end - p) ?? end
             state.line += 1
@@ -185,8 +186,14 @@ package struct GazetteerScanner {
             try row.split(UnsafeBufferPointer(start: p, count: lineEnd - p), number: state.line, offset: blockOffset + (p - start))
             if !isCandidate && finder != nil { isCandidate = qualifiersMayHoldAWord(row) }
             if !isCandidate && finder != nil {
-                if let (a, _) = apostrophe, a < p { apostrophe = SearchText.nextApostrophe(from: p, to: end) }
-                isCandidate = wordAcrossApostrophes(p, lineEnd, next: apostrophe)
+                // (Each kind's next one found once per block, not per line.)
+                if let q = quote, q < p { quote = Platform.findByte(0x27, in: p, count: end - p) }
+                if let t = typographic, t < p { typographic = SearchText.nextTypographicApostrophe(from: p, to: end, within: end) }
+                if let t = typographic, t < lineEnd, quote == nil || t < quote! {
+                    isCandidate = wordAcrossApostrophes(p, lineEnd, next: (t, 3))
+                } else if let q = quote, q < lineEnd {
+                    isCandidate = wordAcrossApostrophes(p, lineEnd, next: (q, 1))
+                }
             }
             if collectsCategories { noteCategory(row) }
             if isCandidate || splitEveryRow {
@@ -219,7 +226,7 @@ package struct GazetteerScanner {
     /// across an apostrophe (`SearchText.words(_:joined:)`: `maanshan` for Ma’anshan),
     /// which the finder, looking for the word's bytes in a row, cannot see: the line
     /// without its apostrophes, to the single-word matchers. `next` is the block's next
-    /// apostrophe at or after `start` (found once per block, not per line), if any.
+    /// apostrophe at or after `start`, and its length, if any.
     private mutating func wordAcrossApostrophes(
         _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, next: (UnsafePointer<UInt8>, Int)?
     ) -> Bool {

@@ -249,12 +249,21 @@ package enum SearchText {
     /// from `start` to `end`, and its length in bytes.
     static func nextApostrophe(from start: UnsafePointer<UInt8>, to end: UnsafePointer<UInt8>) -> (UnsafePointer<UInt8>, Int)? {
         let ascii = Platform.findByte(0x27, in: start, count: end - start)
+        if let typographic = nextTypographicApostrophe(from: start, to: ascii ?? end, within: end) { return (typographic, 3) }
+        return ascii.map { ($0, 1) }
+    }
+
+    /// The first ’ or ‘ (E2 80 99, E2 80 98) starting from `start` up to `limit`, whose
+    /// bytes end by `end`.
+    static func nextTypographicApostrophe(
+        from start: UnsafePointer<UInt8>, to limit: UnsafePointer<UInt8>, within end: UnsafePointer<UInt8>
+    ) -> UnsafePointer<UInt8>? {
         var p = start
-        while let e2 = Platform.findByte(0xE2, in: p, count: (ascii ?? end) - p) {
-            if end - e2 >= 3 && e2[1] == 0x80 && (e2[2] == 0x98 || e2[2] == 0x99) { return (e2, 3) }
+        while let e2 = Platform.findByte(0xE2, in: p, count: limit - p) {
+            if end - e2 >= 3 && e2[1] == 0x80 && (e2[2] == 0x98 || e2[2] == 0x99) { return e2 }
             p = e2 + 1
         }
-        return ascii.map { ($0, 1) }
+        return nil
     }
 
     /// Whether every word of `spellingWords(form, alternate:)`, with or without
