@@ -189,10 +189,8 @@ package struct GazetteerScanner {
                 // (Each kind's next one found once per block, not per line.)
                 if let q = quote, q < p { quote = Platform.findByte(0x27, in: p, count: end - p) }
                 if let t = typographic, t < p { typographic = SearchText.nextTypographicApostrophe(from: p, to: end, within: end) }
-                if let t = typographic, t < lineEnd, quote == nil || t < quote! {
-                    isCandidate = wordAcrossApostrophes(p, lineEnd, next: (t, 3))
-                } else if let q = quote, q < lineEnd {
-                    isCandidate = wordAcrossApostrophes(p, lineEnd, next: (q, 1))
+                if (typographic.map { $0 < lineEnd } ?? false) || (quote.map { $0 < lineEnd } ?? false) {
+                    isCandidate = wordAcrossApostrophes(UnsafeBufferPointer(start: p, count: lineEnd - p))
                 }
             }
             if collectsCategories { noteCategory(row) }
@@ -207,44 +205,44 @@ package struct GazetteerScanner {
 
     /// Whether the row's qualifiers (`SearchText.qualifiers`: its country's and region's
     /// names and codes, which a dump row holds only as codes and no row holds in all
-    /// their forms) can hold a query word: one single-word matcher per query word over
-    /// each of them, answered once per country and region.
+    /// their forms) can hold a query word, also read without their apostrophes
+    /// (`ohiggins` for O'Higgins, as `wordAcrossApostrophes`): one single-word matcher
+    /// per query word over each of them, answered once per country and region.
     private mutating func qualifiersMayHoldAWord(_ row: PlaceRow) -> Bool {
-        guard let matcher else { return true }
+        guard let matchers = singleWordMatchers() else { return true }
         let key = row.qualifierKey
         if let answer = qualifierAnswers[key] { return answer }
-        if wordMatchers == nil {
-            wordMatchers = matcher.query.words.map { LineMatcher(MatchQuery(String(decoding: $0, as: UTF8.self), mode: .all)) }
+        let answer = SearchText.qualifiers(row, names: names).contains { field in
+            field.withUnsafeBufferPointer { field in
+                Self.holdsAWord(field, matchers)
+                    || SearchText.withoutApostrophes(field).map { $0.withUnsafeBufferPointer { Self.holdsAWord($0, matchers) } } == true
+            }
         }
-        let fields = SearchText.qualifiers(row, names: names)
-        let answer = wordMatchers!.contains { word in fields.contains { field in field.withUnsafeBufferPointer { word.matches($0) } } }
         qualifierAnswers[key] = answer
         return answer
     }
 
-    /// Whether a query word may match a word of the line from `start` to `end` run on
-    /// across an apostrophe (`SearchText.words(_:joined:)`: `maanshan` for Ma’anshan),
-    /// which the finder, looking for the word's bytes in a row, cannot see: the line
-    /// without its apostrophes, to the single-word matchers. `next` is the block's next
-    /// apostrophe at or after `start`, and its length, if any.
-    private mutating func wordAcrossApostrophes(
-        _ start: UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>, next: (UnsafePointer<UInt8>, Int)?
-    ) -> Bool {
-        guard let matcher, let (first, _) = next, first < end else { return false }
+    /// Whether a query word may match a word of `line` run on across an apostrophe
+    /// (`SearchText.words(_:joined:)`: `maanshan` for Ma’anshan), which the finder, looking
+    /// for the word's bytes in a row, cannot see: the line read without its apostrophes.
+    /// Only for a line that holds one (the caller knows from the block).
+    private mutating func wordAcrossApostrophes(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let matchers = singleWordMatchers(), let stripped = SearchText.withoutApostrophes(line) else { return false }
+        return stripped.withUnsafeBufferPointer { Self.holdsAWord($0, matchers) }
+    }
+
+    /// One matcher per query word, alone (made on first use), or nil without a query.
+    private mutating func singleWordMatchers() -> [LineMatcher]? {
+        guard let matcher else { return nil }
         if wordMatchers == nil {
             wordMatchers = matcher.query.words.map { LineMatcher(MatchQuery(String(decoding: $0, as: UTF8.self), mode: .all)) }
         }
-        var stripped: [UInt8] = []
-        stripped.reserveCapacity(end - start)
-        var p = start
-        var apostrophe = next
-        while let (a, length) = apostrophe, a < end {
-            stripped.append(contentsOf: UnsafeBufferPointer(start: p, count: a - p))
-            p = a + length
-            apostrophe = SearchText.nextApostrophe(from: p, to: end)
-        }
-        stripped.append(contentsOf: UnsafeBufferPointer(start: p, count: end - p))
-        return stripped.withUnsafeBufferPointer { text in wordMatchers!.contains { $0.matches(text) } }
+        return wordMatchers
+    }
+
+    /// Whether one of `matchers` matches `text`.
+    private static func holdsAWord(_ text: UnsafeBufferPointer<UInt8>, _ matchers: [LineMatcher]) -> Bool {
+        matchers.contains { $0.matches(text) }
     }
 
     /// Adds the category of `row` to `categories` when it is new.

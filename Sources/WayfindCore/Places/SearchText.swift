@@ -110,10 +110,10 @@ package enum SearchText {
     /// `Ma’anshan`, `ohare` for `O'Hare`), which people leave out when they type: a query
     /// word may match across such a join, so the index keeps these forms too.
     ///
-    /// With `acrossApostrophes`, the words of the name as typed without its apostrophes:
-    /// each run of words joined by them is one word (`luan`; `coxs`, `bazar` for `Cox’s
-    /// Bāzār`), the rest as without. What a name spelled whole may also be typed as
-    /// (`spellingWords`).
+    /// With `acrossApostrophes` (and `joined` then ignored), the words of the name as
+    /// typed without its apostrophes: each run of words joined by them is one word
+    /// (`luan`; `coxs`, `bazar` for `Cox’s Bāzār`), the rest as without. What a name
+    /// spelled whole may also be typed as (`spellingWords`).
     package static func words(_ text: UnsafeBufferPointer<UInt8>, joined: Bool = false, acrossApostrophes: Bool = false) -> [[UInt8]] {
         var words: [[UInt8]] = []
         forEachWord(text, joined: joined, acrossApostrophes: acrossApostrophes) { words.append(Array($0)); return true }
@@ -121,8 +121,40 @@ package enum SearchText {
     }
 
     /// The apostrophes a word may be run on across (`words(_:joined:)`): the ASCII one
-    /// and the typographic ones (’ ‘).
+    /// and the typographic ones (’ ‘). `apostropheLength(in:at:)` knows the same three
+    /// by their UTF-8 bytes (a test holds them together).
     static func isApostrophe(_ scalar: UInt32) -> Bool { scalar == 0x27 || scalar == 0x2019 || scalar == 0x2018 }
+
+    /// The length in bytes of the apostrophe (`isApostrophe`) at `i` of `text`, if one
+    /// starts there: ' is 27, ’ and ‘ are E2 80 99 and E2 80 98.
+    @inline(__always)
+    static func apostropheLength(in text: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
+        switch text[i] {
+        case 0x27: return 1
+        case 0xE2: return i + 2 < text.count && text[i + 1] == 0x80 && (text[i + 2] == 0x98 || text[i + 2] == 0x99) ? 3 : nil
+        default: return nil
+        }
+    }
+
+    /// `text` without its apostrophes, as a row or a region's name reads to someone who
+    /// types names without them; nil when it has none.
+    static func withoutApostrophes(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var kept: [UInt8]? = nil
+        var start = 0
+        var i = 0
+        while i < text.count {
+            guard let length = apostropheLength(in: text, at: i) else {
+                i += 1
+                continue
+            }
+            if kept == nil { kept = [] }
+            kept!.append(contentsOf: text[start..<i])
+            i += length
+            start = i
+        }
+        kept?.append(contentsOf: text[start...])
+        return kept
+    }
 
     /// Calls `body` with each of `words(text, joined:, acrossApostrophes:)` in turn,
     /// until it returns false, without keeping them all: a name of a million words is
@@ -187,7 +219,7 @@ package enum SearchText {
             }
             return word.map { ($0, q) }
         }
-        // With `acrossApostrophes`: the words inside a run already given are left out.
+        // The end of the last run across apostrophes: the words inside it start none.
         var runEnd = 0
         for k in 0..<startCount {
             let s = Int(starts[k])
@@ -210,7 +242,12 @@ package enum SearchText {
                 while run < folded.count && !isBreak[run] { run += 1 }
                 if run > e && !body(folded[s..<run]) { return false }
             }
-            if joined && e > s, let (word, _) = runAcrossApostrophes(s, e), !body(word[...]) { return false }
+            // (From the first word of a chain only: `maanshan`, not `anshan`, for
+            // Ma’an’shan, as a row read without its apostrophes holds it.)
+            if joined && e > s && s >= runEnd, let (word, end) = runAcrossApostrophes(s, e) {
+                runEnd = end
+                if !body(word[...]) { return false }
+            }
         }
         return true
     }
@@ -245,8 +282,8 @@ package enum SearchText {
         return nextApostrophe(from: base, to: base + form.count) != nil
     }
 
-    /// The first apostrophe (`isApostrophe`: ' is 27, ’ and ‘ are E2 80 99 and 98)
-    /// from `start` to `end`, and its length in bytes.
+    /// The first apostrophe (`isApostrophe`) from `start` to `end`, and its length in
+    /// bytes.
     static func nextApostrophe(from start: UnsafePointer<UInt8>, to end: UnsafePointer<UInt8>) -> (UnsafePointer<UInt8>, Int)? {
         let ascii = Platform.findByte(0x27, in: start, count: end - start)
         if let typographic = nextTypographicApostrophe(from: start, to: ascii ?? end, within: end) { return (typographic, 3) }
@@ -267,8 +304,8 @@ package enum SearchText {
     }
 
     /// Whether every word of `spellingWords(form, alternate:)`, with or without
-    /// `acrossApostrophes`, is in `pieces`: the name typed whole. Checked word by word, so a name of a million words costs no more
-    /// memory than its folded text.
+    /// `acrossApostrophes`, is in `pieces`: the name typed whole. Checked word by word, so
+    /// a name of a million words costs no more memory than its folded text.
     package static func isSpelled(_ form: UnsafeBufferPointer<UInt8>, alternate: Bool, by pieces: Set<[UInt8]>) -> Bool {
         if alternate && isCode(form) { return false }
         return isSpelled(form, by: pieces, acrossApostrophes: false)

@@ -103,7 +103,9 @@ struct GeocoderTests {
             return text.withUTF8 { SearchText.words($0, joined: joined, acrossApostrophes: across) }.map { String(decoding: $0, as: UTF8.self) }
         }
         #expect(words("Lu’an") == ["lu", "luan", "an"])
-        #expect(words("Ma’an’shan") == ["ma", "maanshan", "an", "anshan", "shan"])
+        // A chain runs on from its first word only, as the row reads without apostrophes.
+        #expect(words("Ma’an’shan") == ["ma", "maanshan", "an", "shan"])
+        #expect(words("McDonald’s") == ["mc", "mcdonald", "donald", "donalds", "s"])
         #expect(words("L'Aquila") == ["l", "laquila", "aquila"])
         #expect(words("Cox‘s Bāzār") == ["cox", "coxs", "s", "bazar"])
         #expect(words("Lu’an", joined: false) == ["lu", "an"])
@@ -120,6 +122,25 @@ struct GeocoderTests {
             let set = Set(pieces.map { Array($0.utf8) })
             #expect(form.withUTF8 { SearchText.isSpelled($0, alternate: false, by: set) } == spelled, "\(form) \(pieces)")
         }
+    }
+
+    /// The apostrophes are one set, known by scalar (`isApostrophe`) and by bytes
+    /// (`apostropheLength`, `withoutApostrophes`, the scan's search for them).
+    @Test func theApostrophesAreTheSameByScalarAndByBytes() {
+        for value in UInt32(0)...0x3000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let bytes = Array(String(scalar).utf8)
+            let length = bytes.withUnsafeBufferPointer { SearchText.apostropheLength(in: $0, at: 0) }
+            #expect((length == bytes.count) == SearchText.isApostrophe(value), "U+\(String(value, radix: 16))")
+            #expect(length == nil || length == bytes.count, "U+\(String(value, radix: 16))")
+        }
+        func stripped(_ text: String) -> String? {
+            var text = text
+            return text.withUTF8 { SearchText.withoutApostrophes($0) }.map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(stripped("L'Aquila, Ma’an’shan ‘x") == "LAquila, Maanshan x")
+        #expect(stripped("Paris") == nil)
+        #expect(stripped("’") == "")
     }
 
     @Test func locationBiasPutsTheNearerPlaceFirst() throws {

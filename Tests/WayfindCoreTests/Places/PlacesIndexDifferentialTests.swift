@@ -81,7 +81,9 @@ import WayfindTestSupport
         "s", "sa", "san", "paris", "san jose", "new york", "springfield", "sao paulo", "moskva", "東京", "paris tx", "m", "x", "roma",
         "mexico", "salt lake", "new york city", "city", "london uk", "vancouver bc", "sydney nsw", "usa",
         // Words run on across an apostrophe, which the scan's finder cannot see.
-        "maanshan", "luan", "coxs bazar", "laquila", "yanan",
+        "maanshan", "luan", "coxs bazar", "laquila", "yanan", "feld", "anshan", "echo",
+        // A word of a region's name run on across an apostrophe: O'Higgins, Tul'skaya.
+        "ohiggins rancagua", "rancagua ohiggins", "tulskaya aleksin", "aleksin tulskaya",
     ])
     func typeAheadQueriesFindWhatTheScanFinds(query: String) throws {
         try Self.compare(query, near: nil, limit: 5)
