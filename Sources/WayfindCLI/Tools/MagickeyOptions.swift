@@ -47,7 +47,7 @@ package struct MagickeyOptions {
                 "country", value: .required(name: "COUNTRY[,COUNTRY]"),
                 help: "only places in these countries (ISO codes such as FR or FRA, or names)",
                 manHelp:
-                    "Only places in these countries: ISO 3166-1 alpha-2 codes (FR), alpha-3 codes (FRA) or English names (France, Ivory Coast), in any case, separated by commas; repeatable. An unknown country is an error, with the closest known name when there is one.",
+                    "Only places in these countries: ISO 3166-1 alpha-2 codes (FR), alpha-3 codes (FRA) or English names (France, Ivory Coast, Côte d'Ivoire), in any case, with or without accents and apostrophes, separated by commas; repeatable. An unknown country is an error, with the closest known name when there is one.",
                 // Completion offers the codes and the names of one word (a shell splits
                 // its word lists at blanks).
                 completion: .choices(Country.table.map(\.alpha2) + Country.table.flatMap(\.names).filter { !$0.contains(" ") })

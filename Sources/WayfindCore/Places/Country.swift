@@ -1,8 +1,9 @@
 /// Countries as `--country` names them: an ISO 3166-1 alpha-2 code (`FR`), an alpha-3
 /// code (`FRA`) or an English name (`France`, `Ivory Coast`, `Côte d'Ivoire`), in any
-/// case and with or without accents, as ArcGIS's `countryCode` and `sourceCountry` take
-/// them. The table (`CountryCodes.generated.swift`) is ISO's list plus GeoNames' Kosovo
-/// (`XK`), with the names of Debian's iso-codes and of the embedded gazetteer.
+/// case, with or without accents and apostrophes, as ArcGIS's `countryCode` and
+/// `sourceCountry` take them. The table (`CountryCodes.generated.swift`) is ISO's list
+/// plus GeoNames' Kosovo (`XK`), with the names of Debian's iso-codes and of the
+/// embedded gazetteer.
 public enum Country {
     /// The alpha-2 code `text` names, or nil when it names no country.
     public static func code(_ text: String) -> String? {
@@ -11,8 +12,16 @@ public enum Country {
         let upper = trimmed.uppercased()
         if upper.utf8.count == 2, let entry = table.first(where: { $0.alpha2 == upper }) { return entry.alpha2 }
         if upper.utf8.count == 3, let entry = table.first(where: { $0.alpha3 == upper }) { return entry.alpha2 }
-        let folded = TextFolding.fold(trimmed)
-        return table.first { $0.names.contains { TextFolding.fold($0) == folded } }?.alpha2
+        let key = Self.key(String(trimmed))
+        return table.first { $0.names.contains { Self.key($0) == key } }?.alpha2
+    }
+
+    /// A name as names are compared: folded, its apostrophes left out, as the place
+    /// search reads them (`Côte d’Ivoire`, `cote d'ivoire` and `cote divoire` are one).
+    private static func key(_ name: String) -> [UInt8] {
+        var name = name
+        let kept = name.withUTF8 { SearchText.withoutApostrophes($0) }
+        return TextFolding.fold(kept.map { String(decoding: $0, as: UTF8.self) } ?? name)
     }
 
     /// The English names of the country whose alpha-2 code is `alpha2` (upper case), as

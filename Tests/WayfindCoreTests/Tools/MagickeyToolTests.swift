@@ -11,7 +11,7 @@ import WayfindTestSupport
 struct MagickeyToolTests {
     @Test(arguments: [
         ("FR", "FR"), ("fr", "FR"), ("FRA", "FR"), ("fra", "FR"), ("France", "FR"), ("france", "FR"),
-        ("Ivory Coast", "CI"), ("cote d'ivoire", "CI"), ("Côte d'Ivoire", "CI"), ("UK", "GB"), ("GBR", "GB"),
+        ("Ivory Coast", "CI"), ("cote d'ivoire", "CI"), ("Côte d'Ivoire", "CI"), ("Côte d’Ivoire", "CI"), ("cote divoire", "CI"), ("UK", "GB"), ("GBR", "GB"),
         ("Korea, Republic of", "KR"), ("South Korea", "KR"), ("Kosovo", "XK"), ("XK", "XK"), (" us ", "US"),
         ("ＦＲ", "FR"), ("ｆｒａ", "FR"),  // typed in full width
     ])
