@@ -116,8 +116,10 @@ package enum MagickeySuggest {
                 the letters typed comes first, unless a city many times its size is about \
                 as near.
 
-                Finally, the gazetteer's order. A collection the query names is listed \
-                before the places.
+                Finally, the gazetteer's order. A place ranks by whichever of its names \
+                puts it highest ('sana' begins Sanaa's own name, which weighs more than \
+                spelling its alternate Sana while the word is short). A collection the \
+                query names is listed before the places.
                 """),
             ManSection(
                 "PREDICTION",

@@ -85,10 +85,23 @@ package struct PlaceMatch: Equatable {
         }
     }
 
-    /// Whether `self` is a better match than `other` of the same place.
-    func isBetter(than other: PlaceMatch) -> Bool {
+    /// What the name matched adds to a place's score (`RankKey.score` of importance 1,
+    /// without distance).
+    func nameScore(short: Bool) -> Double {
+        RankKey.score(
+            importance: 1, whole: whole, own: kind == .own, code: kind == .code, start: atStart, begunWord: begunFinished, distance: nil,
+            bias: LocationBias(location: nil, radius: nil), short: short)
+    }
+
+    /// Whether `self` is a better match than `other` of the same place: the one its key
+    /// ranks higher (`RankKey`), so that a place ranks by its best name. `short`: the
+    /// query is still being typed (`PlaceSearch.isShort`): `sana` spells Sanaa's
+    /// alternate Sana whole, but begins its own name, which weighs more.
+    func isBetter(than other: PlaceMatch, short: Bool) -> Bool {
         if rankCoverage != other.rankCoverage { return rankCoverage > other.rankCoverage }
         if tier != other.tier { return tier < other.tier }
+        let (score, otherScore) = (nameScore(short: short), other.nameScore(short: short))
+        if score != otherScore { return score > otherScore }
         if whole != other.whole { return whole }
         if atStart != other.atStart { return atStart }
         if kind != other.kind { return kind.rawValue < other.kind.rawValue }
@@ -144,7 +157,7 @@ package final class PlaceMatcher {
         var best: PlaceMatch? = nil
         func consider(_ form: UnsafeBufferPointer<UInt8>, _ kind: PlaceMatch.Kind) {
             guard !form.isEmpty, let found = match(form, kind: kind, qualifiers: qualifiers) else { return }
-            if best == nil || found.isBetter(than: best!) { best = found }
+            if best == nil || found.isBetter(than: best!, short: isShort) { best = found }
         }
         consider(row.field(.name), .own)
         consider(row.field(.asciiName), .own)

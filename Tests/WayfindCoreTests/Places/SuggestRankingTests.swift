@@ -143,6 +143,17 @@ import WayfindTestSupport
         #expect(try PlacesTestSupport.suggest("bath").places.first?.rank.wholeName == true)
     }
 
+    /// A place ranks by its best name: while `sana` is typed, it begins Sanaa's own name
+    /// (ownNameWeight) and spells its alternate Sana whole (shortWholeNameWeight, less),
+    /// and the own name is the match.
+    @Test func aPlaceRanksByItsBestName() throws {
+        let first = try #require(try PlacesTestSupport.suggest("sana").places.first)
+        #expect(first.place.name == "Sanaa" && first.rank.ownName && first.matched == nil, "\(first.place.label) \(first.matched ?? "-")")
+        // Typed in full, the alternate spelled whole weighs more than the own name begun.
+        let whole = try #require(try PlacesTestSupport.suggest("sana ").places.first { $0.place.name == "Sanaa" })
+        #expect(whole.rank.wholeName && whole.matched == "Sana")
+    }
+
     /// A word typed in full, a space after it, is a word of the name: `la ` gives La Paz
     /// before Lagos, ten times its size, which `la` begins (`RankKey.begunWordWeight`).
     @Test func aWordTypedInFullPrefersANameWithThatWord() throws {
