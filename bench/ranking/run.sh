@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the three ranking benches (replay A, replay B, the Pelias cases) against the
+# Runs the ranking benches (replay A, replay B, the metropolis check, the Pelias cases) against the
 # built magickey-suggest and magickey-find in BIN, then prints one summary table.
 # Builds nothing: run `make build` first. Extra arguments (such as --results) go to
 # replay.py and pelias.py.
@@ -15,6 +15,7 @@ trap 'rm -f "$summary"' EXIT
 python3 "$here/check.py"
 echo
 python3 "$here/replay.py" --summary "$summary" "$@"
+python3 "$here/metros.py" --summary "$summary"
 python3 "$here/pelias.py" --summary "$summary" "$@"
 echo "Summary ($(date -u +%Y-%m-%d), BIN=$BIN):"
 echo
