@@ -166,7 +166,7 @@ package struct GazetteerScanner {
         var hitIsFresh = false
         // The next ' and the next ’ or ‘ at or after the current line (`wordAcrossApostrophes`).
         var quote = finder == nil ? nil : Platform.findByte(0x27, in: p, count: end - p)
-        var typographic = finder == nil ? nil : SearchText.nextTypographicApostrophe(from: p, to: end, within: end)
+        var typographic = finder == nil ? nil : SearchText.nextTypographicApostrophe(from: p, to: end)
         while p < end {
             let lineEnd = Platform.findByte(0x0A, in: p, count: end - p) ?? end
             state.line += 1
@@ -188,7 +188,7 @@ package struct GazetteerScanner {
             if !isCandidate && finder != nil {
                 // (Each kind's next one found once per block, not per line.)
                 if let q = quote, q < p { quote = Platform.findByte(0x27, in: p, count: end - p) }
-                if let t = typographic, t < p { typographic = SearchText.nextTypographicApostrophe(from: p, to: end, within: end) }
+                if let t = typographic, t < p { typographic = SearchText.nextTypographicApostrophe(from: p, to: end) }
                 if (typographic.map { $0 < lineEnd } ?? false) || (quote.map { $0 < lineEnd } ?? false) {
                     isCandidate = wordAcrossApostrophes(UnsafeBufferPointer(start: p, count: lineEnd - p))
                 }

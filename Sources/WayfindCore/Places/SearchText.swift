@@ -279,25 +279,15 @@ package enum SearchText {
     /// is split once.
     static func holdsApostrophe(_ form: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = form.baseAddress else { return false }
-        return nextApostrophe(from: base, to: base + form.count) != nil
+        return Platform.findByte(0x27, in: base, count: form.count) != nil
+            || nextTypographicApostrophe(from: base, to: base + form.count) != nil
     }
 
-    /// The first apostrophe (`isApostrophe`) from `start` to `end`, and its length in
-    /// bytes.
-    static func nextApostrophe(from start: UnsafePointer<UInt8>, to end: UnsafePointer<UInt8>) -> (UnsafePointer<UInt8>, Int)? {
-        let ascii = Platform.findByte(0x27, in: start, count: end - start)
-        if let typographic = nextTypographicApostrophe(from: start, to: ascii ?? end, within: end) { return (typographic, 3) }
-        return ascii.map { ($0, 1) }
-    }
-
-    /// The first ’ or ‘ (E2 80 99, E2 80 98) starting from `start` up to `limit`, whose
-    /// bytes end by `end`.
-    static func nextTypographicApostrophe(
-        from start: UnsafePointer<UInt8>, to limit: UnsafePointer<UInt8>, within end: UnsafePointer<UInt8>
-    ) -> UnsafePointer<UInt8>? {
+    /// The first ’ or ‘ (`apostropheLength` 3) from `start` to `end`.
+    static func nextTypographicApostrophe(from start: UnsafePointer<UInt8>, to end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
         var p = start
-        while let e2 = Platform.findByte(0xE2, in: p, count: limit - p) {
-            if end - e2 >= 3 && e2[1] == 0x80 && (e2[2] == 0x98 || e2[2] == 0x99) { return e2 }
+        while let e2 = Platform.findByte(0xE2, in: p, count: end - p) {
+            if apostropheLength(in: UnsafeBufferPointer(start: e2, count: end - e2), at: 0) == 3 { return e2 }
             p = e2 + 1
         }
         return nil
