@@ -125,6 +125,8 @@ package final class PlaceMatcher {
     let finished: [Bool]
     /// The qualifier words of each country and region seen (`qualifierWords`).
     private var qualifierCache: [[UInt8]: Qualifiers] = [:]
+    /// The folded name `SearchText.mayHoldWord` reads, its memory kept from name to name.
+    private var scratch: [UInt8] = []
 
     /// The query lower-cased, its words separated by single spaces: what an alternate
     /// name spelled as typed reads as (`PlaceMatch.asTyped`).
@@ -176,6 +178,8 @@ package final class PlaceMatcher {
     /// The match of the query with the name `form` (of `kind`) and `qualifiers`, with
     /// the most query words in the name; nil when none.
     private func match(_ form: UnsafeBufferPointer<UInt8>, kind: PlaceMatch.Kind, qualifiers: Qualifiers) -> PlaceMatch? {
+        // A name none of whose words a piece begins matches nothing (`named` is never empty).
+        guard SearchText.mayHoldWord(startingWithOneOf: pieces, in: form, scratch: &scratch) else { return nil }
         let words: [[UInt8]]
         if kind == .code {
             // A code is a name only to a word typed whole, in capitals.
@@ -221,7 +225,8 @@ package final class PlaceMatcher {
             return nil
         }
         let choices = (0..<(1 << flexible.count)).sorted {
-            Self.pieceCount($0, flexible) != Self.pieceCount($1, flexible) ? Self.pieceCount($0, flexible) > Self.pieceCount($1, flexible) : $0 < $1
+            Self.pieceCount($0, flexible) != Self.pieceCount($1, flexible)
+                ? Self.pieceCount($0, flexible) > Self.pieceCount($1, flexible) : $0 < $1
         }
         for choice in choices {
             var named = fixedInName
@@ -233,7 +238,8 @@ package final class PlaceMatcher {
                 Self.assigns(qualifying.map { pieces[$0] }, to: qualifiers.words)
             else { continue }
             let namedPieces = Set(named.map { pieces[$0] })
-            let whole = kind == .code
+            let whole =
+                kind == .code
                 ? !words.isEmpty && words.allSatisfy { namedPieces.contains($0) }
                 : SearchText.isSpelled(form, alternate: kind != .own, by: namedPieces)
             let alternate = kind == .common || kind == .rare ? String(decoding: form, as: UTF8.self) : nil

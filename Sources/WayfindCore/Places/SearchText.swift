@@ -116,7 +116,9 @@ package enum SearchText {
     /// spelled whole may also be typed as (`spellingWords`).
     package static func words(_ text: UnsafeBufferPointer<UInt8>, joined: Bool = false, acrossApostrophes: Bool = false) -> [[UInt8]] {
         var words: [[UInt8]] = []
-        forEachWord(text, joined: joined, acrossApostrophes: acrossApostrophes) { words.append(Array($0)); return true }
+        forEachWord(text, joined: joined, acrossApostrophes: acrossApostrophes) {
+            words.append(Array($0)); return true
+        }
         return words
     }
 
@@ -250,6 +252,40 @@ package enum SearchText {
             }
         }
         return true
+    }
+
+    /// Whether a word of `text` (`words(_:joined: true)`, so also of `words(_:)`) may
+    /// begin with one of `pieces`: false only when none can. Every such word is a run of
+    /// `text` folded with its apostrophes left out, so this folds it into `scratch` (kept
+    /// by the caller, so that no name costs an allocation) and looks for each piece in
+    /// it: most of a place's hundreds of alternate names are then never split.
+    static func mayHoldWord(startingWithOneOf pieces: [[UInt8]], in text: UnsafeBufferPointer<UInt8>, scratch: inout [UInt8]) -> Bool {
+        scratch.removeAll(keepingCapacity: true)
+        guard var p = text.baseAddress else { return false }
+        let end = p + text.count
+        while p < end {
+            let (value, length) = UTF8Decoding.decode(p, end: end)
+            p += length
+            if value == UTF8Decoding.invalid {
+                scratch.append(0xFF)
+                continue
+            }
+            let (c, form) = UnicodeFolding.lookup(value)
+            if c == .separator {
+                if !isApostrophe(value) { scratch.append(0x20) }
+                continue
+            }
+            for i in 0..<form.count { scratch.append(form[i]) }
+        }
+        return scratch.withUnsafeBufferPointer { folded in
+            pieces.contains { piece in
+                guard let first = piece.first, piece.count <= folded.count else { return piece.isEmpty }
+                for start in 0...(folded.count - piece.count) where folded[start] == first {
+                    if piece.indices.allSatisfy({ folded[start + $0] == piece[$0] }) { return true }
+                }
+                return false
+            }
+        }
     }
 
     /// The words a query must hold to spell the name `form` whole (a whole-name match,

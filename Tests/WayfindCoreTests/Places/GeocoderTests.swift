@@ -100,7 +100,9 @@ struct GeocoderTests {
     @Test func wordsRunOnAcrossApostrophes() {
         func words(_ text: String, joined: Bool = true, across: Bool = false) -> [String] {
             var text = text
-            return text.withUTF8 { SearchText.words($0, joined: joined, acrossApostrophes: across) }.map { String(decoding: $0, as: UTF8.self) }
+            return text.withUTF8 { SearchText.words($0, joined: joined, acrossApostrophes: across) }.map {
+                String(decoding: $0, as: UTF8.self)
+            }
         }
         #expect(words("Lu’an") == ["lu", "luan", "an"])
         // A chain runs on from its first word only, as the row reads without apostrophes.
@@ -116,11 +118,56 @@ struct GeocoderTests {
         #expect(words("rock ’n’ roll") == ["rock", "n", "roll"])
         #expect(words("d’ ax", joined: false, across: true) == ["d", "ax"])
         // Spelled whole with or without them; an alternate that is a code still spells nothing.
-        for (form, pieces, spelled) in [("Lu’an", ["luan"], true), ("Lu’an", ["lu", "an"], true), ("Lu’an", ["lu"], false),
-            ("Cox’s Bāzār", ["coxs", "bazar"], true), ("Cox’s Bāzār", ["coxs"], false)] {
+        for (form, pieces, spelled) in [
+            ("Lu’an", ["luan"], true), ("Lu’an", ["lu", "an"], true), ("Lu’an", ["lu"], false),
+            ("Cox’s Bāzār", ["coxs", "bazar"], true), ("Cox’s Bāzār", ["coxs"], false),
+        ] {
             var form = form
             let set = Set(pieces.map { Array($0.utf8) })
             #expect(form.withUTF8 { SearchText.isSpelled($0, alternate: false, by: set) } == spelled, "\(form) \(pieces)")
+        }
+    }
+
+    /// The matcher skips a name none of whose words a query word could begin
+    /// (`SearchText.mayHoldWord`): it must never skip one it could. Every beginning of
+    /// every word of the embedded gazetteer's names (joined forms too) is found, and so
+    /// are those of names with marks, invalid bytes, scripts and camelCase.
+    @Test func noNameAQueryWordBeginsIsSkipped() throws {
+        var scratch: [UInt8] = []
+        var checked = 0
+        func check(_ form: UnsafeBufferPointer<UInt8>) {
+            for word in SearchText.words(form, joined: true) {
+                for length in [1, 2, word.count / 2, word.count - 1, word.count] where length > 0 {
+                    let piece = Array(word.prefix(length))
+                    checked += 1
+                    if !SearchText.mayHoldWord(startingWithOneOf: [Array("zzqx".utf8), piece], in: form, scratch: &scratch) {
+                        Issue.record("\(String(decoding: form, as: UTF8.self)): \(String(decoding: piece, as: UTF8.self))")
+                        return
+                    }
+                }
+            }
+        }
+        let text = try String(contentsOfFile: PlacesTestSupport.placesTSV, encoding: .utf8)
+        for line in text.split(separator: "\n").prefix(3000) {
+            for field in line.split(separator: "\t", omittingEmptySubsequences: false).prefix(4) {
+                for var form in field.split(separator: ",").map(String.init) { form.withUTF8 { check($0) } }
+            }
+        }
+        for nasty: [UInt8] in [
+            Array("McAllen Lu’an L'Aquila Ma’an’shan ‘x rock ’n’ roll caPitals".utf8), Array("Zürich Ÿ Ǆemal ß İstanbul".utf8),
+            Array("北京市 Москва 東京 서울시 Ｔｏｋｙｏ ﾄｳｷｮｳ".utf8), [0x61, 0xFF, 0x62, 0xC3, 0x28, 0x63], Array("e\u{301}cole a\u{308}b".utf8),
+        ] {
+            nasty.withUnsafeBufferPointer { check($0) }
+        }
+        #expect(checked > 100_000)
+        // A name without any of them is skipped, whatever its case or accents.
+        for (form, piece, holds) in [
+            ("Paris", "ari", true), ("Paris", "pax", false), ("Lu’an", "luan", true), ("Zürich", "zur", true),
+            ("ZÜRICH", "rich", true), ("Москва", "mos", false), ("", "a", false),
+        ] {
+            var form = form
+            let found = form.withUTF8 { SearchText.mayHoldWord(startingWithOneOf: [Array(piece.utf8)], in: $0, scratch: &scratch) }
+            #expect(found == holds, "\(form) \(piece)")
         }
     }
 
