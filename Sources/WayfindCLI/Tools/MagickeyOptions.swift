@@ -337,7 +337,7 @@ package struct MagickeyOptions {
         on standard error (and a percentage on a terminal): about a minute and a quarter \
         and 1.1 GB of memory for a 12-million-row GeoNames allCountries dump, whose index is \
         about 0.44 times its size (words, rows by importance, each country and region's \
-        rows, and a grid of one-degree cells for short queries near a --location). It is kept in ${XDG_CACHE_HOME:-$HOME/.cache}/wayfind/ \
+        rows, and a grid of one-degree cells for one-word queries near a --location). It is kept in ${XDG_CACHE_HOME:-$HOME/.cache}/wayfind/ \
         (places-HASH.index, one per file, named by its device and inode) and used by later \
         runs, which then read only the rows that can be results. A file whose size, \
         modification or change time or sampled content changed is indexed again; a cache \

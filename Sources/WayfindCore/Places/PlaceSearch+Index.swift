@@ -2,7 +2,7 @@
 /// for the query, in turn, until one says the answer is final; every row they offer goes
 /// to the one collector (`IndexCollector`), which ranks it as the scan would.
 ///
-///     near a location, one short piece     GridWalk, nearest cells first
+///     near a location, one piece           GridWalk, nearest cells first
 ///     one piece of one to three bytes      PrefixListSource, its most important rows
 ///     anything (and what is left)          PostingsUnion, every row of the pieces
 extension PlaceSearch {

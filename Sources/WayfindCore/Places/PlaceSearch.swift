@@ -46,7 +46,7 @@ package final class PlaceSearch {
     /// `PostingsUnion` describes (nil), or always in bitmaps or always in sorted lists (for
     /// the tests that compare the two).
     var unitesInBitmaps: Bool? = nil
-    /// Whether a short query near a location walks the index's grid: as `GridWalk`
+    /// Whether a query of one piece near a location walks the index's grid: as `GridWalk`
     /// describes (nil), or always or never (for the tests that compare them).
     var usesGrid: Bool? = nil
     /// How many rows the grid walk reads before it leaves the rest to the postings: as
@@ -54,7 +54,7 @@ package final class PlaceSearch {
     var gridRowLimit: Int? = nil
 
     /// A query of one word of at most this many letters is short: likely still being
-    /// typed, so the grid walks near a location for it (every match of it is a prefix).
+    /// typed (every match of it is a prefix).
     package static let shortQueryLetters = 4
 
     /// A query of more pieces than this finds nothing: no place's names and qualifiers

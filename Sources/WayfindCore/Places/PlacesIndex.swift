@@ -69,7 +69,7 @@
 /// postings, reading each row's coordinate. So the index also keeps a grid of the Earth
 /// in cells of one degree, with each cell's rows, ascending, and a 64-bit signature of
 /// each: a bit for each of its words' first one to four bytes, hashed
-/// (`signature(ofWord:)`). A short query near a location walks the cells nearest first
+/// (`signature(ofWord:)`). A query of one piece near a location walks the cells nearest first
 /// (`GridWalk`), by the least distance a point of the cell can be at
 /// (`LocationBias.distanceLowerBound(latitudes:longitudes:)`), reads only the rows whose
 /// signature holds every bit of the query's, checks them as a scan does, leaves a cell
@@ -159,7 +159,7 @@ package struct PlacesIndex {
     static let gridLatitudeCells = 180
     static let gridLongitudeCells = 360
     static let gridCellCount = gridLatitudeCells * gridLongitudeCells
-    /// A short query near a location walks the grid only when it has more postings than
+    /// A query of one piece near a location walks the grid only when it has more postings than
     /// this, the grid's cells: below, uniting the postings costs less than ordering the
     /// cells (`sa` near Boston in the embedded gazetteer, 8,000 postings, was faster
     /// without the grid: bench/results/2026-11-27-places-index-grid.md).
@@ -167,7 +167,8 @@ package struct PlacesIndex {
     /// UInt32 words per grid entry: row number, signature low, signature high.
     static let gridEntryWords = 3
     /// How many first bytes of a word its signature tells: four, the longest short query
-    /// (`sant` near Chicago read 26,000 rows with three, most of them `san…`).
+    /// (`sant` near Chicago read 26,000 rows with three, most of them `san…`); a longer
+    /// piece's rows are marked from its postings when few (`GridWalk.markedShare`).
     static let signedPrefix = 4
 
     let base: UnsafePointer<UInt8>

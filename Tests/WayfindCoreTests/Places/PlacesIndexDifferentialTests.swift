@@ -91,7 +91,7 @@ import WayfindTestSupport
         try Self.compare(query, near: nil, limit: 15)
     }
 
-    /// Short queries near places all over the Earth: in dense and empty cells, near the
+    /// One-word queries near places all over the Earth: in dense and empty cells, near the
     /// poles and the antimeridian, at longitudes beyond ±180 (the library takes them), and
     /// with a filter.
     @Test func shortQueriesNearAnywhereFindWhatTheScanFinds() throws {
@@ -105,7 +105,8 @@ import WayfindTestSupport
         ]
         var filters = PlaceFilters()
         filters.countries = ["FR"]
-        for query in ["s", "sa", "san", "sant", "n", "m", "mo", "x", "q", "é", "東", "м", "ab"] {
+        // (And one word typed in full: `st ` and `saint ` walk the grid as `s` does.)
+        for query in ["s", "sa", "san", "sant", "n", "m", "mo", "x", "q", "é", "東", "м", "ab", "st ", "san ", "saint ", "s ", "mo "] {
             for location in locations {
                 try Self.compare(query, near: location, limit: 5)
             }
