@@ -27,11 +27,13 @@ for f in "$SMALL" "$BIG"; do
   /usr/bin/time -f "build $(basename "$f"): %e s, peak %M KB" "$BIN/magickey-suggest" --places "$f" paris >/dev/null
 done
 echo "file size: $(stat -c %s "$BIG") bytes; index: $(du -b "$XDG_CACHE_HOME"/wayfind/*.index | sort -n | tail -1 | cut -f1) bytes"
-queries=(s sa san paris springfield 'san j' 'san jose' 'new y' 'new york')
+# (Also a word typed in full, its space after it, and a second word begun after it:
+# `st ` and `st l` on the way to St. Louis.)
+queries=(s sa san paris springfield 'san j' 'san jose' 'new y' 'new york' 'st ' 'st l')
 cmds=("grep -c zzqx $BIG")
 for loc in "" "--location 41.88,-87.63"; do
   for q in "${queries[@]}"; do
-    for f in "$SMALL" "$BIG"; do cmds+=("$BIN/magickey-suggest --places $f $loc $q"); done
+    for f in "$SMALL" "$BIG"; do cmds+=("$BIN/magickey-suggest --places $f $loc '$q'"); done
   done
 done
 # A short query near a place most of whose names begin otherwise (issue 44).
