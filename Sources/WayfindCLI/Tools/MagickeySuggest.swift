@@ -98,7 +98,7 @@ package enum MagickeySuggest {
                                  + ln(\(Int(RankKey.codeWeight))) if it is a code typed in capitals
                                  + ln(\(Int(RankKey.startWeight))) if a query word begins the name
                                  - ln(\(Int((1 / RankKey.begunAreaWeight).rounded()))) if it is a country or region begun, not spelled whole
-                                 - ln(\(Int((1 / RankKey.begunWordWeight).rounded()))) if a word typed in full, a space after it, only begins a word of the name ('la ' gives La Paz before Lagos)
+                                 - ln(\(Int((1 / RankKey.begunWordWeight).rounded()))) if a word typed in full, a space after it, only begins a word of the name ('la ' gives La Paz before Lagos; 'st ' near Chicago St. Charles and St. Louis before Streamwood)
                                  - \(Int(RankKey.distanceWeight)) × ln(1 + d / D)   with --location
 
                 where importance is the population plus one, times 2 for a GTFS station, \

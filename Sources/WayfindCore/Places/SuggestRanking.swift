@@ -65,8 +65,11 @@ package struct RankKey: Comparable, Sendable {
     package static let begunAreaWeight = 1.0 / 105
     /// What a name weighs whose word a query word typed in full (a space after it) only
     /// begins (`PlaceMatch.begunFinished`): `la ` gives La Paz before Lagos, ten times its
-    /// size, `al ` Al Mawşil al Jadīdah before Alexandria.
-    package static let begunWordWeight = 1.0 / 30
+    /// size, `al ` Al Mawşil al Jadīdah before Alexandria. Whoever types the space has
+    /// said where the word ends, so it takes more than size: at 1/30, `st ` and `saint `
+    /// near Chicago gave Streamwood and Carol Stream, 40 km away, before St. Louis; now
+    /// only a place some hundred kilometres nearer beats one with the word.
+    package static let begunWordWeight = 1.0 / 100_000
 
     /// A key made of its parts: by the makers here only.
     private init(coverage: Int, tier: Int, score: Double, order: Int, wholeName: Bool = false, ownName: Bool = true) {

@@ -155,7 +155,8 @@ import WayfindTestSupport
     }
 
     /// A word typed in full, a space after it, is a word of the name: `la ` gives La Paz
-    /// before Lagos, ten times its size, which `la` begins (`RankKey.begunWordWeight`).
+    /// before Lagos, ten times its size, which `la` begins (`RankKey.begunWordWeight`),
+    /// and near a location a place with the word before a nearer one it only begins.
     @Test func aWordTypedInFullPrefersANameWithThatWord() throws {
         #expect(try PlacesTestSupport.suggest("la").places.first?.place.label == "Lagos, Nigeria")
         #expect(try PlacesTestSupport.suggest("la ").places.first?.place.label == "La Paz, Bolivia")
@@ -163,6 +164,16 @@ import WayfindTestSupport
         // A word before another is typed in full: `san f` is San Francisco, not Sanford.
         #expect(
             try PlacesTestSupport.suggest("san f").places.first?.place.label == "San Francisco, California, United States")
+        // Near Chicago, `st ` and `saint ` are St. Charles and St. Louis, not Streamwood and
+        // Carol Stream next door, which `st` only begins (as the tools search: `st` is also
+        // `saint` and `sankt`).
+        let chicago = Coordinate(latitude: 41.88, longitude: -87.63)
+        for text in ["st ", "saint "] {
+            let near = try PlacesTestSupport.geocode(text, near: chicago).places.prefix(3).map(\.place.name)
+            #expect(
+                Array(near.prefix(2)) == ["St. Charles", "St. Louis"] && !near.contains("Streamwood") && !near.contains("Carol Stream"),
+                "\(text) \(near)")
+        }
     }
 
     /// Typing a name in its own language, accents and all, keeps the place first: from
