@@ -147,12 +147,15 @@ package struct RankKey: Comparable, Sendable {
     ) -> RankKey {
         // A code is a whole name, never the place's own: its bonus bounds the own one's.
         let own = mayBeOwn && !(mayBeCode && mayBeWhole)
-        return RankKey(
-            coverage: coverage, tier: 0,
-            score: score(
-                importance: importance, whole: mayBeWhole, own: own, code: mayBeCode && mayBeWhole, start: mayStart, distance: distance,
-                bias: bias, short: short),
-            order: order, wholeName: mayBeWhole, ownName: mayBeOwn)
+        func best(own: Bool, start: Bool) -> Double {
+            score(
+                importance: importance, whole: mayBeWhole, own: own, code: mayBeCode && mayBeWhole, start: start, distance: distance,
+                bias: bias, short: short)
+        }
+        // `mayStart` speaks of the own name: an alternate name may still begin with the
+        // word (Las Cruces, Mexico, is also Cruces).
+        let bound = mayStart ? best(own: own, start: true) : max(best(own: own, start: false), best(own: false, start: true))
+        return RankKey(coverage: coverage, tier: 0, score: bound, order: order, wholeName: mayBeWhole, ownName: mayBeOwn)
     }
 
     package static func < (a: RankKey, b: RankKey) -> Bool {
