@@ -9,7 +9,11 @@ extension PlaceSearch {
     /// country's names) are ranked, by `rank`, as the index path ranks them.
     package func search(scanning descriptor: FileDescriptor, path: String, names: RegionNames?) throws(GazetteerError) -> SearchResult {
         var result = SearchResult()
-        var scanner = GazetteerScanner(path: path, matcher: isEmpty ? nil : matcher)
+        // The first look takes the pieces as words of their own, as the index and the
+        // ranking do: `heart's` is `heart` and `s`, which Sacred Heart holds, not the
+        // letters `heart's` in a row (so `st.louis` is `st louis`).
+        let pieceWords = pieces.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+        var scanner = GazetteerScanner(path: path, matcher: isEmpty ? nil : LineMatcher(MatchQuery(pieceWords, mode: .all)))
         scanner.names = names
         scanner.collectsCategories = !isEmpty
         var best: [(RankKey, FoundPlace)] = []

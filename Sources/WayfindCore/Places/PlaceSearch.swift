@@ -30,8 +30,7 @@ package struct SearchResult: Sendable {
 
 /// One search: the compiled query, the bias, the filters and how many places to find.
 package final class PlaceSearch {
-    /// The query as smartgrep matches it: for the scan's first look at a line
-    /// (`CandidateFinder`) and for the collections a query names.
+    /// The query as smartgrep matches it: for the collections a query names.
     let matcher: LineMatcher
     /// The folded words of the query as the index splits them (`pieces(of:)`), in order.
     let pieces: [[UInt8]]
