@@ -30,7 +30,9 @@ package struct SearchResult: Sendable {
 
 /// One search: the compiled query, the bias, the filters and how many places to find.
 package final class PlaceSearch {
-    /// The query as smartgrep matches it: for the collections a query names.
+    /// The query as smartgrep matches it: for the collections a query names, and its
+    /// count of words (`IndexCollector.indexIsExact`). The scan's first look takes the
+    /// pieces instead (`search(scanning:path:names:)`).
     let matcher: LineMatcher
     /// The folded words of the query as the index splits them (`pieces(of:)`), in order.
     let pieces: [[UInt8]]
