@@ -193,24 +193,38 @@ public final class Geocoder: @unchecked Sendable {
 
     /// Searches for `text` and for each of its other spellings (`SearchText.queryVariants`:
     /// `st petersburg` is also `saint petersburg`), the places of all merged by rank.
+    ///
+    /// The longest spellings go first: longer words name fewer places by chance (`st l`
+    /// begins United States and a million `L…` names, `saint l` names Saint-Louis), so the
+    /// list fills with the better matches, and its last key bars the rest from what the
+    /// later searches read (`PlaceSearch.floor`). The order changes no answer: a place
+    /// that a later spelling ranks higher than before beats that key.
     func searchVariants(text: String, lastWordComplete: Bool, bias: LocationBias, filters: PlaceFilters, limit: Int)
         throws(GeocoderError) -> SearchResult
     {
         let variants = SearchText.queryVariants(text, lastWordComplete: lastWordComplete)
-        var result = try search(PlaceSearch(text: text, bias: bias, filters: filters, limit: limit))
-        guard variants.count > 1 else { return result }
-        var places = result.places
-        for variant in variants.dropFirst() {
-            for found in try search(PlaceSearch(text: variant, bias: bias, filters: filters, limit: limit)).places {
-                if let index = places.firstIndex(where: { $0.place.offset == found.place.offset }) {
-                    if found.rank < places[index].rank { places[index] = found }
+        guard variants.count > 1 else { return try search(PlaceSearch(text: text, bias: bias, filters: filters, limit: limit)) }
+        let order = variants.indices.sorted {
+            variants[$0].count != variants[$1].count ? variants[$0].count > variants[$1].count : $0 < $1
+        }
+        var result = SearchResult()
+        var places: [FoundPlace] = []
+        for i in order {
+            let search = PlaceSearch(text: i == 0 ? text : variants[i], bias: bias, filters: filters, limit: limit)
+            if places.count == limit { search.floor = places[limit - 1].rank }
+            let found = try self.search(search)
+            if i == 0 { result = found }
+            for place in found.places {
+                if let index = places.firstIndex(where: { $0.place.offset == place.place.offset }) {
+                    if place.rank < places[index].rank { places[index] = place }
                 } else {
-                    places.append(found)
+                    places.append(place)
                 }
             }
+            places.sort { $0.rank < $1.rank }
+            if places.count > limit { places.removeLast(places.count - limit) }
         }
-        places.sort { $0.rank < $1.rank }
-        result.places = Array(places.prefix(limit))
+        result.places = places
         return result
     }
 

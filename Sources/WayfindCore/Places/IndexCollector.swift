@@ -72,8 +72,10 @@ struct IndexCollector {
         wholeWordPieces = search.pieces.count > 1 && search.pieces.contains { index.words(withPrefix: $0).exact != nil }
     }
 
-    /// Whether `key` could enter the list.
-    func qualifies(_ key: RankKey) -> Bool { PlaceSearch.qualifies(key, best, limit: search.limit) }
+    /// Whether `key` could enter the list, and beats the search's floor if it has one.
+    func qualifies(_ key: RankKey) -> Bool {
+        PlaceSearch.qualifies(key, best, limit: search.limit) && (search.floor.map { key < $0 } ?? true)
+    }
 
     /// Ranks `candidate`; false when no later row of an ordered walk can enter (the walk
     /// stops). `ordered`: the rows come in importance order.
@@ -83,7 +85,7 @@ struct IndexCollector {
         let importance = placeImportance(population: index.population(ofRow: r), factor: factors[index.categoryIndex(ofRow: r)])
         let pieces = search.pieces.count
         let bias = search.bias
-        if ordered && best.count == search.limit {
+        if ordered && (best.count == search.limit || search.floor != nil) {
             // Rows come in importance order: the best any later row can be, anywhere.
             func bound(whole: Bool) -> RankKey {
                 RankKey.bound(

@@ -53,6 +53,10 @@ package final class PlaceSearch {
     /// How many rows the grid walk reads before it leaves the rest to the postings: as
     /// `GridWalk.rowBudget(rows:)` says (nil), or this many (for the tests of the hand-over).
     var gridRowLimit: Int? = nil
+    /// The key a place must rank before to matter, if any: the last of the list that the
+    /// query's other spellings filled (`Geocoder.searchVariants`). The index search reads
+    /// nothing that cannot beat it; a scan ignores it.
+    var floor: RankKey? = nil
 
     /// A query of one word of at most this many letters is short: likely still being
     /// typed (every match of it is a prefix).

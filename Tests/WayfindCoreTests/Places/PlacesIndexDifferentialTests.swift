@@ -165,6 +165,40 @@ import WayfindTestSupport
         }
     }
 
+    /// A query of several spellings (`st l` is also `saint l` and `sankt l`) is searched
+    /// longest first, each later spelling only for what beats the last of the list so
+    /// far (`PlaceSearch.floor`): the answer is the best of every spelling searched in
+    /// full, merged by rank, and the scan's, which has no floor.
+    @Test func aSpellingSearchedAfterAnotherFindsWhatItWouldAlone() throws {
+        let indexed = Geocoder(IndexedGazetteer(tsv: Self.indexed.tsv, index: Self.indexed.index, path: Self.dump.path))
+        let scanned = Geocoder(ScannedGazetteer(path: Self.dump.path, access: GazetteerAccess(cacheFolder: nil)))
+        let locations = [nil, Coordinate(latitude: 41.88, longitude: -87.63), Coordinate(latitude: 45.5, longitude: -73.6)]
+        for query in ["st l", "st ", "saint p", "st. p", "st-l", "mt v", "ft w", "fort w", "st louis", "sankt p", "san j"] {
+            for location in locations {
+                for limit in [1, 5, 15] {
+                    let bias = LocationBias(location: location, radius: nil)
+                    let found = try indexed.searchVariants(
+                        text: query, lastWordComplete: false, bias: bias, filters: PlaceFilters(), limit: limit)
+                    // Every spelling alone, in full, merged by each place's best rank.
+                    var best: [Int: FoundPlace] = [:]
+                    for variant in SearchText.queryVariants(query, lastWordComplete: false) {
+                        let search = PlaceSearch(text: variant, bias: bias, filters: PlaceFilters(), limit: limit)
+                        for place in try search.search(index: Self.indexed.index, tsv: Self.indexed.tsv, path: Self.dump.path).places {
+                            if best[place.place.offset].map({ place.rank < $0.rank }) ?? true { best[place.place.offset] = place }
+                        }
+                    }
+                    let merged = best.values.sorted { $0.rank < $1.rank }.prefix(limit)
+                    let context = "\(query) near \(String(describing: location)) limit \(limit)"
+                    #expect(found.places.map(\.place.offset) == merged.map(\.place.offset), "\(context)")
+                    #expect(found.places.map(\.matched) == merged.map(\.matched), "\(context)")
+                    let viaScan = try scanned.searchVariants(
+                        text: query, lastWordComplete: false, bias: bias, filters: PlaceFilters(), limit: limit)
+                    #expect(found.places.map(\.place.offset) == viaScan.places.map(\.place.offset), "\(context)")
+                }
+            }
+        }
+    }
+
     @Test func randomQueriesFindWhatTheScanFinds() throws {
         var random = SplitMix64(seed: 29)
         let rows = String(decoding: Self.dump.bytes, as: UTF8.self).split(separator: "\n")
