@@ -58,7 +58,7 @@ struct GridWalk: CandidateSource {
         var read = 0
         /// Whether a row of `importance` could enter from `distance`, at best.
         func mayEnter(_ importance: Double, from distance: Double, order: Int) -> Bool {
-            collector.best.count < search.limit
+            !collector.isBounded
                 || collector.qualifies(
                     RankKey.bound(
                         coverage: 1, importance: importance, mayBeWhole: true, mayBeOwn: true, mayBeCode: collector.mayBeCode,
@@ -84,7 +84,7 @@ struct GridWalk: CandidateSource {
                 if let members, members[r >> 6] & 1 << UInt64(r & 63) == 0 { continue }
                 // A cell's rows come in row order, so in importance order: once the best
                 // this one could be at the cell's distance cannot enter, no later one can.
-                if collector.best.count == search.limit {
+                if collector.isBounded {
                     let importance = placeImportance(
                         population: index.population(ofRow: r), factor: collector.factors[index.categoryIndex(ofRow: r)])
                     if !mayEnter(importance, from: distance, order: r) { break }

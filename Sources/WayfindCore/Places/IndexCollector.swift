@@ -77,6 +77,10 @@ struct IndexCollector {
         PlaceSearch.qualifies(key, best, limit: search.limit) && (search.floor.map { key < $0 } ?? true)
     }
 
+    /// Whether a key must beat another to enter: the list is full, or the search has a
+    /// floor. Until then every match enters, and no bound can stop a walk.
+    var isBounded: Bool { best.count == search.limit || search.floor != nil }
+
     /// Ranks `candidate`; false when no later row of an ordered walk can enter (the walk
     /// stops). `ordered`: the rows come in importance order.
     mutating func consider(_ candidate: RowCandidate, ordered: Bool = true) throws(GazetteerError) -> Bool {
@@ -85,7 +89,7 @@ struct IndexCollector {
         let importance = placeImportance(population: index.population(ofRow: r), factor: factors[index.categoryIndex(ofRow: r)])
         let pieces = search.pieces.count
         let bias = search.bias
-        if ordered && (best.count == search.limit || search.floor != nil) {
+        if ordered && isBounded {
             // Rows come in importance order: the best any later row can be, anywhere.
             func bound(whole: Bool) -> RankKey {
                 RankKey.bound(
@@ -123,7 +127,7 @@ struct IndexCollector {
             let key = RankKey(
                 match: match, importance: importance, area: areas[index.categoryIndex(ofRow: r)], distance: distance, bias: bias,
                 short: search.isShort, order: r)
-            PlaceSearch.insert((r, match), key: key, into: &best, limit: search.limit)
+            if qualifies(key) { PlaceSearch.insert((r, match), key: key, into: &best, limit: search.limit) }
             return true
         }
         linesRead += 1

@@ -199,6 +199,32 @@ import WayfindTestSupport
         }
     }
 
+    /// A search with a floor finds the places of the search without one that rank before
+    /// it, through every source: the grid forced on (with a small budget too) and off,
+    /// bitmaps and lists.
+    @Test func aFloorKeepsThePlacesThatRankBeforeIt() throws {
+        let locations = [nil, Coordinate(latitude: 41.88, longitude: -87.63), Coordinate(latitude: 48.85, longitude: 2.35)]
+        for query in ["s", "st ", "saint ", "st l", "sa", "san j", "paris", "new y"] {
+            for location in locations {
+                let bias = LocationBias(location: location, radius: nil)
+                let all = try PlaceSearch(text: query, bias: bias, filters: PlaceFilters(), limit: 12)
+                    .search(index: Self.indexed.index, tsv: Self.indexed.tsv, path: Self.dump.path).places
+                for k in [0, 2, 5, 9] where k < all.count {
+                    for (grid, rows, bitmaps) in [(true, nil, nil), (true, 200, nil), (false, nil, true), (false, nil, false)]
+                        as [(Bool, Int?, Bool?)]
+                    {
+                        let search = PlaceSearch(text: query, bias: bias, filters: PlaceFilters(), limit: 5)
+                        (search.floor, search.usesGrid, search.gridRowLimit, search.unitesInBitmaps) = (all[k].rank, grid, rows, bitmaps)
+                        let found = try search.search(index: Self.indexed.index, tsv: Self.indexed.tsv, path: Self.dump.path).places
+                        #expect(
+                            found.map(\.place.offset) == all.prefix(min(k, 5)).map(\.place.offset),
+                            "\(query) near \(String(describing: location)) below place \(k), grid \(grid) \(String(describing: rows))")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func randomQueriesFindWhatTheScanFinds() throws {
         var random = SplitMix64(seed: 29)
         let rows = String(decoding: Self.dump.bytes, as: UTF8.self).split(separator: "\n")
