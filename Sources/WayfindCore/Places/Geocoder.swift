@@ -175,6 +175,8 @@ public final class Geocoder: @unchecked Sendable {
     func search(text: String, lastWordComplete: Bool, bias: LocationBias, filters: PlaceFilters, limit: Int)
         throws(GeocoderError) -> SearchResult
     {
+        // No room, no search: every search's list assumes room for one place.
+        guard limit > 0 else { return SearchResult() }
         let typed = SearchText.ordinaryWidths(text)
         // A comma ends a word: `austin,tx` is typed for `austin, tx`.
         var spaced = ""
@@ -211,7 +213,7 @@ public final class Geocoder: @unchecked Sendable {
         var places: [FoundPlace] = []
         for i in order {
             let search = PlaceSearch(text: i == 0 ? text : variants[i], bias: bias, filters: filters, limit: limit)
-            if places.count == limit { search.floor = places[limit - 1].rank }
+            if places.count == limit, let last = places.last { search.floor = last.rank }
             let found = try self.search(search)
             if i == 0 { result = found }
             for place in found.places {

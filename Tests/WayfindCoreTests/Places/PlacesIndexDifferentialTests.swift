@@ -196,6 +196,11 @@ import WayfindTestSupport
                     #expect(found.places.map(\.place.offset) == viaScan.places.map(\.place.offset), "\(context)")
                 }
             }
+            // No room: no place (the list of a search assumed room for one).
+            #expect(try indexed.suggest(query, limit: 0).isEmpty)
+            #expect(try indexed.find(text: query, limit: 0).isEmpty)
+            #expect(try scanned.suggest(query, near: locations[1], limit: 0).isEmpty)
+            #expect(try indexed.suggest(query, history: RouteGraph(), at: 0, limit: 0).isEmpty)
         }
     }
 
