@@ -175,8 +175,6 @@ public final class Geocoder: @unchecked Sendable {
     func search(text: String, lastWordComplete: Bool, bias: LocationBias, filters: PlaceFilters, limit: Int)
         throws(GeocoderError) -> SearchResult
     {
-        // No room, no search: every search's list assumes room for one place.
-        guard limit > 0 else { return SearchResult() }
         let typed = SearchText.ordinaryWidths(text)
         // A comma ends a word: `austin,tx` is typed for `austin, tx`.
         var spaced = ""

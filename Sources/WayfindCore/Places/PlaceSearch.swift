@@ -156,10 +156,10 @@ package final class PlaceSearch {
         if best.count > limit { best.removeLast() }
     }
 
-    /// Whether `key` could enter `best`.
+    /// Whether `key` could enter `best`: nothing does when `limit` leaves no room.
     @inline(__always)
     static func qualifies<T>(_ key: RankKey, _ best: [(RankKey, T)], limit: Int) -> Bool {
-        best.count < limit || key < best.last!.0
+        best.count < limit || best.last.map { key < $0.0 } == true
     }
 
     /// The collections the query names among `categories` (those the filters let through).

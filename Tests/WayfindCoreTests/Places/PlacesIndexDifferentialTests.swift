@@ -196,7 +196,7 @@ import WayfindTestSupport
                     #expect(found.places.map(\.place.offset) == viaScan.places.map(\.place.offset), "\(context)")
                 }
             }
-            // No room: no place (the list of a search assumed room for one).
+            // No room: no place (a search's bound read the last of an empty list).
             #expect(try indexed.suggest(query, limit: 0).isEmpty)
             #expect(try indexed.find(text: query, limit: 0).isEmpty)
             #expect(try scanned.suggest(query, near: locations[1], limit: 0).isEmpty)
