@@ -81,6 +81,29 @@ struct IndexCollector {
     /// floor. Until then every match enters, and no bound can stop a walk.
     var isBounded: Bool { best.count == search.limit || search.floor != nil }
 
+    /// The best key row `r`, of `importance`, could have, anywhere (`minimumDistance`):
+    /// rows come in importance order from every source but the grid, so no later row's
+    /// is better. `whole`: whether its name may be spelled whole.
+    @inline(__always) private func bestKey(ofRow r: Int, importance: Double, whole: Bool) -> RankKey {
+        RankKey.bound(
+            coverage: search.pieces.count, importance: importance, mayBeWhole: whole, mayBeOwn: true, mayBeCode: mayBeCode,
+            distance: minimumDistance, bias: search.bias, short: search.isShort, order: r)
+    }
+
+    /// The first row whose best key cannot enter the list, nor any later row's (a binary
+    /// search: the best key only falls row by row); the row count if every row may. An
+    /// ordered walk stops there, so a source need offer no row past it.
+    func rowLimit() -> Int {
+        guard isBounded else { return index.rowCount }
+        var (low, high) = (0, index.rowCount)
+        while low < high {
+            let r = (low + high) / 2
+            let importance = placeImportance(population: index.population(ofRow: r), factor: factors[index.categoryIndex(ofRow: r)])
+            if qualifies(bestKey(ofRow: r, importance: importance, whole: true)) { low = r + 1 } else { high = r }
+        }
+        return low
+    }
+
     /// Ranks `candidate`; false when no later row of an ordered walk can enter (the walk
     /// stops). `ordered`: the rows come in importance order.
     mutating func consider(_ candidate: RowCandidate, ordered: Bool = true) throws(GazetteerError) -> Bool {
@@ -90,14 +113,8 @@ struct IndexCollector {
         let pieces = search.pieces.count
         let bias = search.bias
         if ordered && isBounded {
-            // Rows come in importance order: the best any later row can be, anywhere.
-            func bound(whole: Bool) -> RankKey {
-                RankKey.bound(
-                    coverage: pieces, importance: importance, mayBeWhole: whole, mayBeOwn: true, mayBeCode: mayBeCode,
-                    distance: minimumDistance, bias: bias, short: search.isShort, order: r)
-            }
-            if !qualifies(bound(whole: true)) { return false }
-            if prefixesMayEnter && !qualifies(bound(whole: false)) { prefixesMayEnter = false }
+            if !qualifies(bestKey(ofRow: r, importance: importance, whole: true)) { return false }
+            if prefixesMayEnter && !qualifies(bestKey(ofRow: r, importance: importance, whole: false)) { prefixesMayEnter = false }
         }
         if !prefixesMayEnter && !candidate.mayBeWhole { return true }
         if let walkedCells, walkedCells[index.gridCell(ofRow: r)] { return true }
