@@ -251,7 +251,8 @@ final class SmartgrepPool {
     private func printReady(_ ready: inout [SmartgrepJob]) {
         while !stopped && !printing, let first = jobs.first, first.done, first.number <= stopAfter {
             printing = true
-            let count = jobs.prefix { $0.done }.count
+            // (Not past a -q match's job: what follows it is neither searched nor printed.)
+            let count = jobs.prefix { $0.done && $0.number <= stopAfter }.count
             ready.append(contentsOf: jobs[..<count])
             jobs.removeFirst(count)
             printed += count
