@@ -51,18 +51,13 @@ struct GridWalk: CandidateSource {
         let members =
             index.postingTotal(words[0].range) <= index.rowCount / Self.markedShare
             ? PostingsUnion.rowBitmap(words[0].range, index: index) : nil
-        let mostImportant = placeImportance(
-            population: index.population(ofRow: 0), factor: collector.factors[index.categoryIndex(ofRow: 0)])
+        let mostImportant = collector.importance(ofRow: 0)
         let budget = search.gridRowLimit ?? Self.rowBudget(rows: index.rowCount)
         var walked = [Bool](repeating: false, count: PlacesIndex.gridCellCount)
         var read = 0
         /// Whether a row of `importance` could enter from `distance`, at best.
         func mayEnter(_ importance: Double, from distance: Double, order: Int) -> Bool {
-            !collector.isBounded
-                || collector.qualifies(
-                    RankKey.bound(
-                        coverage: 1, importance: importance, mayBeWhole: true, mayBeOwn: true, mayBeCode: collector.mayBeCode,
-                        distance: distance, bias: search.bias, short: search.isShort, order: order))
+            !collector.isBounded || collector.qualifies(collector.bestKey(ofRow: order, importance: importance, whole: true, from: distance))
         }
         for (cell, distance) in cellsByDistance() {
             if !mayEnter(mostImportant, from: distance, order: 0) { return true }
@@ -85,9 +80,7 @@ struct GridWalk: CandidateSource {
                 // A cell's rows come in row order, so in importance order: once the best
                 // this one could be at the cell's distance cannot enter, no later one can.
                 if collector.isBounded {
-                    let importance = placeImportance(
-                        population: index.population(ofRow: r), factor: collector.factors[index.categoryIndex(ofRow: r)])
-                    if !mayEnter(importance, from: distance, order: r) { break }
+                    if !mayEnter(collector.importance(ofRow: r), from: distance, order: r) { break }
                 }
                 let candidate = RowCandidate(row: r, mayBeWhole: PostingsUnion.contains(whole, UInt32(r)), unverified: true)
                 _ = try collector.consider(candidate, ordered: false)

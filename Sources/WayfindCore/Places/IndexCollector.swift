@@ -81,13 +81,19 @@ struct IndexCollector {
     /// floor. Until then every match enters, and no bound can stop a walk.
     var isBounded: Bool { best.count == search.limit || search.floor != nil }
 
-    /// The best key row `r`, of `importance`, could have, anywhere (`minimumDistance`):
-    /// rows come in importance order from every source but the grid, so no later row's
-    /// is better. `whole`: whether its name may be spelled whole.
-    @inline(__always) private func bestKey(ofRow r: Int, importance: Double, whole: Bool) -> RankKey {
+    /// Row `r`'s importance, as its population and category give it.
+    @inline(__always) func importance(ofRow r: Int) -> Double {
+        placeImportance(population: index.population(ofRow: r), factor: factors[index.categoryIndex(ofRow: r)])
+    }
+
+    /// The best key row `r`, of `importance`, could have from `distance` (nil: anywhere).
+    /// Rows come in importance order from every source but the grid, and a grid cell's
+    /// in importance order too, so no later row's is better from as far. `whole`:
+    /// whether its name may be spelled whole.
+    @inline(__always) func bestKey(ofRow r: Int, importance: Double, whole: Bool, from distance: Double?) -> RankKey {
         RankKey.bound(
             coverage: search.pieces.count, importance: importance, mayBeWhole: whole, mayBeOwn: true, mayBeCode: mayBeCode,
-            distance: minimumDistance, bias: search.bias, short: search.isShort, order: r)
+            distance: distance, bias: search.bias, short: search.isShort, order: r)
     }
 
     /// The first row whose best key cannot enter the list, nor any later row's (a binary
@@ -98,8 +104,11 @@ struct IndexCollector {
         var (low, high) = (0, index.rowCount)
         while low < high {
             let r = (low + high) / 2
-            let importance = placeImportance(population: index.population(ofRow: r), factor: factors[index.categoryIndex(ofRow: r)])
-            if qualifies(bestKey(ofRow: r, importance: importance, whole: true)) { low = r + 1 } else { high = r }
+            if qualifies(bestKey(ofRow: r, importance: importance(ofRow: r), whole: true, from: minimumDistance)) {
+                low = r + 1
+            } else {
+                high = r
+            }
         }
         return low
     }
@@ -109,12 +118,14 @@ struct IndexCollector {
     mutating func consider(_ candidate: RowCandidate, ordered: Bool = true) throws(GazetteerError) -> Bool {
         let r = candidate.row
         guard r < index.rowCount else { throw .damagedIndex(path: row.path) }
-        let importance = placeImportance(population: index.population(ofRow: r), factor: factors[index.categoryIndex(ofRow: r)])
+        let importance = importance(ofRow: r)
         let pieces = search.pieces.count
         let bias = search.bias
         if ordered && isBounded {
-            if !qualifies(bestKey(ofRow: r, importance: importance, whole: true)) { return false }
-            if prefixesMayEnter && !qualifies(bestKey(ofRow: r, importance: importance, whole: false)) { prefixesMayEnter = false }
+            if !qualifies(bestKey(ofRow: r, importance: importance, whole: true, from: minimumDistance)) { return false }
+            if prefixesMayEnter && !qualifies(bestKey(ofRow: r, importance: importance, whole: false, from: minimumDistance)) {
+                prefixesMayEnter = false
+            }
         }
         if !prefixesMayEnter && !candidate.mayBeWhole { return true }
         if let walkedCells, walkedCells[index.gridCell(ofRow: r)] { return true }
