@@ -33,6 +33,7 @@ public enum Country {
     /// The ISO 3166-1 alpha-3 code of the country whose alpha-2 code is `alpha2` (`FR` →
     /// `FRA`), as ArcGIS's `Country` attribute gives it; nil for a code of no country.
     public static func alpha3(_ alpha2: String) -> String? {
-        table.first { $0.alpha2 == alpha2.uppercased() }?.alpha3
+        let code = alpha2.uppercased()
+        return table.first { $0.alpha2 == code }?.alpha3
     }
 }
