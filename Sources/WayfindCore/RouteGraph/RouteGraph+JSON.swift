@@ -70,6 +70,20 @@ extension RouteGraph {
     init(contents: GraphFileContents, in bytes: UnsafeRawBufferPointer) {
         precondition(contents.keptOrigin == nil, "a graph is built from every edge")
         self.init()
+        // Edges name each place again and again: a spelling met before, still its place's
+        // display spelling, is that place without folding it to its key again.
+        var known: [SpellingKey: Int] = [:]
+        func intern(spelling name: UnsafeRawBufferPointer) -> Int? {
+            if let index = known[SpellingKey(bytes: name)],
+                placeTable[index].name.utf8.withContiguousStorageIfAvailable({ Platform.bytesEqual(UnsafeRawBufferPointer($0), name) })
+                    == true
+            {
+                return index
+            }
+            let index = self.intern(spelling: name)
+            if let index { known[SpellingKey(bytes: name)] = index }
+            return index
+        }
         // Places are numbered as the records list them (so a save writes them back in
         // the same order), then as edges name them; spellings then apply in file order.
         for record in contents.records { _ = intern(spelling: contents.bytes(of: record.name, in: bytes)) }
@@ -280,4 +294,14 @@ enum GraphFileFormat {
         JSONWriter.appendEscaped(text, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
+}
+
+/// A name's bytes as a file spells them, as a dictionary key (`RouteGraph(contents:in:)`);
+/// they must outlive the key.
+private struct SpellingKey: Hashable {
+    let bytes: UnsafeRawBufferPointer
+
+    func hash(into hasher: inout Hasher) { hasher.combine(bytes: bytes) }
+
+    static func == (lhs: SpellingKey, rhs: SpellingKey) -> Bool { Platform.bytesEqual(lhs.bytes, rhs.bytes) }
 }

@@ -315,11 +315,14 @@ public struct RouteGraph: Sendable {
     /// The places on an edge, with visits, or visited last, in index order.
     func referencedPlaces() -> [Int] {
         var seen = placeTable.map { $0.visits > 0 }
-        for link in links {
-            seen[link.origin] = true
-            seen[link.destination] = true
+        // (Every place of a graph that records visits has some: then no edge need be read.)
+        if seen.contains(false) {
+            for link in links {
+                seen[link.origin] = true
+                seen[link.destination] = true
+            }
+            if let lastPlace { seen[lastPlace] = true }
         }
-        if let lastPlace { seen[lastPlace] = true }
         return seen.indices.filter { seen[$0] }
     }
 

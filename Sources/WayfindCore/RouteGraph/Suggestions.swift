@@ -258,12 +258,15 @@ extension RouteGraph {
 
     /// `filter` on strings (display names, which its first look takes too).
     package static func stringFilter(_ filter: NameFilter) -> (String) -> Bool {
-        { name in
-            var name = name
-            return name.withUTF8 { bytes in
-                if let mayAccept = filter.mayAccept, !mayAccept(UnsafeRawBufferPointer(bytes)) { return false }
-                return filter.accepts(bytes)
+        let (mayAccept, acceptsBytes) = (filter.mayAccept, filter.accepts)
+        return { name in
+            func accepts(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+                mayAccept?(UnsafeRawBufferPointer(bytes)) != false && acceptsBytes(bytes)
             }
+            // (Native strings, all on Linux, lend their bytes without a copy of the string.)
+            if let verdict = name.utf8.withContiguousStorageIfAvailable(accepts) { return verdict }
+            var name = name
+            return name.withUTF8(accepts)
         }
     }
 
@@ -340,8 +343,8 @@ extension RouteGraph {
     /// A place's habit: `v + timeOfDayWeight · v_now`, faded with the request's half-life
     /// by the time since the place's last visit.
     func habit(of index: Int, at moment: SuggestionMoment) -> Double {
-        let place = placeTable[index]
-        return Self.habit(visits: place.visits, hours: place.hours, lastVisitedAt: place.lastVisitedAt, at: moment)
+        Self.habit(
+            visits: placeTable[index].visits, hours: placeTable[index].hours, lastVisitedAt: placeTable[index].lastVisitedAt, at: moment)
     }
 
     /// The habit of a place with these statistics (see the essay above); the one

@@ -131,25 +131,41 @@ extension Geocoder {
     /// match (`bos`) is tried on every name of the graph.
     package static func predictionFilter(_ text: String) -> RouteGraph.NameFilter? {
         guard !MatchQuery(text).matchesEverything else { return nil }
-        let checks = SearchText.queryVariants(text, lastWordComplete: SearchText.endsWithFinishedWord(text)).map {
-            let query = MatchQuery($0)
-            let matcher = LineMatcher(query)
-            let finder = CandidateFinder(query: query)
-            return (matcher: matcher, finder: finder, anchor: finder?.anchorWord.map { matcher.wordBuffers[$0] })
-        }
-        /// Whether the bytes of a name may match a variant (smartgrep's first look).
-        func mayMatch(_ name: UnsafeRawBufferPointer) -> Bool {
-            let name = name.bindMemory(to: UInt8.self)
-            return checks.contains { check in
-                guard let finder = check.finder, let base = name.baseAddress else { return true }
-                finder.reset(base, count: name.count)
-                return finder.nextHit(
-                    from: base, matcher: check.matcher, anchor: check.anchor, anchorOffset: finder.anchorOffset, start: base,
-                    end: base + name.count) != nil
-            }
-        }
+        let queries = SearchText.queryVariants(text, lastWordComplete: SearchText.endsWithFinishedWord(text)).map { MatchQuery($0) }
+        let matchers = queries.map(LineMatcher.init)
+        let accepts = { (name: UnsafeBufferPointer<UInt8>) in matchers.contains { $0.matches(name) } }
+        // (Objects, so that looking at a name copies none of their parts.)
+        let looks = zip(queries, matchers).compactMap(FirstLook.init)
+        guard looks.count == queries.count else { return RouteGraph.NameFilter(accepts: accepts) }
         return RouteGraph.NameFilter(
-            accepts: { name in checks.contains { $0.matcher.matches(name) } }, mayAccept: mayMatch)
+            accepts: accepts,
+            mayAccept: { name in
+                guard let base = name.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
+                for index in looks.indices where looks[index].mayMatch(base, count: name.count) { return true }
+                return false
+            })
+    }
+
+    /// smartgrep's first look for one spelling of a query (`predictionFilter`).
+    private final class FirstLook {
+        let matcher: LineMatcher
+        let finder: CandidateFinder
+        let anchor: UnsafeBufferPointer<UInt8>?
+
+        /// Nil when the query has no first look (`CandidateFinder`).
+        init?(_ query: MatchQuery, _ matcher: LineMatcher) {
+            guard let finder = CandidateFinder(query: query) else { return nil }
+            self.matcher = matcher
+            self.finder = finder
+            anchor = finder.anchorWord.map { matcher.wordBuffers[$0] }
+        }
+
+        /// Whether the `count` bytes at `base` may match.
+        func mayMatch(_ base: UnsafePointer<UInt8>, count: Int) -> Bool {
+            finder.reset(base, count: count)
+            return finder.nextHit(
+                from: base, matcher: matcher, anchor: anchor, anchorOffset: finder.anchorOffset, start: base, end: base + count) != nil
+        }
     }
 
     /// The blend of the geocoder's matches for `text` with `predictions`, the route

@@ -259,6 +259,20 @@ struct RouteGraphJSONTests {
         #expect(graph.edges == [RouteGraph.Edge(origin: "A", destination: "b", weight: 5, lastVisitedAt: 9)])
     }
 
+    /// A spelling met before that is no longer its place's shown one shows again when the
+    /// file names the place with it last (a load folds each spelling once).
+    @Test func aSpellingMetBeforeShowsAgainWhenTheFileNamesThePlaceWithItLast() throws {
+        let text = """
+            {"edges":[{"origin":"Home","destination":"Airport"},{"origin":"airport","destination":"Home"},
+            {"origin":"Home","destination":"Airp\\u006frt"}]}
+            """
+        let graph = try RouteGraph(json: Array(text.utf8))
+        #expect(graph.places.sorted() == ["Airport", "Home"])
+        #expect(graph.edge(from: "home", to: "AIRPORT")?.weight == 2)
+        let respelled = text.replacingOccurrences(of: "Airp\\u006frt", with: "AIRPORT")
+        #expect(try RouteGraph(json: Array(respelled.utf8)).places.sorted() == ["AIRPORT", "Home"])
+    }
+
     @Test(arguments: [
         (#"{"version":\#(RouteGraph.currentVersion + 1),"edges":[]}"#, "format version \(RouteGraph.currentVersion + 1) is newer"),
         (#"{"edges":"new layout","version":7}"#, "format version 7 is newer"),
