@@ -93,7 +93,7 @@ package enum MagickeySuggest {
 
                 Score: near and important in one number,
 
-                  ln(importance) + ln(\(Int(RankKey.wholeNameWeight))) if the name is spelled whole (\(Int(RankKey.shortWholeNameWeight)) while one word of \(PlaceSearch.shortQueryLetters) letters or fewer is typed)
+                  ln(importance) + ln(\(Int(RankKey.wholeNameWeight))) if the name is spelled whole (\(Int(RankKey.shortWholeNameWeight)) while the last word, \(PlaceSearch.shortQueryLetters) ASCII letters or fewer, is typed)
                                  + ln(\(Int(RankKey.ownNameWeight))) if it is the place's own name
                                  + ln(\(Int(RankKey.codeWeight))) if it is a code typed in capitals
                                  + ln(\(Int(RankKey.startWeight))) if a query word begins the name
@@ -110,7 +110,8 @@ package enum MagickeySuggest {
                 Germany before Germantown). A whole name weighs as a place \
                 \(Int(RankKey.wholeNameWeight)) times as large ('bath' gives Bath before Bathinda), yet the \
                 first suggestion stays while its name is typed on ('st peters' keeps Saint \
-                Petersburg before Saint Peters); names are typed from their start ('chi' \
+                Petersburg before Saint Peters, 'st lo' St. Louis before Saint-Lô, which 'st lô' and \
+                'st lo ' spell); names are typed from their start ('chi' \
                 gives Chicago before Ho Chi Minh City). A place D away counts a factor of \
                 2^\(Int(RankKey.distanceWeight)) less than one next door: near a location the nearest town of \
                 the letters typed comes first, unless a city many times its size is about \

@@ -58,8 +58,8 @@ package final class PlaceSearch {
     /// nothing that cannot beat it; a scan ignores it.
     var floor: RankKey? = nil
 
-    /// A query of one word of at most this many letters is short: likely still being
-    /// typed (every match of it is a prefix).
+    /// A query whose last word, not followed by a space, has at most this many letters
+    /// (all ASCII) is short: that word is likely still being typed.
     package static let shortQueryLetters = 4
 
     /// A query of more pieces than this finds nothing: no place's names and qualifiers
@@ -85,17 +85,18 @@ package final class PlaceSearch {
             for _ in SearchText.words(String(word)) { capitals.append(caps) }
         }
         if capitals.count != pieces.count { capitals = [Bool](repeating: false, count: pieces.count) }
-        // (A word followed by a space is finished: `ath ` spells Ath.)
-        isShort =
-            pieces.count == 1 && String(decoding: pieces[0], as: UTF8.self).unicodeScalars.count <= Self.shortQueryLetters
-            && !SearchText.endsWithFinishedWord(text)
-        // The pieces typed in full: all but the last one typed, unless a space follows it.
+        // The pieces typed in full: all but the last one typed, unless a space follows it
+        // (`ath ` spells Ath).
         var finished = [Bool](repeating: true, count: pieces.count)
-        if !SearchText.endsWithFinishedWord(text),
-            let last = text.split(whereSeparator: { $0.isWhitespace }).last.flatMap({ SearchText.words(String($0)).last })
+        var typedLast: [UInt8]? = nil  // the last word, still typed, in ASCII
+        if !SearchText.endsWithFinishedWord(text), let word = text.split(whereSeparator: { $0.isWhitespace }).last,
+            let last = SearchText.words(String(word)).last
         {
             for i in pieces.indices where pieces[i] == last { finished[i] = false }
+            // (Not a word typed with accents or in another script: `st lô` spells Saint-Lô.)
+            if word.unicodeScalars.allSatisfy(\.isASCII) { typedLast = last }
         }
+        isShort = typedLast.map { String(decoding: $0, as: UTF8.self).unicodeScalars.count <= Self.shortQueryLetters } == true
         hasFinishedPiece = finished.contains(true)
         placeMatcher = PlaceMatcher(
             pieces: pieces, capitals: capitals, words: wordOfPiece, finished: finished, text: text, isShort: isShort)
@@ -116,8 +117,10 @@ package final class PlaceSearch {
     /// Whether a query word was typed in full, a space after it (`PlaceMatch.begunFinished`).
     let hasFinishedPiece: Bool
 
-    /// Whether the query is one word of at most `shortQueryLetters` letters, not yet
-    /// finished: likely still being typed (`RankKey.shortWholeNameWeight`).
+    /// Whether the query's last word has at most `shortQueryLetters` letters, all ASCII,
+    /// and is not finished: likely still being typed
+    /// (`RankKey.shortWholeNameWeight`), so a small place it spells whole does not take
+    /// the first place from one it begins (`st lo` keeps St. Louis before Saint-Lô).
     let isShort: Bool
 
     // MARK: The one rule of both paths

@@ -143,6 +143,20 @@ import WayfindTestSupport
         #expect(try PlacesTestSupport.suggest("bath").places.first?.rank.wholeName == true)
     }
 
+    /// The last word of several, still typed and short, is short as a one-word query is:
+    /// St. Louis stays first from `st l` to `st louis`, though `st lo` spells Saint-Lô
+    /// whole, a place of a thirteenth of its people. Typed in full, a space after it, or
+    /// with its accent, the word spells Saint-Lô.
+    @Test func aShortLastWordKeepsThePlaceItBegins() throws {
+        let geocoder = Geocoder(IndexedGazetteer(tsv: TestGazetteer.tsv, index: try TestGazetteer.index(), path: "(gazetteer)"))
+        for query in ["st l", "st lo", "st lou", "st. lo", "saint lo"] {
+            #expect(try geocoder.suggest(query, limit: 1).first?.text == "St. Louis, Missouri, United States", "\(query)")
+        }
+        for query in ["st lo ", "saint lo ", "st lô", "saint lô"] {
+            #expect(try geocoder.suggest(query, limit: 1).first?.text == "Saint-Lô, Normandie, France", "\(query)")
+        }
+    }
+
     /// A place ranks by its best name: while `sana` is typed, it begins Sanaa's own name
     /// (ownNameWeight) and spells its alternate Sana whole (shortWholeNameWeight, less),
     /// and the own name is the match.
