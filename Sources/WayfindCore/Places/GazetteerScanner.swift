@@ -177,7 +177,7 @@ package struct GazetteerScanner {
             var isCandidate = true
             if finder != nil {
                 if !hitIsFresh || (hit != nil && hit! < p) {
-                    hit = finder!.nextHit(from: p, matcher: matcher, anchor: anchor, anchorOffset: anchorOffset, start: start, end: end)
+                    hit = finder!.nextHit(from: p, matcher: matcher!, anchor: anchor, anchorOffset: anchorOffset, start: start, end: end)
                     hitIsFresh = true
                 }
                 isCandidate = hit != nil && hit! < lineEnd

@@ -134,37 +134,44 @@ extension Geocoder {
         let queries = SearchText.queryVariants(text, lastWordComplete: SearchText.endsWithFinishedWord(text)).map { MatchQuery($0) }
         let matchers = queries.map(LineMatcher.init)
         let accepts = { (name: UnsafeBufferPointer<UInt8>) in matchers.contains { $0.matches(name) } }
-        // (Objects, so that looking at a name copies none of their parts.)
-        let looks = zip(queries, matchers).compactMap(FirstLook.init)
-        guard looks.count == queries.count else { return RouteGraph.NameFilter(accepts: accepts) }
+        // The spellings' first looks, chained: looking at a name then copies no reference.
+        var first: FirstLook? = nil
+        for (query, matcher) in zip(queries, matchers).reversed() {
+            guard let look = FirstLook(query, matcher, next: first) else { return RouteGraph.NameFilter(accepts: accepts) }
+            first = look
+        }
+        guard let first else { return RouteGraph.NameFilter(accepts: accepts) }
         return RouteGraph.NameFilter(
             accepts: accepts,
             mayAccept: { name in
                 guard let base = name.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
-                for index in looks.indices where looks[index].mayMatch(base, count: name.count) { return true }
-                return false
+                return first.mayMatch(base, count: name.count)
             })
     }
 
-    /// smartgrep's first look for one spelling of a query (`predictionFilter`).
+    /// smartgrep's first look for one spelling of a query, then for the next spellings
+    /// (`predictionFilter`).
     private final class FirstLook {
         let matcher: LineMatcher
         let finder: CandidateFinder
         let anchor: UnsafeBufferPointer<UInt8>?
+        let next: FirstLook?
 
         /// Nil when the query has no first look (`CandidateFinder`).
-        init?(_ query: MatchQuery, _ matcher: LineMatcher) {
+        init?(_ query: MatchQuery, _ matcher: LineMatcher, next: FirstLook?) {
             guard let finder = CandidateFinder(query: query) else { return nil }
             self.matcher = matcher
             self.finder = finder
             anchor = finder.anchorWord.map { matcher.wordBuffers[$0] }
+            self.next = next
         }
 
-        /// Whether the `count` bytes at `base` may match.
+        /// Whether the `count` bytes at `base` may match this spelling or a next one.
         func mayMatch(_ base: UnsafePointer<UInt8>, count: Int) -> Bool {
             finder.reset(base, count: count)
             return finder.nextHit(
                 from: base, matcher: matcher, anchor: anchor, anchorOffset: finder.anchorOffset, start: base, end: base + count) != nil
+                || next?.mayMatch(base, count: count) == true
         }
     }
 

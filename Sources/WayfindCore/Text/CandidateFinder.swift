@@ -314,12 +314,12 @@ extension CandidateFinder {
     /// not its z). Nil when no hit is left before `end`.
     @inline(__always)
     package func nextHit(
-        from: UnsafePointer<UInt8>, matcher: LineMatcher?, anchor: UnsafeBufferPointer<UInt8>?, anchorOffset: Int,
+        from: UnsafePointer<UInt8>, matcher: LineMatcher, anchor: UnsafeBufferPointer<UInt8>?, anchorOffset: Int,
         start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>
     ) -> UnsafePointer<UInt8>? {
         var from = from
         while let h = next(from: from) {
-            if let anchor, let matcher {
+            if let anchor {
                 let verdict = matcher.startsWord(
                     anchor, hit: h, anchorOffset: anchorOffset, blockStart: start, blockEnd: end, terminator: 0x0A)
                 if verdict == .no {

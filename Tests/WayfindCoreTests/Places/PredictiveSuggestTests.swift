@@ -57,6 +57,16 @@ struct PredictiveSuggestTests {
         for (label, kept) in [("Saint Petersburg, Russia", true), ("St. Petersburg, Florida", true), ("Petersburg", false)] {
             #expect(Array(label.utf8).withUnsafeBufferPointer { filter.accepts($0) } == kept, "\(label)")
         }
+        // So are they with the first look at each name (`NameFilter.mayAccept`), which
+        // looks for every spelling in turn.
+        for (text, label, kept) in [
+            ("st petersburg", "Saint Petersburg, Russia", true), ("ft worth", "Fort Worth, Texas", true),
+            ("mt vernon ", "Mount Vernon, Ohio", true), ("ft worth", "Worthing, England", false),
+            ("ft eat", "Fort Eat", true),  // (f is the rarest letter: `ft` is looked for first)
+        ] {
+            let names = RouteGraph.stringFilter(try #require(Geocoder.predictionFilter(text)))
+            #expect(names(label) == kept, "\(text): \(label)")
+        }
         // A last word still being typed is not swapped.
         let typing = try #require(Geocoder.predictionFilter("st"))
         #expect(Array("Saint Petersburg".utf8).withUnsafeBufferPointer { typing.accepts($0) } == false)
