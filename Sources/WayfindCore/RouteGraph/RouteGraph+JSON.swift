@@ -73,20 +73,20 @@ extension RouteGraph {
         // Edges name each place again and again: a spelling met before, still its place's
         // display spelling, is that place without folding it to its key again.
         var known: [SpellingKey: Int] = [:]
-        func intern(spelling name: UnsafeRawBufferPointer) -> Int? {
+        func interned(_ name: UnsafeRawBufferPointer) -> Int? {
             if let index = known[SpellingKey(bytes: name)],
                 placeTable[index].name.utf8.withContiguousStorageIfAvailable({ Platform.bytesEqual(UnsafeRawBufferPointer($0), name) })
                     == true
             {
                 return index
             }
-            let index = self.intern(spelling: name)
+            let index = intern(spelling: name)
             if let index { known[SpellingKey(bytes: name)] = index }
             return index
         }
         // Places are numbered as the records list them (so a save writes them back in
         // the same order), then as edges name them; spellings then apply in file order.
-        for record in contents.records { _ = intern(spelling: contents.bytes(of: record.name, in: bytes)) }
+        for record in contents.records { _ = interned(contents.bytes(of: record.name, in: bytes)) }
         var edgeIndex = 0
         var recordIndex = 0
         while edgeIndex < contents.edges.count || recordIndex < contents.records.count {
@@ -96,21 +96,21 @@ extension RouteGraph {
             {
                 let edge = contents.edges[edgeIndex]
                 edgeIndex += 1
-                if let to = intern(spelling: contents.bytes(of: edge.destination, in: bytes)),
-                    let from = intern(spelling: contents.bytes(of: edge.origin, in: bytes))
+                if let to = interned(contents.bytes(of: edge.destination, in: bytes)),
+                    let from = interned(contents.bytes(of: edge.origin, in: bytes))
                 {
                     strengthen(from: from, to: to, by: Int(clamping: edge.weight), at: edge.time)
                 }
             } else {
                 let record = contents.records[recordIndex]
                 recordIndex += 1
-                if let index = intern(spelling: contents.bytes(of: record.name, in: bytes)) {
+                if let index = interned(contents.bytes(of: record.name, in: bytes)) {
                     addRecord(record, to: index)
                 }
             }
         }
         // The last place is read last so that its spelling wins, whatever the key order.
-        if let name = contents.lastName { lastPlace = intern(spelling: contents.bytes(of: name, in: bytes)) }
+        if let name = contents.lastName { lastPlace = interned(contents.bytes(of: name, in: bytes)) }
         lastVisitedAt = lastPlace == nil ? nil : contents.lastVisitedAt
         if !contents.hasRecords { estimateStatisticsFromEdges() }
         version = Int(clamping: contents.version)
