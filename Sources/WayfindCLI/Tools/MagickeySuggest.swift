@@ -93,7 +93,7 @@ package enum MagickeySuggest {
 
                 Score: near and important in one number,
 
-                  ln(importance) + ln(\(Int(RankKey.wholeNameWeight))) if the name is spelled whole (\(Int(RankKey.shortWholeNameWeight)) while the last word, \(PlaceSearch.shortQueryLetters) ASCII letters or fewer, is typed)
+                  ln(importance) + ln(\(Int(RankKey.wholeNameWeight))) if the name is spelled whole (\(Int(RankKey.shortWholeNameWeight)) while the last word, \(PlaceSearch.shortQueryLetters) ASCII letters or fewer and in the name, is typed)
                                  + ln(\(Int(RankKey.ownNameWeight))) if it is the place's own name
                                  + ln(\(Int(RankKey.codeWeight))) if it is a code typed in capitals
                                  + ln(\(Int(RankKey.startWeight))) if a query word begins the name

@@ -93,7 +93,7 @@ struct IndexCollector {
     @inline(__always) func bestKey(ofRow r: Int, importance: Double, whole: Bool, from distance: Double?) -> RankKey {
         RankKey.bound(
             coverage: search.pieces.count, importance: importance, mayBeWhole: whole, mayBeOwn: true, mayBeCode: mayBeCode,
-            distance: distance, bias: search.bias, short: search.isShort, order: r)
+            distance: distance, bias: search.bias, short: search.isOneShortWord, order: r)
     }
 
     /// The first row whose best key cannot enter the list, nor any later row's (a binary
@@ -142,7 +142,7 @@ struct IndexCollector {
             qualifies(
                 RankKey.bound(
                     coverage: coverage, importance: importance, mayBeWhole: candidate.mayBeWhole, mayBeOwn: candidate.mayBeOwn,
-                    mayBeCode: mayBeCode, mayStart: candidate.mayStart, distance: distance, bias: bias, short: search.isShort, order: r))
+                    mayBeCode: mayBeCode, mayStart: candidate.mayStart, distance: distance, bias: bias, short: search.isOneShortWord, order: r))
         else { return true }
         // One word in the row's own name, not spelled whole: the key without the line.
         // (Not when a word was typed in full: whether it only begins a word takes the line;

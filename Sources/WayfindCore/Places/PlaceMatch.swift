@@ -69,6 +69,11 @@ package struct PlaceMatch: Equatable {
     /// Munich stays first from `mün` to `münchen`, before Muncie.
     package var beginsAsTyped = false
 
+    /// Whether the word still being typed is in the name, not a qualifier: only then may
+    /// the query be short (`PlaceSearch.isShort`; `central la` spells Central, Louisiana,
+    /// whole, `la` its state).
+    package var typedInName = false
+
     /// Whether a word typed in full (a space after it) only begins a word of the name:
     /// `la ` begins Lagos but spells the first word of La Paz (`RankKey.begunWordWeight`).
     package var begunFinished = false
@@ -90,7 +95,7 @@ package struct PlaceMatch: Equatable {
     func nameScore(short: Bool) -> Double {
         RankKey.score(
             importance: 1, whole: whole, own: kind == .own, code: kind == .code, start: atStart, begunWord: begunFinished, distance: nil,
-            bias: LocationBias(location: nil, radius: nil), short: short)
+            bias: LocationBias(location: nil, radius: nil), short: short && typedInName)
     }
 
     /// Whether `self` is a better match than `other` of the same place: the one its key
@@ -134,11 +139,12 @@ package final class PlaceMatcher {
     /// Whether `typed` has a letter beyond ASCII (`PlaceMatch.beginsAsTyped`).
     let typedBeyondASCII: Bool
 
-    /// A matcher for `pieces`, of which those at `capitals` were typed in capitals, typed
-    /// as `text`.
-    /// Whether the query is still being typed, a short word (`PlaceSearch.isShort`).
+    /// Whether the last word is short and still being typed (`PlaceSearch.isShort`):
+    /// it counts for the matches that have it in the name (`PlaceMatch.typedInName`).
     let isShort: Bool
 
+    /// A matcher for `pieces`, of which those at `capitals` were typed in capitals, typed
+    /// as `text`.
     package init(
         pieces: [[UInt8]], capitals: [Bool], words: [Int]? = nil, finished: [Bool]? = nil, text: String = "", isShort: Bool = false
     ) {
@@ -249,7 +255,9 @@ package final class PlaceMatcher {
             found.asTyped = alternate?.lowercased() == typed
             found.beginsAsTyped = typedBeyondASCII && kind == .common && alternate?.lowercased().hasPrefix(typed) == true
             found.begunFinished = kind != .code && named.contains { finished[$0] && !words.contains(pieces[$0]) }
-            found.isShortWholeAlternate = isShort && whole && kind == .common && words.reduce(0) { $0 + $1.count } <= 3
+            found.typedInName = named.contains { !finished[$0] }
+            found.isShortWholeAlternate =
+                isShort && found.typedInName && whole && kind == .common && words.reduce(0) { $0 + $1.count } <= 3
             return found
         }
         return nil

@@ -93,8 +93,9 @@ package final class PlaceSearch {
             let last = SearchText.words(String(word)).last
         {
             for i in pieces.indices where pieces[i] == last { finished[i] = false }
-            // (Not a word typed with accents or in another script: `st lô` spells Saint-Lô.)
-            if word.unicodeScalars.allSatisfy(\.isASCII) { typedLast = last }
+            // (Not a word typed with accents or in another script: `st lô` spells Saint-Lô.
+            // Full width is the ordinary letters a CJK input method types.)
+            if SearchText.ordinaryWidths(String(word)).unicodeScalars.allSatisfy(\.isASCII) { typedLast = last }
         }
         isShort = typedLast.map { String(decoding: $0, as: UTF8.self).unicodeScalars.count <= Self.shortQueryLetters } == true
         hasFinishedPiece = finished.contains(true)
@@ -122,6 +123,11 @@ package final class PlaceSearch {
     /// (`RankKey.shortWholeNameWeight`), so a small place it spells whole does not take
     /// the first place from one it begins (`st lo` keeps St. Louis before Saint-Lô).
     let isShort: Bool
+
+    /// Whether the query is one short word (`isShort`), which every match has in its
+    /// name: a bound may take a whole name as short only then, as a match whose last
+    /// word is a qualifier weighs a whole name in full (`PlaceMatch.typedInName`).
+    var isOneShortWord: Bool { isShort && pieces.count == 1 }
 
     // MARK: The one rule of both paths
 

@@ -91,7 +91,7 @@ package struct RankKey: Comparable, Sendable {
             coverage: match.rankCoverage, tier: match.tier,
             score: Self.score(
                 importance: importance, whole: match.whole, own: own, code: match.kind == .code, start: match.atStart, area: area,
-                begunWord: match.begunFinished, distance: distance, bias: bias, short: short),
+                begunWord: match.begunFinished, distance: distance, bias: bias, short: short && match.typedInName),
             order: order, wholeName: match.whole, ownName: own)
     }
 

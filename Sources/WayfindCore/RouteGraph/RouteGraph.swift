@@ -315,7 +315,7 @@ public struct RouteGraph: Sendable {
     /// The places on an edge, with visits, or visited last, in index order.
     func referencedPlaces() -> [Int] {
         var seen = placeTable.map { $0.visits > 0 }
-        // (Every place of a graph that records visits has some: then no edge need be read.)
+        // (When every place has visits, as in most graphs, no edge need be read.)
         if seen.contains(false) {
             for link in links {
                 seen[link.origin] = true

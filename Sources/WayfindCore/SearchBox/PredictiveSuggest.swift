@@ -205,7 +205,7 @@ extension Geocoder {
             var geocoder = B.letterTrust * Double(letters) / Double(1 + rank)
             // A short word's whole names are tier 1 while it may still be typed on (`ath`),
             // not once it is finished (`ath `).
-            if rank == 0 && found.rank.wholeName && found.rank.ownName && (!search.isShort || finished) {
+            if rank == 0 && found.rank.wholeName && found.rank.ownName && (!search.isOneShortWord || finished) {
                 geocoder = max(geocoder, B.wholeNameScore)
             }
             if let i = candidates.firstIndex(where: { $0.found.place.offset == found.place.offset }) {

@@ -155,6 +155,13 @@ import WayfindTestSupport
         for query in ["st lo ", "saint lo ", "st lô", "saint lô"] {
             #expect(try geocoder.suggest(query, limit: 1).first?.text == "Saint-Lô, Normandie, France", "\(query)")
         }
+        // A short last word that qualifies a name typed in full leaves its weight whole.
+        for (query, first) in [
+            ("central la", "Central, Louisiana, United States"), ("deerfield, US", "Deerfield, Illinois, United States"),
+            ("bra, IT", "Bra, Piemonte, Italy"),
+        ] {
+            #expect(try geocoder.suggest(query, limit: 1).first?.text == first, "\(query)")
+        }
     }
 
     /// A place ranks by its best name: while `sana` is typed, it begins Sanaa's own name
