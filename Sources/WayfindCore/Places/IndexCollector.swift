@@ -154,7 +154,7 @@ struct IndexCollector {
             let match = PlaceMatch(coverage: 1, kind: .own, whole: false, atStart: candidate.mayStart, alternate: nil)
             let key = RankKey(
                 match: match, importance: importance, area: areas[index.categoryIndex(ofRow: r)], distance: distance, bias: bias,
-                short: search.isShort, order: r)
+                order: r)
             if qualifies(key) { PlaceSearch.insert((r, match), key: key, into: &best, limit: search.limit) }
             return true
         }

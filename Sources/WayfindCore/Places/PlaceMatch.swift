@@ -69,10 +69,10 @@ package struct PlaceMatch: Equatable {
     /// Munich stays first from `mün` to `münchen`, before Muncie.
     package var beginsAsTyped = false
 
-    /// Whether the word still being typed is in the name, not a qualifier: only then may
-    /// the query be short (`PlaceSearch.isShort`; `central la` spells Central, Louisiana,
-    /// whole, `la` its state).
-    package var typedInName = false
+    /// Whether the word still being typed is short (`PlaceSearch.isShort`) and in the
+    /// name, not a qualifier: a whole name then weighs as one that may be typed on
+    /// (`RankKey.shortWholeNameWeight`; `central la` spells Central, Louisiana, whole).
+    package var typedShort = false
 
     /// Whether a word typed in full (a space after it) only begins a word of the name:
     /// `la ` begins Lagos but spells the first word of La Paz (`RankKey.begunWordWeight`).
@@ -92,20 +92,20 @@ package struct PlaceMatch: Equatable {
 
     /// What the name matched adds to a place's score (`RankKey.score` of importance 1,
     /// without distance).
-    func nameScore(short: Bool) -> Double {
+    func nameScore() -> Double {
         RankKey.score(
             importance: 1, whole: whole, own: kind == .own, code: kind == .code, start: atStart, begunWord: begunFinished, distance: nil,
-            bias: LocationBias(location: nil, radius: nil), short: short && typedInName)
+            bias: LocationBias(location: nil, radius: nil), short: typedShort)
     }
 
     /// Whether `self` is a better match than `other` of the same place: the one its key
-    /// ranks higher (`RankKey`), so that a place ranks by its best name. `short`: the
-    /// query is still being typed (`PlaceSearch.isShort`): `sana` spells Sanaa's
-    /// alternate Sana whole, but begins its own name, which weighs more.
-    func isBetter(than other: PlaceMatch, short: Bool) -> Bool {
+    /// ranks higher (`RankKey`), so that a place ranks by its best name. While `sana` is
+    /// typed (`typedShort`), it spells Sanaa's alternate Sana whole, but begins its own
+    /// name, which weighs more.
+    func isBetter(than other: PlaceMatch) -> Bool {
         if rankCoverage != other.rankCoverage { return rankCoverage > other.rankCoverage }
         if tier != other.tier { return tier < other.tier }
-        let (score, otherScore) = (nameScore(short: short), other.nameScore(short: short))
+        let (score, otherScore) = (nameScore(), other.nameScore())
         if score != otherScore { return score > otherScore }
         if whole != other.whole { return whole }
         if atStart != other.atStart { return atStart }
@@ -140,7 +140,7 @@ package final class PlaceMatcher {
     let typedBeyondASCII: Bool
 
     /// Whether the last word is short and still being typed (`PlaceSearch.isShort`):
-    /// it counts for the matches that have it in the name (`PlaceMatch.typedInName`).
+    /// it counts for the matches that have it in the name (`PlaceMatch.typedShort`).
     let isShort: Bool
 
     /// A matcher for `pieces`, of which those at `capitals` were typed in capitals, typed
@@ -165,7 +165,7 @@ package final class PlaceMatcher {
         var best: PlaceMatch? = nil
         func consider(_ form: UnsafeBufferPointer<UInt8>, _ kind: PlaceMatch.Kind) {
             guard !form.isEmpty, let found = match(form, kind: kind, qualifiers: qualifiers) else { return }
-            if best == nil || found.isBetter(than: best!, short: isShort) { best = found }
+            if best == nil || found.isBetter(than: best!) { best = found }
         }
         consider(row.field(.name), .own)
         consider(row.field(.asciiName), .own)
@@ -255,9 +255,8 @@ package final class PlaceMatcher {
             found.asTyped = alternate?.lowercased() == typed
             found.beginsAsTyped = typedBeyondASCII && kind == .common && alternate?.lowercased().hasPrefix(typed) == true
             found.begunFinished = kind != .code && named.contains { finished[$0] && !words.contains(pieces[$0]) }
-            found.typedInName = named.contains { !finished[$0] }
-            found.isShortWholeAlternate =
-                isShort && found.typedInName && whole && kind == .common && words.reduce(0) { $0 + $1.count } <= 3
+            found.typedShort = isShort && named.contains { !finished[$0] }
+            found.isShortWholeAlternate = found.typedShort && whole && kind == .common && words.reduce(0) { $0 + $1.count } <= 3
             return found
         }
         return nil

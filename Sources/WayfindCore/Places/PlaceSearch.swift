@@ -126,7 +126,7 @@ package final class PlaceSearch {
 
     /// Whether the query is one short word (`isShort`), which every match has in its
     /// name: a bound may take a whole name as short only then, as a match whose last
-    /// word is a qualifier weighs a whole name in full (`PlaceMatch.typedInName`).
+    /// word is a qualifier weighs a whole name in full (`PlaceMatch.typedShort`).
     var isOneShortWord: Bool { isShort && pieces.count == 1 }
 
     // MARK: The one rule of both paths
@@ -137,7 +137,7 @@ package final class PlaceSearch {
         guard let match = placeMatcher.match(row, names: names) else { return nil }
         let key = RankKey(
             match: match, importance: importance, area: PlaceCategory.isArea(row.category), distance: bias.distance(to: coordinate),
-            bias: bias, short: isShort, order: order)
+            bias: bias, order: order)
         return (key, match)
     }
 

@@ -84,14 +84,14 @@ package struct RankKey: Comparable, Sendable {
     /// The key of a place matched by `match`, of `importance`, at `distance` metres from
     /// the location (nil: none given), with its row number or offset: the one rule.
     package init(
-        match: PlaceMatch, importance: Double, area: Bool = false, distance: Double?, bias: LocationBias, short: Bool = false, order: Int
+        match: PlaceMatch, importance: Double, area: Bool = false, distance: Double?, bias: LocationBias, order: Int
     ) {
         let own = match.kind == .own
         self.init(
             coverage: match.rankCoverage, tier: match.tier,
             score: Self.score(
                 importance: importance, whole: match.whole, own: own, code: match.kind == .code, start: match.atStart, area: area,
-                begunWord: match.begunFinished, distance: distance, bias: bias, short: short && match.typedInName),
+                begunWord: match.begunFinished, distance: distance, bias: bias, short: match.typedShort),
             order: order, wholeName: match.whole, ownName: own)
     }
 
