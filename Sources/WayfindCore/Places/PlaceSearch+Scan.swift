@@ -26,7 +26,7 @@ extension PlaceSearch {
             // file cannot enter.
             let bound = RankKey.bound(
                 coverage: pieces.count, importance: importance, mayBeWhole: true, mayBeOwn: true,
-                distance: bias.distance(to: row.coordinate), bias: bias, short: isShort, order: row.offset)
+                distance: bias.distance(to: row.coordinate), bias: bias, short: isOneShortWord, order: row.offset)
             guard Self.qualifies(bound, best, limit: limit),
                 let (key, match) = rank(row, names: names, importance: importance, coordinate: row.coordinate, order: row.offset),
                 Self.qualifies(key, best, limit: limit)
